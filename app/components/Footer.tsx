@@ -1,0 +1,52 @@
+import { Link } from "react-router";
+import { FiSearch } from "react-icons/fi";
+import type { SiteSettings } from "../../core/settings/service.ts";
+import { SocialIcon } from "./SocialIcon.tsx";
+
+export function Footer({ settings, year }: { settings: SiteSettings | undefined; year: number }) {
+  const footer = settings?.footer[0];
+  const social = settings?.social ?? [];
+  return (
+    <footer className="site-footer">
+      <div className="container footer-inner">
+        <div className="footer-apps">
+          {footer?.playstoreUrl && footer.playStoreImage && (
+            <a href={footer.playstoreUrl} target="_blank" rel="noopener noreferrer">
+              <img src={footer.playStoreImage} alt="Get it on Google Play" width={150} height={45} loading="lazy" />
+            </a>
+          )}
+          {footer?.appStoreUrl && footer.appStoreImage && (
+            <a href={footer.appStoreUrl} target="_blank" rel="noopener noreferrer">
+              <img src={footer.appStoreImage} alt="Download on the App Store" width={150} height={45} loading="lazy" />
+            </a>
+          )}
+        </div>
+        {social.length > 0 && (
+          <div className="footer-social">
+            <span>Follow us on</span>
+            <ul>
+              {social.map((s) => (
+                <li key={s.id}>
+                  <a href={s.url} target="_blank" rel="noopener noreferrer" aria-label={s.name}>
+                    <SocialIcon icon={s.icon} />
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div className="footer-bottom">
+          <p>
+            © {year} {footer?.copyrightText ?? settings?.websiteName ?? "Chalkboard Deals"}
+          </p>
+          <a href="/privacy-policy" target="_blank" rel="noopener">
+            Privacy Policy
+          </a>
+          <Link to="/search" className="footer-search" aria-label="Search deals">
+            <FiSearch aria-hidden="true" />
+          </Link>
+        </div>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,79 @@
+import { useState } from "react";
+import { Link, NavLink } from "react-router";
+import { FiMenu, FiSearch, FiX } from "react-icons/fi";
+import type { SiteSettings } from "../../core/settings/service.ts";
+
+interface NavbarProps {
+  settings: SiteSettings | undefined;
+  user: { id: number; name: string } | null;
+}
+
+export function Navbar({ settings, user }: NavbarProps) {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  const links = [
+    { to: "/", label: "Home", end: true },
+    { to: "/store", label: "Stores" },
+    { to: "/category", label: "Categories" },
+    { to: "/submitdeal", label: "Submit Deals" },
+    { to: settings?.educatorLink ?? "/educator", label: "Educators" },
+    { to: "/contact", label: "Contact Us" },
+  ];
+  const account = user
+    ? [
+        { to: "/user/profile", label: "My Account" },
+        { to: "/logout", label: "Logout" },
+      ]
+    : [
+        { to: "/login", label: "Login" },
+        { to: "/register", label: "Register" },
+      ];
+  const siteName = settings?.websiteName ?? "Chalkboard Deals";
+
+  return (
+    <nav className="navbar" aria-label="Main">
+      <div className="container navbar-inner">
+        <Link to="/" className="navbar-brand" onClick={close}>
+          {settings?.logo ? (
+            <img src={settings.logo} alt={siteName} width={180} height={40} />
+          ) : (
+            <span>{siteName}</span>
+          )}
+        </Link>
+        <form className="navbar-search" method="get" action="/search" role="search">
+          <label htmlFor="navbar-search-input" className="visually-hidden">
+            Search deals
+          </label>
+          <input id="navbar-search-input" type="search" name="query" placeholder="Search deals, stores…" />
+          <button type="submit" aria-label="Search">
+            <FiSearch aria-hidden="true" />
+          </button>
+        </form>
+        <button
+          type="button"
+          className="navbar-toggle"
+          aria-controls="navbar-menu"
+          aria-expanded={open}
+          aria-label={open ? "Close menu" : "Open menu"}
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? <FiX aria-hidden="true" /> : <FiMenu aria-hidden="true" />}
+        </button>
+        <ul id="navbar-menu" className={open ? "navbar-menu open" : "navbar-menu"}>
+          {[...links, ...account].map((link) => (
+            <li key={link.label}>
+              <NavLink
+                to={link.to}
+                end={"end" in link ? link.end : false}
+                className={({ isActive }) => (isActive ? "nav-link active" : "nav-link")}
+                onClick={close}
+              >
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,20 @@
+import { createContext } from "react-router";
+import type { PublicConfig } from "../config/public.ts";
+import type { CurrentUser } from "../core/auth/sessions.ts";
+import type { Services } from "../core/services.ts";
+
+/**
+ * What the Fastify server hands every loader: the core services (the only way route modules reach
+ * data), the signed-in user, and per-request security values. Imported through the package import
+ * "#app-context" so the server and the built app share one context token.
+ */
+export interface RequestContext {
+  services: Services;
+  user: CurrentUser | null;
+  csrfToken: string;
+  publicConfig: PublicConfig;
+  /** The client's address (for view counting and rate limits). */
+  clientIp: string;
+}
+
+export const requestContext = createContext<RequestContext>();

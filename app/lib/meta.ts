@@ -1,0 +1,65 @@
+import type { MetaArgs, MetaDescriptor } from "react-router";
+import type { RootLoaderData } from "../root.tsx";
+
+export interface PageMeta {
+  title: string;
+  description?: string;
+  /** Path of the page's canonical URL, e.g. "/store/target". */
+  path?: string;
+  image?: string;
+  /** Open Graph type: "website" (default) or "article"/"product". */
+  type?: string;
+  noindex?: boolean;
+  /** Extra descriptors (JSON-LD, article times, …). */
+  extra?: MetaDescriptor[];
+}
+
+/** The root route's loader data (settings, user, public config) from a meta function's matches. */
+export function rootLoaderData(matches: MetaArgs["matches"]): RootLoaderData | undefined {
+  return matches.find((m) => m?.id === "root")?.loaderData as RootLoaderData | undefined;
+}
+
+function absolute(base: string, url: string): string {
+  if (!url) return url;
+  try {
+    return new URL(url, base + "/").toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The head of a page: its own title, a description (the settings' default where the page has none),
+ * canonical URL, Open Graph and Twitter card tags. Pass the meta function's `matches`.
+ */
+export function pageMeta(matches: MetaArgs["matches"], page: PageMeta): MetaDescriptor[] {
+  const root = rootLoaderData(matches);
+  const siteName = root?.settings.websiteName ?? "Chalkboard Deals";
+  const base = root?.publicConfig.publicUrl ?? "";
+  const title = page.title === siteName ? siteName : `${page.title} | ${siteName}`;
+  const description = (page.description || root?.settings.description || "").slice(0, 300);
+  const canonical = page.path !== undefined ? absolute(base, page.path) : undefined;
+  const image = page.image ? absolute(base, page.image) : root?.settings.logo ? absolute(base, root.settings.logo) : undefined;
+  const tags: MetaDescriptor[] = [
+    { title },
+    { name: "description", content: description },
+    { property: "og:site_name", content: siteName },
+    { property: "og:title", content: page.title },
+    { property: "og:description", content: description },
+    { property: "og:type", content: page.type ?? "website" },
+    { name: "twitter:card", content: page.image ? "summary_large_image" : "summary" },
+    { name: "twitter:title", content: page.title },
+    { name: "twitter:description", content: description },
+  ];
+  if (root?.settings.keywords) tags.push({ name: "keywords", content: root.settings.keywords });
+  if (canonical) {
+    tags.push({ tagName: "link", rel: "canonical", href: canonical });
+    tags.push({ property: "og:url", content: canonical });
+  }
+  if (image) {
+    tags.push({ property: "og:image", content: image });
+    tags.push({ name: "twitter:image", content: image });
+  }
+  if (page.noindex) tags.push({ name: "robots", content: "noindex" });
+  return [...tags, ...(page.extra ?? [])];
+}

@@ -1,0 +1,94 @@
+import { useEffect, type ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import { requestContext } from "#app-context";
+import type { Route } from "./+types/root";
+import { DisclosureBanner } from "./components/DisclosureBanner.tsx";
+import { Footer } from "./components/Footer.tsx";
+import { Navbar } from "./components/Navbar.tsx";
+import { NotFoundContent } from "./components/NotFoundContent.tsx";
+import "./styles/app.css";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, user, publicConfig } = context.get(requestContext);
+  const settings = await services.settings.get();
+  return {
+    settings,
+    user: user ? { id: user.id, name: user.name, image_url: user.image_url } : null,
+    publicConfig,
+    year: new Date().getFullYear(),
+  };
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** The spec: the page scrolls to the top on every route change. */
+function ScrollToTop() {
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname, search]);
+  return null;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<RootLoaderData>("root");
+  const { pathname } = useLocation();
+  // The spec hides the navigation bar on /logout.
+  const showNav = pathname !== "/logout";
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#353F66" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {showNav && (
+          <header className="site-header">
+            <Navbar settings={data?.settings} user={data?.user ?? null} />
+            <DisclosureBanner />
+          </header>
+        )}
+        <main id="main" className="site-main" tabIndex={-1}>
+          {children}
+        </main>
+        <Footer settings={data?.settings} year={data?.year ?? new Date().getFullYear()} />
+        <ScrollToTop />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />;
+  // Never a stack trace: the details are in the server log.
+  return (
+    <div className="container page-message">
+      <h1>Something went wrong</h1>
+      <p>Sorry, this page could not be shown. Please try again in a moment.</p>
+      <a className="btn btn-primary" href="/">
+        Go To Home
+      </a>
+    </div>
+  );
+}

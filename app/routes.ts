@@ -1,0 +1,33 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+/** Every URL of the spec's section 2, in one table. */
+export default [
+  index("routes/home.tsx"),
+  route("post/:uniqueId/:slug", "routes/post.tsx"),
+  route("store", "routes/stores.tsx"),
+  route("store/:slug", "routes/store.tsx"),
+  route("category", "routes/categories.tsx"),
+  route("category/:slug", "routes/category.tsx"),
+  route("newdeals", "routes/new-deals.tsx"),
+  route("search", "routes/search.tsx"),
+  route("forum", "routes/forum.tsx"),
+  route("educator", "routes/educator.tsx"),
+  route("educator/:uniqueId/:slug", "routes/educator-post.tsx"),
+  route("contact", "routes/contact.tsx"),
+  route("privacy-policy", "routes/privacy-policy.tsx"),
+  route("submitdeal", "routes/submit-deal.tsx"),
+  route("user/profile", "routes/my-account.tsx"),
+  route("user/profile-edit", "routes/profile-edit.tsx"),
+  route("profile/:userId", "routes/profile.tsx"),
+  route("login", "routes/login.tsx"),
+  route("register", "routes/register.tsx"),
+  route("forgotpassword", "routes/forgot-password.tsx"),
+  route("reset-password/:token", "routes/reset-password.tsx"),
+  route("verify", "routes/verify.tsx"),
+  route("confirm/:code", "routes/confirm.tsx"),
+  route("delete-account", "routes/delete-account.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("payment", "routes/payment.tsx"),
+  route("navbar", "routes/navbar.tsx"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

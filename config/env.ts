@@ -1,0 +1,114 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Every environment variable of DESIGN.md, validated once at start. */
+
+const onOff = z.enum(["on", "off"]);
+const optionalUrl = z.url().optional();
+const optionalText = z.string().min(1).optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: optionalText,
+  DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
+  RATE_LIMIT: onOff.default("on"),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .optional(),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  GOOGLE_ISSUER: optionalUrl,
+  FACEBOOK_CLIENT_ID: optionalText,
+  FACEBOOK_CLIENT_SECRET: optionalText,
+  FACEBOOK_ISSUER: optionalUrl,
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface OAuthProviderConfig {
+  clientId: string;
+  clientSecret: string;
+  /** OpenID Connect issuer (discovery at /.well-known/openid-configuration). */
+  issuer: string;
+}
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  /** undefined: embedded PGlite in dataDir; "memory://": in-memory PGlite (tests). */
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  demoData: "auto" | "on" | "off";
+  rateLimit: boolean;
+  redisUrl: string | undefined;
+  oauth: { google?: OAuthProviderConfig; facebook?: OAuthProviderConfig };
+  stripe?: { secretKey: string; publishableKey: string };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as shells and .env files often leave them.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid environment variable ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const provider = (id?: string, secret?: string, issuer?: string, defaultIssuer?: string) =>
+    id && secret ? { clientId: id, clientSecret: secret, issuer: issuer ?? defaultIssuer! } : undefined;
+  if ((e.STRIPE_SECRET_KEY && !e.STRIPE_PUBLISHABLE_KEY) || (!e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY)) {
+    throw new ConfigError(
+      "Invalid environment variable STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together",
+    );
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Chalkboard Deals <no-reply@${new URL(publicUrl).hostname}>`,
+    demoData: e.DEMO_DATA,
+    rateLimit: e.RATE_LIMIT === "on",
+    redisUrl: e.REDIS_URL,
+    oauth: {
+      google: provider(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, e.GOOGLE_ISSUER, "https://accounts.google.com"),
+      facebook: provider(
+        e.FACEBOOK_CLIENT_ID,
+        e.FACEBOOK_CLIENT_SECRET,
+        e.FACEBOOK_ISSUER,
+        "https://www.facebook.com",
+      ),
+    },
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
+        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY }
+        : undefined,
+    logLevel: e.LOG_LEVEL,
+  };
+}

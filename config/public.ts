@@ -1,0 +1,16 @@
+import type { Config } from "./env.ts";
+
+/** The only configuration the browser may see: nothing secret belongs here. */
+export interface PublicConfig {
+  publicUrl: string;
+  oauthProviders: { google: boolean; facebook: boolean };
+  stripePublishableKey: string | null;
+}
+
+export function publicConfig(config: Config): PublicConfig {
+  return {
+    publicUrl: config.publicUrl,
+    oauthProviders: { google: Boolean(config.oauth.google), facebook: Boolean(config.oauth.facebook) },
+    stripePublishableKey: config.stripe?.publishableKey ?? null,
+  };
+}

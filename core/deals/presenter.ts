@@ -1,0 +1,81 @@
+import type { DealCardRow } from "./repository.ts";
+
+/** A deal card in the spec's field names (section 3), plus what the card needs to show state. */
+export function presentDealCard(row: DealCardRow, now: Date) {
+  const isExpired = row.expires_at !== null && row.expires_at <= now;
+  return {
+    id: row.id,
+    product_id: row.id,
+    unique_id: row.unique_id,
+    slug: row.slug,
+    post_type: row.post_type,
+    type: row.kind,
+    title: row.title,
+    image_url: row.image_url,
+    price: row.price,
+    list_price: row.list_price,
+    discount: row.discount,
+    currency: row.currency,
+    deal_badge: row.deal_badge,
+    grab_deal_link: row.link,
+    coupon_id: row.kind === "coupon" ? row.id : null,
+    coupon_code: row.coupon_code,
+    expiry: row.expires_at ? row.expires_at.toISOString() : null,
+    is_expired: isExpired,
+    is_featured: row.is_featured ? "Featured" : "",
+    store_id: row.store_id,
+    store_title: row.store_title ?? "",
+    merchant_title: row.store_title ?? "",
+    store_slug: row.store_slug ?? "",
+    category_id: row.category_id,
+    // Rating: thumbs up minus thumbs down (docs/decisions/0009-likes-and-rating.md).
+    rating: row.likes_count - row.unlikes_count,
+    likes: row.likes_count,
+    comments: row.comments_count,
+    views: row.views,
+    user_id: row.user_id,
+    user_name: row.user_name ?? "",
+    user_by: row.user_name ?? "",
+    user_image: row.user_image ?? "",
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export type DealCard = ReturnType<typeof presentDealCard>;
+
+export function presentWishlistEntry(row: {
+  id: number;
+  first_name: string;
+  last_name: string;
+  school_location: string;
+  amazon_wishlist: string;
+}) {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    school_location: row.school_location,
+    amazon_wishlist: row.amazon_wishlist,
+  };
+}
+
+export type WishlistEntry = ReturnType<typeof presentWishlistEntry>;
+
+/** `POST /api/home`. */
+export function presentHome(home: {
+  wishlist: WishlistEntry[];
+  trending: DealCard[];
+  recent: { deals: DealCard[]; currentPage: number; lastPage: number; total: number };
+}) {
+  return {
+    status: "true",
+    teachers_wishlist: home.wishlist,
+    trending_deals: { deals_arr: home.trending },
+    recent_deals: {
+      recent_arr: home.recent.deals,
+      current_page: home.recent.currentPage,
+      last_page: home.recent.lastPage,
+      total: home.recent.total,
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import path from "node:path";
+import type { Config } from "../../config/env.ts";
+import type { Db } from "../index.ts";
+import { seedDemoData } from "./seed.ts";
+
+/** DEMO_DATA=auto|on fills a database that has no content yet; off never does. */
+export async function seedIfEmpty(db: Db, config: Config, log: (line: string) => void): Promise<boolean> {
+  if (config.demoData === "off") return false;
+  const existing = await db.selectFrom("general_settings").select("id").executeTakeFirst();
+  const anyPost = await db.selectFrom("posts").select("id").limit(1).executeTakeFirst();
+  if (existing || anyPost) return false;
+  const started = Date.now();
+  log("empty database: filling it with demo content");
+  await seedDemoData(db, { mediaDir: path.join(config.dataDir, "media") });
+  log(`demo content ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return true;
+}

@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { createPgConfig } from "@electric-sql/pglite/node-postgres";
+import { Kysely, PostgresDialect, type Transaction } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.ts";
+import { migrate } from "./migrate.ts";
+
+// int8 (counts, bigserial ids) and numeric (prices) as JavaScript numbers: ids stay far below 2^53
+// and prices have two decimals.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export type Db = Kysely<Database>;
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
+
+export interface DbHandle {
+  db: Db;
+  engine: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** undefined: PGlite files in dataDir/pglite; "memory://": in-memory PGlite; postgres://…: PostgreSQL. */
+  databaseUrl?: string;
+  dataDir?: string;
+  /** PostgreSQL only: a schema to create and use (tests isolate themselves this way). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const poolOptions: pg.PoolConfig = { connectionString: url, max: options.poolSize ?? 10 };
+    if (options.schema) {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+      await admin.end();
+      poolOptions.options = `-c search_path="${options.schema}",public`;
+    }
+    const pool = new pg.Pool(poolOptions);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    await migrate(db);
+    return { db, engine: "postgres", close: () => db.destroy() };
+  }
+
+  let dataDir: string | undefined;
+  if (url !== "memory://") {
+    dataDir = path.join(options.dataDir ?? "./data", "pglite");
+    fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create missing parents
+  }
+  const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  await migrate(db);
+  return {
+    db,
+    engine: "pglite",
+    async close() {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,292 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** Kysely's view of db/migrations/*.sql. Keep in step with the migrations. */
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** numeric and int8 columns are parsed to numbers by db/index.ts. */
+type Numeric = ColumnType<number | null, number | null | undefined, number | null>;
+type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  user_type: Defaulted<string>;
+  image_url: string | null;
+  dob: DateOnly;
+  gender: "male" | "female" | null;
+  biography: Defaulted<string>;
+  mobile: Defaulted<string>;
+  website: Defaulted<string>;
+  address: Defaulted<string>;
+  email_verified_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface OauthAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: "google" | "facebook";
+  provider_user_id: number;
+  created_at: Generated<Date>;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  user_agent: Defaulted<string>;
+  created_at: Generated<Date>;
+  last_seen_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
+export interface EmailTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: "confirm" | "reset";
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+export interface FollowsTable {
+  follower_id: number;
+  followee_id: number;
+  created_at: Generated<Date>;
+}
+
+export interface StoresTable {
+  id: Generated<number>;
+  title: string;
+  slug: string;
+  link: Defaulted<string>;
+  image_url: Defaulted<string>;
+  description: Defaulted<string>;
+  created_at: Generated<Date>;
+}
+
+export interface FeaturedStoresTable {
+  id: Generated<number>;
+  store_id: number;
+  position: Defaulted<number>;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  title: string;
+  slug: string;
+  image_url: Defaulted<string>;
+  description: Defaulted<string>;
+  created_at: Generated<Date>;
+}
+
+export interface ForumsTable {
+  id: Generated<number>;
+  title: string;
+  slug: string;
+  detail: Defaulted<string>;
+  type: "g" | "d";
+  position: Defaulted<number>;
+}
+
+export interface ForumCategoriesTable {
+  id: Generated<number>;
+  forum_id: number;
+  kind: "deal" | "discussion";
+  title: string;
+  position: Defaulted<number>;
+}
+
+export type PostType = "d" | "g";
+export type PostKind = "deal" | "coupon" | "discussion";
+export type PostStatus = "active" | "pending" | "removed";
+
+export interface PostsTable {
+  id: Generated<number>;
+  unique_id: string;
+  slug: string;
+  post_type: PostType;
+  kind: PostKind;
+  user_id: number | null;
+  forum_category_id: number | null;
+  store_id: number | null;
+  category_id: number | null;
+  title: string;
+  description: Defaulted<string>;
+  description_text: Defaulted<string>;
+  image_url: Defaulted<string>;
+  price: Numeric;
+  list_price: Numeric;
+  discount: number | null;
+  currency: Defaulted<string>;
+  deal_badge: Defaulted<string>;
+  link: Defaulted<string>;
+  link_key: Defaulted<string>;
+  coupon_code: Defaulted<string>;
+  expires_at: NullableTimestamp;
+  is_featured: Defaulted<boolean>;
+  status: Defaulted<PostStatus>;
+  views: Defaulted<number>;
+  likes_count: Defaulted<number>;
+  unlikes_count: Defaulted<number>;
+  comments_count: Defaulted<number>;
+  hot_score: Defaulted<number>;
+  search: ColumnType<string | null, never, never>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PostViewsTable {
+  post_id: number;
+  visitor_key: string;
+  day: string;
+}
+
+export interface LikesTable {
+  user_id: number;
+  post_id: number;
+  reaction: "like" | "unlike";
+  created_at: Generated<Date>;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  post_id: number;
+  user_id: number | null;
+  parent_id: number | null;
+  body: string;
+  created_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface TeachersWishlistTable {
+  id: Generated<number>;
+  first_name: string;
+  last_name: string;
+  school_location: string;
+  amazon_wishlist: string;
+  position: Defaulted<number>;
+  created_at: Generated<Date>;
+}
+
+export interface GeneralSettingsTable {
+  id: Defaulted<number>;
+  website_name: Defaulted<string>;
+  website_logo: Defaulted<string>;
+  website_keywords: Defaulted<string>;
+  website_description: Defaulted<string>;
+  educator_post_unique_id: Defaulted<string>;
+  updated_at: Generated<Date>;
+}
+
+export interface FooterSettingsTable {
+  id: Generated<number>;
+  playstore_url: Defaulted<string>;
+  app_store_url: Defaulted<string>;
+  play_store_image: Defaulted<string>;
+  app_store_image: Defaulted<string>;
+  copyright_text: Defaulted<string>;
+  updated_at: Generated<Date>;
+}
+
+export interface SocialLinksTable {
+  id: Generated<number>;
+  name: string;
+  social_url: string;
+  social_image: string;
+  position: Defaulted<number>;
+}
+
+export interface CmsPagesTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  detail: string;
+  updated_at: Generated<Date>;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  category: string;
+  subject: string;
+  email: string;
+  mobile: string;
+  website: Defaulted<string>;
+  message: Defaulted<string>;
+  user_id: number | null;
+  created_at: Generated<Date>;
+}
+
+export interface SubscriptionPlansTable {
+  id: Generated<number>;
+  name: string;
+  description: Defaulted<string>;
+  price_cents: number;
+  currency: Defaulted<string>;
+  interval: Defaulted<string>;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  plan_id: number;
+  status: Defaulted<string>;
+  start_date: DateOnly;
+  end_date: DateOnly;
+  stripe_customer_id: Defaulted<string>;
+  stripe_subscription_id: Defaulted<string>;
+  created_at: Generated<Date>;
+}
+
+export interface MediaTable {
+  id: Generated<number>;
+  user_id: number | null;
+  path: string;
+  mime: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: Generated<Date>;
+}
+
+export interface Database {
+  users: UsersTable;
+  oauth_accounts: OauthAccountsTable;
+  sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
+  follows: FollowsTable;
+  stores: StoresTable;
+  featured_stores: FeaturedStoresTable;
+  categories: CategoriesTable;
+  forums: ForumsTable;
+  forum_categories: ForumCategoriesTable;
+  posts: PostsTable;
+  post_views: PostViewsTable;
+  likes: LikesTable;
+  comments: CommentsTable;
+  teachers_wishlist: TeachersWishlistTable;
+  general_settings: GeneralSettingsTable;
+  footer_settings: FooterSettingsTable;
+  social_links: SocialLinksTable;
+  cms_pages: CmsPagesTable;
+  contact_messages: ContactMessagesTable;
+  subscription_plans: SubscriptionPlansTable;
+  subscriptions: SubscriptionsTable;
+  media: MediaTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type Post = Selectable<PostsTable>;
+export type NewPost = Insertable<PostsTable>;
+export type PostUpdate = Updateable<PostsTable>;
+export type Store = Selectable<StoresTable>;
+export type Category = Selectable<CategoriesTable>;
+export type Comment = Selectable<CommentsTable>;

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from "fastify";
+import type { Services } from "../../core/services.ts";
+import { registerApiErrorHandling } from "./errors.ts";
+import { homeApi } from "./home.ts";
+import { openApiDocs } from "./docs.ts";
+import type { ApiModule } from "./route.ts";
+import { settingsApi } from "./settings.ts";
+
+/** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
+const modules: ApiModule[] = [
+  settingsApi,
+  homeApi,
+  // feature API modules: add one entry per file here
+  openApiDocs,
+];
+
+export async function registerApi(app: FastifyInstance, services: Services) {
+  await app.register(
+    async (api) => {
+      registerApiErrorHandling(api);
+      for (const register of modules) register(api, services);
+      // Unknown calls answer JSON here rather than falling through to the pages' catch-all.
+      api.all("/*", async (_request, reply) => reply.code(404).send({ status: false, message: "No such API call." }));
+    },
+    { prefix: "/api" },
+  );
+}

@@ -1,0 +1,23 @@
+import { presentGeneralSettings, presentSocialLinks } from "../../core/settings/presenter.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
+
+export const settingsApi: ApiModule = (app, services) => {
+  apiRoute(app, {
+    method: "GET",
+    url: "/general_settings",
+    tag: "Site",
+    summary: "Site, general and footer settings",
+    cacheSeconds: 60,
+    handler: async () => presentGeneralSettings(await services.settings.get()),
+  });
+
+  apiRoute(app, {
+    method: "GET",
+    url: "/social",
+    tag: "Site",
+    summary: "Social links of the footer",
+    cacheSeconds: 60,
+    handler: async () => presentSocialLinks(await services.settings.get()),
+  });
+};

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { loadConfig, type Config } from "../../config/env.ts";
+import type { Mailer } from "../../core/mail/mailer.ts";
+import { createDb } from "../../db/index.ts";
+import { seedDemoData } from "../../db/demo/seed.ts";
+import { buildApp, type BuiltApp } from "../../server/app.ts";
+
+export interface TestAppOptions {
+  /** Demo content to load: "small" (default) or "none". */
+  seed?: "small" | "none";
+  /** Serve pages from the production build (build/ must exist: `npm run build`). */
+  pages?: boolean;
+  mailer?: Mailer;
+  now?: () => Date;
+  /** Extra environment, e.g. { RATE_LIMIT: "on" } or OAuth issuers. */
+  env?: Record<string, string>;
+}
+
+export interface TestApp extends BuiltApp {
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The app as production builds it, on a fresh database: in-memory PGlite, or — when DATABASE_URL
+ * is set — a PostgreSQL schema of its own that is dropped afterwards. Rate limits are off unless
+ * the test turns them on.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cbd-test-"));
+  const databaseUrl = process.env.DATABASE_URL;
+  const schema = databaseUrl ? `test_${randomBytes(6).toString("hex")}` : undefined;
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    RATE_LIMIT: "off",
+    LOG_LEVEL: "silent",
+    PUBLIC_URL: "http://localhost:3000",
+    ...options.env,
+  });
+  const handle = await createDb({ databaseUrl: databaseUrl ?? "memory://", schema, poolSize: 4 });
+  if ((options.seed ?? "small") === "small") {
+    await seedDemoData(handle.db, { mediaDir: path.join(dataDir, "media"), scale: "small" });
+  }
+  const built = await buildApp({
+    config,
+    db: handle.db,
+    mailer: options.mailer,
+    now: options.now,
+    pages: options.pages ? "build" : false,
+    logger: false,
+  });
+  return {
+    ...built,
+    config,
+    dataDir,
+    async close() {
+      await built.app.close();
+      await handle.close();
+      if (databaseUrl && schema) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
