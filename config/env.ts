@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   FACEBOOK_ISSUER: optionalUrl,
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
+  /** Where the Stripe client sends API calls instead of api.stripe.com (tests' local fake). */
+  STRIPE_API_BASE: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -60,7 +62,7 @@ export interface Config {
   rateLimit: boolean;
   redisUrl: string | undefined;
   oauth: { google?: OAuthProviderConfig; facebook?: OAuthProviderConfig };
-  stripe?: { secretKey: string; publishableKey: string };
+  stripe?: { secretKey: string; publishableKey: string; apiBase?: string };
   logLevel: string;
 }
 
@@ -107,7 +109,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
-        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY }
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            apiBase: e.STRIPE_API_BASE,
+          }
         : undefined,
     logLevel: e.LOG_LEVEL,
   };

@@ -1,15 +1,35 @@
 import type { FastifyInstance } from "fastify";
 import type { Services } from "../../core/services.ts";
 import { registerApiErrorHandling } from "./errors.ts";
+import { healthApi } from "./health.ts";
 import { homeApi } from "./home.ts";
 import { openApiDocs } from "./docs.ts";
 import type { ApiModule } from "./route.ts";
 import { settingsApi } from "./settings.ts";
+import { profilesApi } from "./profiles.ts";
+import { communityApi } from "./community.ts";
+import { submissionsApi } from "./submissions.ts";
+import { paymentsApi } from "./payments.ts";
+import { postsApi } from "./posts.ts";
+import { forumsApi } from "./forums.ts";
+import { contactApi } from "./contact.ts";
+import { cmsApi } from "./cms.ts";
+import { authApi } from "./auth.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
+  healthApi,
   settingsApi,
   homeApi,
+  submissionsApi,
+  paymentsApi,
+  postsApi,
+  forumsApi,
+  contactApi,
+  cmsApi,
+  profilesApi,
+  communityApi,
+  authApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

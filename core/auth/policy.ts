@@ -1,0 +1,37 @@
+import { ForbiddenError, UnauthorizedError } from "../http/errors.ts";
+import type { CurrentUser } from "./sessions.ts";
+
+/** The session's user, or 401. */
+export function requireUser(user: CurrentUser | null): CurrentUser {
+  if (!user) throw new UnauthorizedError();
+  return user;
+}
+
+/**
+ * The spec's payloads name the acting user (`user_id`, `loggedin_user_id`). The server never
+ * trusts them: no session is 401, and a payload naming anyone but the session's user is 403.
+ */
+export function requireActingUser(user: CurrentUser | null, claimedUserId: unknown): CurrentUser {
+  const current = requireUser(user);
+  if (claimedUserId !== undefined && claimedUserId !== null && claimedUserId !== "") {
+    if (String(claimedUserId) !== String(current.id)) {
+      throw new ForbiddenError("You can only act as yourself.");
+    }
+  }
+  return current;
+}
+
+/** What an unconfirmed account is told when it tries to publish (docs/decisions/0013). */
+export const CONFIRM_EMAIL_FIRST =
+  "Please confirm your email address before posting. Use the link we emailed you, or ask for a new one at /verify.";
+
+/**
+ * The session's user with a confirmed email address, for every call that publishes content
+ * (deals, discussions, comments): no session is 401, an unconfirmed address is 403, and a payload
+ * naming another user is 403 as in `requireActingUser`.
+ */
+export function requireConfirmedUser(user: CurrentUser | null, claimedUserId?: unknown): CurrentUser {
+  const current = requireActingUser(user, claimedUserId);
+  if (!current.email_verified) throw new ForbiddenError(CONFIRM_EMAIL_FIRST);
+  return current;
+}

@@ -1,0 +1,13 @@
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
+
+/** Liveness for load balancers and the benchmark's baseline: no database, no work. */
+export const healthApi: ApiModule = (app) => {
+  apiRoute(app, {
+    method: "GET",
+    url: "/health",
+    tag: "Site",
+    summary: "Liveness check",
+    handler: async () => ({ status: "ok" }),
+  });
+};

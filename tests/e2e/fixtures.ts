@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export { expect };
+
+/** The widths every screen is checked at: phone, tablet, desktop. */
+export const VIEWPORTS = [
+  { name: "phone", width: 375, height: 812 },
+  { name: "tablet", width: 768, height: 1024 },
+  { name: "desktop", width: 1280, height: 900 },
+] as const;
+
+/** Fails on any serious or critical axe finding, listing them. */
+export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}) {
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  const results = await builder.analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`),
+  ).toEqual([]);
+}
+
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+export interface CapturedMail {
+  to: string;
+  subject: string;
+  /** The raw message with quoted-printable soft breaks undone: good enough to find links. */
+  body: string;
+}
+
+/** Mail the server sent through the SMTP capture server of the global setup. */
+export const mailbox = {
+  read(): CapturedMail[] {
+    const dir = process.env.E2E_MAIL_DIR!;
+    return fs
+      .readdirSync(dir)
+      .sort()
+      .map((file) => {
+        const raw = fs.readFileSync(path.join(dir, file), "utf8");
+        const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
+        return { to: file.split("-").slice(2).join("-").replace(/\.eml$/, ""), subject, body: decodeQuotedPrintable(raw) };
+      });
+  },
+  /** Waits for a message to `to` and returns the first link in it matching `pattern`. */
+  async linkTo(to: string, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      for (const mail of this.read().reverse()) {
+        if (!mail.to.includes(to.toLowerCase()) && !mail.to.includes(to)) continue;
+        const link = mail.body.match(new RegExp(`https?://[^\\s"'<>]*${pattern.source}[^\\s"'<>]*`))?.[0];
+        if (link) return link;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no mail to ${to} with a link matching ${pattern}`);
+  },
+};
+
+/** `test` with baseURL pointed at the server of the global setup. */
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+});

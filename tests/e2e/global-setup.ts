@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startMailCapture } from "./mail-capture.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+async function waitForServer(url: string, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server did not answer ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts what the browser tests talk to: an SMTP server that keeps every mail as a file (tests read
+ * them through the `mailbox` fixture), an OpenID Connect provider for Google and Facebook sign-in,
+ * and the production server itself (build/ must exist) on a fresh data folder with demo content.
+ */
+export default async function globalSetup() {
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    throw new Error("No production build: run `npm run build` before the browser tests.");
+  }
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "cbd-e2e-"));
+  const mailDir = path.join(work, "mail");
+  const mail = await startMailCapture(mailDir);
+  const oidc = await startOidcProviders();
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: path.join(work, "data"),
+    RATE_LIMIT: "off",
+    DEMO_DATA: "auto",
+    LOG_LEVEL: "warn",
+    SMTP_URL: mail.url,
+    MAIL_FROM: "Chalkboard Deals <no-reply@chalkboard.test>",
+    ...oidc.env,
+  };
+  delete env.DATABASE_URL; // the browser tests run on the embedded database
+
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await waitForServer(`${baseUrl}/api/general_settings`, child, 120_000);
+
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_MAIL_DIR = mailDir;
+
+  return async () => {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("exit", resolve));
+    await oidc.close();
+    await mail.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  };
+}
+
+/** Google and Facebook sign-in against one local OpenID Connect mock (oauth2-mock-server). */
+async function startOidcProviders(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+  const { OAuth2Server } = await import("oauth2-mock-server");
+  const server = new OAuth2Server();
+  await server.issuer.keys.generate("RS256");
+  await server.start(0, "127.0.0.1");
+  const issuer = server.issuer.url!;
+  return {
+    env: {
+      GOOGLE_CLIENT_ID: "e2e-google-client",
+      GOOGLE_CLIENT_SECRET: "e2e-google-secret",
+      GOOGLE_ISSUER: issuer,
+      FACEBOOK_CLIENT_ID: "e2e-facebook-client",
+      FACEBOOK_CLIENT_SECRET: "e2e-facebook-secret",
+      FACEBOOK_ISSUER: issuer,
+    },
+    close: () => server.stop(),
+  };
+}

@@ -1,0 +1,25 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "../../db/index.ts";
+
+/** A fresh member for a test: confirmed unless told otherwise, with a unique address. */
+export async function createTestUser(
+  db: Db,
+  options: { name?: string; confirmed?: boolean; imageUrl?: string | null } = {},
+): Promise<number> {
+  const tag = randomBytes(5).toString("hex");
+  const row = await db
+    .insertInto("users")
+    .values({
+      name: options.name ?? `Test Member ${tag}`,
+      email: `member-${tag}@example.com`,
+      password_hash: null,
+      user_type: "Teacher",
+      image_url: options.imageUrl ?? null,
+      dob: null,
+      gender: null,
+      email_verified_at: options.confirmed === false ? null : new Date(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
