@@ -29,7 +29,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 /** The spec: the page scrolls to the top on every route change. */
 function ScrollToTop() {

@@ -37,10 +37,24 @@ const targets: Target[] = [
   { name: "trivial JSON (GET /api/health)", method: "GET", path: "/api/health" },
   { name: "POST /api/home", method: "POST", path: "/api/home", body: {} },
   { name: "home page, anonymous SSR (GET /)", method: "GET", path: "/" },
-  { name: "new deals page 1 (POST /api/category_page)", method: "POST", path: "/api/category_page", body: { type: "d", slug: "", page: 1 } },
-  { name: "new deals page 2000 (POST /api/category_page)", method: "POST", path: "/api/category_page", body: { type: "d", slug: "", page: 2000 } },
+  {
+    name: "new deals page 1 (POST /api/category_page)",
+    method: "POST",
+    path: "/api/category_page",
+    body: { type: "d", slug: "", page: 1 },
+  },
+  {
+    name: "new deals page 2000 (POST /api/category_page)",
+    method: "POST",
+    path: "/api/category_page",
+    body: { type: "d", slug: "", page: 2000 },
+  },
   { name: "new deals page 1, SSR (GET /newdeals)", method: "GET", path: "/newdeals" },
-  { name: "new deals page 2000, SSR (GET /newdeals?page=2000)", method: "GET", path: "/newdeals?page=2000" },
+  {
+    name: "new deals page 2000, SSR (GET /newdeals?page=2000)",
+    method: "GET",
+    path: "/newdeals?page=2000",
+  },
   { name: "search SSR (GET /search?query=crayons)", method: "GET", path: "/search?query=crayons" },
 ];
 
@@ -64,9 +78,14 @@ async function main() {
 
   const dataDir = path.join(root, "bench/.data", `deals-${deals}`);
   if (!fs.existsSync(path.join(dataDir, "READY"))) {
-    console.log(`Generating ${deals.toLocaleString("en-US")} deals into ${path.relative(root, dataDir)} (once)…`);
+    console.log(
+      `Generating ${deals.toLocaleString("en-US")} deals into ${path.relative(root, dataDir)} (once)…`,
+    );
     fs.rmSync(dataDir, { recursive: true, force: true });
-    run("tsx", ["db/demo/large.ts", "--deals", String(deals), "--data-dir", dataDir], { ...process.env, DATABASE_URL: "" });
+    run("tsx", ["db/demo/large.ts", "--deals", String(deals), "--data-dir", dataDir], {
+      ...process.env,
+      DATABASE_URL: "",
+    });
     fs.writeFileSync(path.join(dataDir, "READY"), new Date().toISOString());
   }
 
@@ -74,7 +93,16 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", RATE_LIMIT: "off", LOG_LEVEL: "error", DEMO_DATA: "off" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      RATE_LIMIT: "off",
+      LOG_LEVEL: "error",
+      DEMO_DATA: "off",
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   try {
@@ -113,11 +141,15 @@ async function main() {
         p99: result.latency.p99,
         errors: result.errors + result.non2xx,
       });
-      console.log(`${target.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
+      console.log(
+        `${target.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`,
+      );
     }
 
     const baseline = results[0]!;
-    console.log(`\n${deals.toLocaleString("en-US")} deals, ${connections} connections, ${duration} s each, one run\n`);
+    console.log(
+      `\n${deals.toLocaleString("en-US")} deals, ${connections} connections, ${duration} s each, one run\n`,
+    );
     console.log("| target | req/s | p99 ms | req/s ÷ trivial | p99 ÷ trivial | errors |");
     console.log("|---|---:|---:|---:|---:|---:|");
     for (const r of results) {
@@ -128,7 +160,9 @@ async function main() {
     const page1 = results.find((r) => r.name.startsWith("new deals page 1 (POST"));
     const page2000 = results.find((r) => r.name.startsWith("new deals page 2000 (POST"));
     if (page1 && page2000) {
-      console.log(`\ndeep page cost: page 2000 takes ${(page1.rps / page2000.rps).toFixed(2)}× the time of page 1 (goal ≤ 2)`);
+      console.log(
+        `\ndeep page cost: page 2000 takes ${(page1.rps / page2000.rps).toFixed(2)}× the time of page 1 (goal ≤ 2)`,
+      );
     }
   } finally {
     server.kill("SIGTERM");

@@ -31,7 +31,9 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud"],
   ])("refuses %s=%s with a line naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}=`));
+    expect(() => loadConfig({ [name]: value })).toThrow(
+      new RegExp(`^Invalid environment variable ${name}=`),
+    );
   });
 
   it("needs both Stripe keys or neither", () => {
@@ -45,8 +47,11 @@ describe("loadConfig", () => {
   it("enables a social provider only with both keys, on its configured issuer", () => {
     expect(loadConfig({ GOOGLE_CLIENT_ID: "id" }).oauth.google).toBeUndefined();
     expect(
-      loadConfig({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s", GOOGLE_ISSUER: "http://127.0.0.1:9/" }).oauth
-        .google,
+      loadConfig({
+        GOOGLE_CLIENT_ID: "id",
+        GOOGLE_CLIENT_SECRET: "s",
+        GOOGLE_ISSUER: "http://127.0.0.1:9/",
+      }).oauth.google,
     ).toEqual({ clientId: "id", clientSecret: "s", issuer: "http://127.0.0.1:9/" });
   });
 });

@@ -70,17 +70,26 @@ export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings count as unset, as shells and .env files often leave them.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    throw new ConfigError(`Invalid environment variable ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
+    throw new ConfigError(
+      `Invalid environment variable ${name}=${JSON.stringify(env[name])}: ${issue.message}`,
+    );
   }
   const e = parsed.data;
   const provider = (id?: string, secret?: string, issuer?: string, defaultIssuer?: string) =>
-    id && secret ? { clientId: id, clientSecret: secret, issuer: issuer ?? defaultIssuer! } : undefined;
-  if ((e.STRIPE_SECRET_KEY && !e.STRIPE_PUBLISHABLE_KEY) || (!e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY)) {
+    id && secret
+      ? { clientId: id, clientSecret: secret, issuer: issuer ?? defaultIssuer! }
+      : undefined;
+  if (
+    (e.STRIPE_SECRET_KEY && !e.STRIPE_PUBLISHABLE_KEY) ||
+    (!e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY)
+  ) {
     throw new ConfigError(
       "Invalid environment variable STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together",
     );
@@ -99,7 +108,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: e.RATE_LIMIT === "on",
     redisUrl: e.REDIS_URL,
     oauth: {
-      google: provider(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, e.GOOGLE_ISSUER, "https://accounts.google.com"),
+      google: provider(
+        e.GOOGLE_CLIENT_ID,
+        e.GOOGLE_CLIENT_SECRET,
+        e.GOOGLE_ISSUER,
+        "https://accounts.google.com",
+      ),
       facebook: provider(
         e.FACEBOOK_CLIENT_ID,
         e.FACEBOOK_CLIENT_SECRET,

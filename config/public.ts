@@ -10,7 +10,10 @@ export interface PublicConfig {
 export function publicConfig(config: Config): PublicConfig {
   return {
     publicUrl: config.publicUrl,
-    oauthProviders: { google: Boolean(config.oauth.google), facebook: Boolean(config.oauth.facebook) },
+    oauthProviders: {
+      google: Boolean(config.oauth.google),
+      facebook: Boolean(config.oauth.facebook),
+    },
     stripePublishableKey: config.stripe?.publishableKey ?? null,
   };
 }

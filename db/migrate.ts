@@ -11,7 +11,9 @@ export async function migrate(db: Kysely<any>): Promise<string[]> {
   await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
     name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
   const done = new Set(
-    (await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db)).rows.map((r) => r.name),
+    (await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db)).rows.map(
+      (r) => r.name,
+    ),
   );
   const files = fs
     .readdirSync(migrationsDir)

@@ -3,7 +3,11 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "
 /** Kysely's view of db/migrations/*.sql. Keep in step with the migrations. */
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
 /** numeric and int8 columns are parsed to numbers by db/index.ts. */
 type Numeric = ColumnType<number | null, number | null | undefined, number | null>;
 type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
@@ -32,7 +36,7 @@ export interface OauthAccountsTable {
   id: Generated<number>;
   user_id: number;
   provider: "google" | "facebook";
-  provider_user_id: number;
+  provider_user_id: string;
   created_at: Generated<Date>;
 }
 

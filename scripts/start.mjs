@@ -32,15 +32,30 @@ function newestMtime(entry) {
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const name of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  for (const name of fs.readdirSync(entry))
+    newest = Math.max(newest, newestMtime(path.join(entry, name)));
   return newest;
 }
 
 const built = fs.statSync("build/server/index.js", { throwIfNoEntry: false })?.mtimeMs ?? 0;
-const sources = ["app", "core", "config", "public", "react-router.config.ts", "vite.config.ts", "package.json"];
+const sources = [
+  "app",
+  "core",
+  "config",
+  "public",
+  "react-router.config.ts",
+  "vite.config.ts",
+  "package.json",
+];
 if (built < Math.max(...sources.map(newestMtime))) {
-  console.log(built ? "Sources changed since the last build: building…" : "No build yet: building…");
-  const result = spawnSync("react-router", ["build"], { stdio: "inherit", shell: false, env: { ...process.env, NODE_ENV: "production" } });
+  console.log(
+    built ? "Sources changed since the last build: building…" : "No build yet: building…",
+  );
+  const result = spawnSync("react-router", ["build"], {
+    stdio: "inherit",
+    shell: false,
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (result.status !== 0) {
     console.error("The build failed; see above.");
     process.exit(1);

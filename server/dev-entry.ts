@@ -19,6 +19,10 @@ export async function createServer(devServer?: ViteDevServer) {
     return handle;
   })();
   const handle = await shared.__chalkboardDb;
-  const { app } = await buildApp({ config, db: handle.db, pages: devServer ? { devServer } : "build" });
+  const { app } = await buildApp({
+    config,
+    db: handle.db,
+    pages: devServer ? { devServer } : "build",
+  });
   return app;
 }

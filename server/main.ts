@@ -44,7 +44,9 @@ export async function main(env = process.env): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Chalkboard Deals is serving ${config.publicUrl} (database: ${handle.engine}, data: ${path.relative(process.cwd(), config.dataDir) || "."})`);
+  app.log.info(
+    `Chalkboard Deals is serving ${config.publicUrl} (database: ${handle.engine}, data: ${path.relative(process.cwd(), config.dataDir) || "."})`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -4,10 +4,18 @@ import type { DealCard as DealCardData } from "../../core/deals/presenter.ts";
 import { formatPrice } from "../lib/format.ts";
 
 export function dealPath(deal: Pick<DealCardData, "unique_id" | "slug" | "post_type">): string {
-  return deal.post_type === "g" ? `/educator/${deal.unique_id}/${deal.slug}` : `/post/${deal.unique_id}/${deal.slug}`;
+  return deal.post_type === "g"
+    ? `/educator/${deal.unique_id}/${deal.slug}`
+    : `/post/${deal.unique_id}/${deal.slug}`;
 }
 
-export function DealCard({ deal, headingLevel = 3 }: { deal: DealCardData; headingLevel?: 2 | 3 | 4 }) {
+export function DealCard({
+  deal,
+  headingLevel = 3,
+}: {
+  deal: DealCardData;
+  headingLevel?: 2 | 3 | 4;
+}) {
   const Heading = `h${headingLevel}` as const;
   const href = dealPath(deal);
   const merchant = deal.merchant_title || deal.store_title;
@@ -15,7 +23,14 @@ export function DealCard({ deal, headingLevel = 3 }: { deal: DealCardData; headi
     <article className={deal.is_expired ? "deal-card expired" : "deal-card"}>
       <Link to={href} className="deal-card-image" tabIndex={-1} aria-hidden="true">
         {deal.image_url ? (
-          <img src={deal.image_url} alt="" width={400} height={300} loading="lazy" decoding="async" />
+          <img
+            src={deal.image_url}
+            alt=""
+            width={400}
+            height={300}
+            loading="lazy"
+            decoding="async"
+          />
         ) : (
           <span className="deal-card-noimage" />
         )}
@@ -46,7 +61,8 @@ export function DealCard({ deal, headingLevel = 3 }: { deal: DealCardData; headi
             {deal.rating}
           </span>
           <span title="Comments">
-            <FiMessageSquare aria-hidden="true" /> <span className="visually-hidden">Comments </span>
+            <FiMessageSquare aria-hidden="true" />{" "}
+            <span className="visually-hidden">Comments </span>
             {deal.comments}
           </span>
           <span title="Views">
@@ -60,7 +76,13 @@ export function DealCard({ deal, headingLevel = 3 }: { deal: DealCardData; headi
   );
 }
 
-export function DealGrid({ deals, headingLevel }: { deals: DealCardData[]; headingLevel?: 2 | 3 | 4 }) {
+export function DealGrid({
+  deals,
+  headingLevel,
+}: {
+  deals: DealCardData[];
+  headingLevel?: 2 | 3 | 4;
+}) {
   if (deals.length === 0) return <p className="no-data">No Data Found</p>;
   return (
     <div className="deal-grid">

@@ -12,12 +12,24 @@ export function Footer({ settings, year }: { settings: SiteSettings | undefined;
         <div className="footer-apps">
           {footer?.playstoreUrl && footer.playStoreImage && (
             <a href={footer.playstoreUrl} target="_blank" rel="noopener noreferrer">
-              <img src={footer.playStoreImage} alt="Get it on Google Play" width={150} height={45} loading="lazy" />
+              <img
+                src={footer.playStoreImage}
+                alt="Get it on Google Play"
+                width={150}
+                height={45}
+                loading="lazy"
+              />
             </a>
           )}
           {footer?.appStoreUrl && footer.appStoreImage && (
             <a href={footer.appStoreUrl} target="_blank" rel="noopener noreferrer">
-              <img src={footer.appStoreImage} alt="Download on the App Store" width={150} height={45} loading="lazy" />
+              <img
+                src={footer.appStoreImage}
+                alt="Download on the App Store"
+                width={150}
+                height={45}
+                loading="lazy"
+              />
             </a>
           )}
         </div>

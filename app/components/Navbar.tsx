@@ -44,7 +44,12 @@ export function Navbar({ settings, user }: NavbarProps) {
           <label htmlFor="navbar-search-input" className="visually-hidden">
             Search deals
           </label>
-          <input id="navbar-search-input" type="search" name="query" placeholder="Search deals, stores…" />
+          <input
+            id="navbar-search-input"
+            type="search"
+            name="query"
+            placeholder="Search deals, stores…"
+          />
           <button type="submit" aria-label="Search">
             <FiSearch aria-hidden="true" />
           </button>

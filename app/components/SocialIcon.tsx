@@ -1,5 +1,12 @@
 import type { IconType } from "react-icons";
-import { FaFacebookF, FaInstagram, FaLinkedinIn, FaPinterestP, FaXTwitter, FaYoutube } from "react-icons/fa6";
+import {
+  FaFacebookF,
+  FaInstagram,
+  FaLinkedinIn,
+  FaPinterestP,
+  FaXTwitter,
+  FaYoutube,
+} from "react-icons/fa6";
 import { FiLink } from "react-icons/fi";
 
 /** Social links name their icon by class (the spec's social_image); this maps the class to a glyph. */

@@ -35,7 +35,11 @@ export async function createSession(db: DbOrTx, userId: number, userAgent = "", 
   return { token, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) };
 }
 
-export async function findSessionUser(db: DbOrTx, token: string, now = new Date()): Promise<CurrentUser | null> {
+export async function findSessionUser(
+  db: DbOrTx,
+  token: string,
+  now = new Date(),
+): Promise<CurrentUser | null> {
   if (!token || token.length > 200) return null;
   const row = await db
     .selectFrom("sessions")

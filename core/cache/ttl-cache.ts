@@ -18,7 +18,8 @@ export class TtlCache<V> {
     const value = load();
     // A failed load is not cached.
     value.catch(() => this.entries.delete(key));
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.maxEntries)
+      this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, expires: now + this.ttlMs });
     return value;
   }

@@ -2,7 +2,10 @@ import type { z } from "zod";
 import { ValidationError } from "./errors.ts";
 
 /** Field → first message, for browser forms and API errors alike; null when the input is valid. */
-export function fieldErrors<S extends z.ZodType>(schema: S, input: unknown): Record<string, string> | null {
+export function fieldErrors<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): Record<string, string> | null {
   const result = schema.safeParse(input ?? {});
   if (result.success) return null;
   const errors: Record<string, string> = {};

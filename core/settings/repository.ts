@@ -4,7 +4,9 @@ export function findGeneralSettings(db: DbOrTx) {
   return db
     .selectFrom("general_settings")
     .leftJoin("posts", (join) =>
-      join.onRef("posts.unique_id", "=", "general_settings.educator_post_unique_id").on("posts.status", "=", "active"),
+      join
+        .onRef("posts.unique_id", "=", "general_settings.educator_post_unique_id")
+        .on("posts.status", "=", "active"),
     )
     .select([
       "general_settings.website_name",

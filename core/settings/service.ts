@@ -52,7 +52,12 @@ export function createSettingsService({ db }: Deps) {
         appStoreImage: f.app_store_image,
         copyrightText: f.copyright_text,
       })),
-      social: social.map((s) => ({ id: s.id, name: s.name, url: s.social_url, icon: s.social_image })),
+      social: social.map((s) => ({
+        id: s.id,
+        name: s.name,
+        url: s.social_url,
+        icon: s.social_image,
+      })),
     };
   }
 

@@ -1,12 +1,16 @@
-import sharp from "sharp";
-const svg = (i: number) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#2f6d4f"/><stop offset="1" stop-color="#1d3b2f"/></linearGradient></defs><rect width="800" height="600" fill="url(#g)"/><circle cx="700" cy="100" r="160" fill="#ffffff" fill-opacity="0.08"/><text x="60" y="260" font-family="DejaVu Sans, sans-serif" font-size="56" font-weight="bold" fill="#fff">Crayola 64-Count ${i}</text><text x="60" y="340" font-family="sans-serif" font-size="40" fill="#ffe08a">$3.97</text></svg>`);
-console.log(sharp.versions, sharp.concurrency());
+import fs from "node:fs";
+import { createDb } from "../index.ts";
+import { seedDemoData } from "./seed.ts";
+const scale = (process.argv[2] ?? "small") as "small" | "full";
+const media = process.argv[3] ?? fs.mkdtempSync("/tmp/demo-media-");
 let t = performance.now();
-for (let i = 0; i < 20; i++) await sharp(svg(i)).webp({ quality: 80 }).toFile(`/tmp/sb-${i}.webp`);
-console.log("seq 800x600 per image ms", (performance.now() - t) / 20);
+const handle = await createDb({ databaseUrl: "memory://" });
+console.log("createDb ms", Math.round(performance.now() - t));
 t = performance.now();
-await Promise.all(Array.from({ length: 40 }, (_, i) => sharp(svg(i)).webp({ quality: 80 }).toFile(`/tmp/sb-${i}.webp`)));
-console.log("par 800x600 per image ms", (performance.now() - t) / 40);
-t = performance.now();
-await Promise.all(Array.from({ length: 40 }, (_, i) => sharp(svg(i)).webp({ quality: 75, effort: 0 }).toFile(`/tmp/sb-${i}.webp`)));
-console.log("par effort0 per image ms", (performance.now() - t) / 40);
+await seedDemoData(handle.db, { mediaDir: media, scale, now: new Date("2026-01-15T12:00:00Z") });
+console.log("seed ms", Math.round(performance.now() - t), media);
+for (const table of ["users", "stores", "categories", "posts", "comments", "likes", "follows", "teachers_wishlist", "featured_stores"] as const) {
+  const r = await handle.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  console.log(table, r.n);
+}
+await handle.close();

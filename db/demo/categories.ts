@@ -7,15 +7,20 @@
 export interface ProductSeed {
   name: string;
   listPrice: number;
-  /** Stores that sell it, when narrower than the category's (brand stores, for instance). */
+  /** The only stores that sell it (brand products, store brands); default: the category's. */
   stores?: readonly string[];
+  /** Brand stores that sell it besides the category's stores. */
+  alsoAt?: readonly string[];
 }
 
 export interface CategorySeed {
   title: string;
   color: string;
   description: string;
-  /** Specialist stores of the category; Amazon, Target and Walmart sell nearly everything. */
+  /**
+   * Retailers that sell the category's products of many brands (Amazon, Target and Walmart are
+   * added to every category). A brand's own store only sells its products: see ProductSeed.
+   */
   stores: readonly string[];
   /** Deals in a school category may be filed under the "Back to School" deal category. */
   school: boolean;
@@ -31,6 +36,11 @@ function p(name: string, listPrice: number, stores?: readonly string[]): Product
   return stores ? { name, listPrice, stores } : { name, listPrice };
 }
 
+/** A product sold by the category's stores and by its brand's own store. */
+function b(name: string, listPrice: number, ...alsoAt: string[]): ProductSeed {
+  return { name, listPrice, alsoAt };
+}
+
 const APPLE_SELLERS = ["Apple", "Best Buy", "Amazon", "Target", "Walmart", "Costco", "B&H Photo"];
 
 export const CATEGORIES: readonly CategorySeed[] = [
@@ -38,7 +48,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "School Supplies",
     color: "#E4572E",
     description: "Pencils, crayons, glue, scissors and the rest of the supply list, for less.",
-    stores: ["Staples", "Office Depot", "Dollar Tree", "Five Below", "Costco", "Sam's Club", "Quill", "Kohl's"],
+    stores: ["Staples", "Office Depot", "Costco", "Sam's Club", "Quill", "School Specialty"],
     school: true,
     highlights: [
       "Enough for a whole class, so you can stock the community supply bin",
@@ -48,14 +58,14 @@ export const CATEGORIES: readonly CategorySeed[] = [
       "Great for donating to students who arrive without supplies",
     ],
     products: [
-      p("Crayola 64-Count Crayons with Built-in Sharpener", 7.99),
+      b("Crayola 64-Count Crayons with Built-in Sharpener", 7.99, "Crayola"),
       p("Ticonderoga #2 Pencils, Pre-Sharpened, 30-Pack", 9.49),
       p("Elmer's Disappearing Purple Glue Sticks, 30-Pack", 14.99),
       p("Fiskars Blunt-Tip Kids Scissors, 12-Pack", 21.99),
       p("Paper Mate Pink Pearl Erasers, 24-Pack", 10.99),
       p("Westcott 12-Inch Wooden Rulers, 12-Pack", 8.99),
       p("Scotch Magic Tape, 6 Rolls with Dispensers", 17.99),
-      p("Crayola Colored Pencils, 36-Count", 7.49),
+      b("Crayola Colored Pencils, 36-Count", 7.49, "Crayola"),
       p("Five Star Zipper Pencil Pouch, 3-Ring", 6.99),
       p("Elmer's Washable School Glue, 4 oz, 12-Pack", 11.99),
     ],
@@ -64,7 +74,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Classroom Decor",
     color: "#F2A541",
     description: "Bulletin-board sets, borders, rugs and posters to make your room feel like home.",
-    stores: ["Michaels", "Carson Dellosa", "Really Good Stuff", "Dollar Tree", "Hobby Lobby", "Oriental Trading", "Etsy", "Lakeshore Learning"],
+    stores: ["Michaels", "Hobby Lobby", "Oriental Trading", "Lakeshore Learning", "School Specialty"],
     school: true,
     highlights: [
       "Bright colors that hold up under classroom lights without fading",
@@ -73,14 +83,16 @@ export const CATEGORIES: readonly CategorySeed[] = [
       "Makes setting up a new room over a weekend realistic",
     ],
     products: [
-      p("Carson Dellosa Schoolgirl Style Bulletin Board Set, 54 Pieces", 14.99),
+      b("Carson Dellosa Schoolgirl Style Bulletin Board Set, 54 Pieces", 14.99, "Carson Dellosa"),
       p("Trend Enterprises Terrific Trimmers Border, 39 Feet", 4.99),
       p("Creative Teaching Press Calm & Cool Welcome Banner", 7.99),
       p("Learning Carpets Alphabet Seating Rug, 8 x 12 ft", 329.0),
-      p("Really Good Stuff Growth Mindset Posters, Set of 12", 24.99),
+      p("Really Good Stuff Growth Mindset Posters, Set of 12", 24.99, ["Really Good Stuff", "Amazon"]),
       p("Fadeless Bulletin Board Paper Roll, 48 in x 50 ft", 21.99),
       p("Warm White LED Fairy String Lights, 33 ft, 2-Pack", 19.99),
       p("Boho Rainbow Classroom Calendar Pocket Chart", 27.99),
+      p("Personalized Wooden Classroom Welcome Sign", 34.0, ["Etsy"]),
+      p("Bulletin Board Border Trim, Case of 12 Packs", 15.0, ["Dollar Tree"]),
     ],
   },
   {
@@ -184,7 +196,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Art Supplies",
     color: "#E76F51",
     description: "Paint, paper, markers and clay for art class and creative centers.",
-    stores: ["Michaels", "Blick Art Materials", "Hobby Lobby", "Crayola", "Discount School Supply", "Oriental Trading"],
+    stores: ["Michaels", "Blick Art Materials", "Hobby Lobby", "Discount School Supply", "School Specialty"],
     school: true,
     highlights: [
       "Washable formula that comes out of clothes and tables",
@@ -193,11 +205,11 @@ export const CATEGORIES: readonly CategorySeed[] = [
       "Vivid colors that blend well",
     ],
     products: [
-      p("Crayola Washable Kids' Paint, 10 Colors", 9.99),
-      p("Crayola Ultra-Clean Washable Markers Classpack, 200-Count", 64.99),
+      b("Crayola Washable Kids' Paint, 10 Colors", 9.99, "Crayola"),
+      b("Crayola Ultra-Clean Washable Markers Classpack, 200-Count", 64.99, "Crayola"),
       p("Prang Washable Watercolor Paint Set, 16 Colors, 12-Pack", 49.99),
       p("Pacon Tru-Ray Construction Paper, 9 x 12 in, 500 Sheets", 29.99),
-      p("Crayola Model Magic Classpack, 75 Packs", 54.99),
+      b("Crayola Model Magic Classpack, 75 Packs", 54.99, "Crayola"),
       p("Sax Versatemp Tempera Paint, Gallon, Set of 6", 89.99, ["Blick Art Materials", "Discount School Supply", "School Specialty", "Amazon"]),
       p("Mr. Sketch Scented Markers, 22-Count", 16.99),
       p("Canson XL Mix Media Pad, 9 x 12 in, 60 Sheets", 13.99),
@@ -208,7 +220,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "STEM Kits",
     color: "#2A9D8F",
     description: "Coding robots, building sets and science kits for hands-on learning.",
-    stores: ["Learning Resources", "LEGO", "KiwiCo", "Lakeshore Learning", "hand2mind", "Best Buy"],
+    stores: ["Lakeshore Learning", "School Specialty", "Kohl's", "Barnes & Noble"],
     school: true,
     highlights: [
       "Comes with lesson ideas aligned to NGSS standards",
@@ -218,21 +230,22 @@ export const CATEGORIES: readonly CategorySeed[] = [
     ],
     products: [
       p("LEGO Education SPIKE Essential Set", 274.95, ["LEGO", "Amazon"]),
-      p("Learning Resources Code & Go Robot Mouse Activity Set", 59.99),
-      p("Sphero BOLT+ Coding Robot", 179.99, ["Best Buy", "Amazon", "Target"]),
+      b("Learning Resources Code & Go Robot Mouse Activity Set", 59.99, "Learning Resources"),
+      p("Sphero BOLT+ Coding Robot", 179.99, ["Best Buy", "Amazon", "Target", "Lakeshore Learning"]),
       p("Snap Circuits Jr. SC-100 Electronics Kit", 39.99),
       p("KiwiCo Tinker Crate Hydraulic Claw", 29.95, ["KiwiCo", "Amazon"]),
-      p("Botley 2.0 the Coding Robot Activity Set", 89.99, ["Learning Resources", "Amazon", "Target", "Walmart"]),
-      p("LEGO Classic Medium Creative Brick Box", 34.99),
+      b("Botley 2.0 the Coding Robot Activity Set", 89.99, "Learning Resources"),
+      b("LEGO Classic Medium Creative Brick Box", 34.99, "LEGO"),
       p("National Geographic Mega Science Lab", 34.99),
       p("Magna-Tiles Classic 100-Piece Set", 129.99),
+      p("hand2mind Gears! Gears! Gears! Beginner's Building Set", 29.99, ["hand2mind", "Amazon", "Target"]),
     ],
   },
   {
     title: "Furniture",
     color: "#8D6A9F",
     description: "Teacher desks, flexible seating, chairs and shelving for your classroom.",
-    stores: ["Wayfair", "IKEA", "Lakeshore Learning", "Office Depot", "Staples", "School Specialty", "Costco"],
+    stores: ["Wayfair", "Office Depot", "Staples", "School Specialty", "Costco"],
     school: false,
     highlights: [
       "Easy to assemble in under an hour",
@@ -246,6 +259,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("IKEA KALLAX Shelf Unit, 4 x 2 Cubes", 89.99, ["IKEA"]),
       p("Realspace Mesh Task Chair", 129.99, ["Office Depot"]),
       p("Lorell Kidney-Shaped Activity Table", 219.99, ["Staples", "Office Depot", "School Specialty", "Amazon"]),
+      p("Lakeshore Flexible Seating Rocker Stools, Set of 4", 179.0, ["Lakeshore Learning"]),
       p("Flash Furniture Kids' Floor Cushions, Set of 6", 69.99),
       p("Union & Scale Essentials Ergonomic Mesh Task Chair", 179.99, ["Staples"]),
       p("Sauder Beginnings 3-Shelf Bookcase", 69.99),
@@ -255,7 +269,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Backpacks",
     color: "#457B9D",
     description: "Backpacks, laptop bags and teacher totes that last the whole year.",
-    stores: ["JanSport", "Vera Bradley", "The North Face", "L.L.Bean", "Kohl's", "Dick's Sporting Goods", "Lands' End", "Macy's"],
+    stores: ["Kohl's", "Dick's Sporting Goods", "Macy's", "Zappos", "Nordstrom Rack"],
     school: true,
     highlights: [
       "Padded laptop sleeve fits up to a 15-inch laptop",
@@ -264,7 +278,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
       "Roomy enough for binders, lunch and a water bottle",
     ],
     products: [
-      p("JanSport SuperBreak Plus Backpack", 45.0),
+      b("JanSport SuperBreak Plus Backpack", 45.0, "JanSport"),
       p("The North Face Jester Backpack", 75.0, ["The North Face", "Dick's Sporting Goods", "Amazon", "Kohl's"]),
       p("L.L.Bean Original Book Pack", 49.95, ["L.L.Bean"]),
       p("Vera Bradley Campus Backpack", 140.0, ["Vera Bradley", "Amazon", "Macy's"]),
@@ -293,7 +307,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("Scotch Thermal Laminator with 20 Pouches", 34.99),
       p("Avery Durable View 1-Inch Binders, 4-Pack", 17.99),
       p("Sharpie S-Gel Pens, Medium Point, 12-Count", 19.99),
-      p("Brother P-touch PT-D220 Label Maker", 49.99),
+      b("Brother P-touch PT-D220 Label Maker", 49.99, "Brother"),
       p("X-ACTO School Pro Electric Pencil Sharpener", 49.99),
       p("Smead Manila File Folders, Letter Size, 100-Pack", 19.49),
       p("Swingline Paper Cutter, 12-inch Trimmer", 39.99),
@@ -303,7 +317,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Printers & Ink",
     color: "#264653",
     description: "Printers, ink and toner for printing worksheets at home without the workroom line.",
-    stores: ["Staples", "Office Depot", "Best Buy", "HP", "Epson", "Brother", "Costco", "Quill"],
+    stores: ["Staples", "Office Depot", "Best Buy", "Costco", "Quill"],
     school: false,
     highlights: [
       "Low cost per page for worksheet-heavy weeks",
@@ -315,18 +329,18 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("Brother HL-L2460DW Wireless Monochrome Laser Printer", 199.99, ["Brother", "Best Buy", "Amazon", "Staples", "Office Depot", "Walmart"]),
       p("Epson EcoTank ET-2800 Wireless All-in-One Printer", 249.99, ["Epson", "Best Buy", "Amazon", "Staples", "Walmart"]),
       p("HP OfficeJet Pro 9125e All-in-One Printer", 299.99, ["HP", "Best Buy", "Amazon", "Staples", "Office Depot"]),
-      p("HP 67XL Black Ink Cartridge, 2-Pack", 69.99),
-      p("Brother TN830 Standard-Yield Toner", 59.99),
+      b("HP 67XL Black Ink Cartridge, 2-Pack", 69.99, "HP"),
+      b("Brother TN830 Standard-Yield Toner", 59.99, "Brother"),
       p("Hammermill Copy Plus Paper, 8.5 x 11, 10 Reams", 64.99),
       p("Canon PIXMA TS6420a Wireless All-in-One Printer", 99.99, ["Best Buy", "Amazon", "Walmart", "Staples"]),
-      p("Epson T522 EcoTank Ink Bottles, Color Multipack", 59.96),
+      b("Epson T522 EcoTank Ink Bottles, Color Multipack", 59.96, "Epson"),
     ],
   },
   {
     title: "Headphones",
     color: "#5F0F40",
     description: "Kids' headphones for testing and centers, and noise-canceling pairs for teachers.",
-    stores: ["Best Buy", "Five Below", "Costco", "Logitech", "School Specialty"],
+    stores: ["Best Buy", "Costco", "B&H Photo"],
     school: true,
     highlights: [
       "Volume-limited to protect young ears",
@@ -349,7 +363,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Classroom Tech",
     color: "#1D3557",
     description: "Projectors, document cameras, webcams and chargers for a connected classroom.",
-    stores: ["Best Buy", "B&H Photo", "Epson", "Logitech", "Anker", "Staples", "Office Depot"],
+    stores: ["Best Buy", "B&H Photo", "Staples", "Office Depot"],
     school: false,
     highlights: [
       "Plug-and-play with Chromebooks, Macs and Windows laptops",
@@ -360,12 +374,14 @@ export const CATEGORIES: readonly CategorySeed[] = [
     products: [
       p("IPEVO V4K Ultra High Definition USB Document Camera", 119.0),
       p("Epson PowerLite 118 3LCD XGA Classroom Projector", 599.99, ["Epson", "B&H Photo", "Amazon", "Best Buy"]),
-      p("Logitech C920s Pro HD Webcam", 69.99),
-      p("Anker 6-Port USB Charging Station", 59.99),
+      b("Logitech C920s Pro HD Webcam", 69.99, "Logitech"),
+      b("Anker 6-Port USB Charging Station", 59.99, "Anker"),
       p("Google Chromecast with Google TV (HD)", 29.99, ["Best Buy", "Amazon", "Target", "Walmart"]),
       p("Apple TV 4K (Wi-Fi, 64GB)", 129.0, APPLE_SELLERS),
       p("Boogie Board Jot Writing Tablet, 10-Pack", 149.99),
-      p("Logitech Spotlight Presentation Remote", 129.99),
+      b("Logitech Spotlight Presentation Remote", 129.99, "Logitech"),
+      b("Anker Nano Power Bank, 10,000mAh", 39.99, "Anker"),
+      p("Epson DC-21 Document Camera", 199.99, ["Epson", "B&H Photo", "Amazon", "Staples"]),
       p("JBL Flip 6 Portable Bluetooth Speaker", 129.95),
     ],
   },
@@ -373,7 +389,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Educational Toys",
     color: "#FF7F51",
     description: "Puzzles, games and manipulatives that teach while kids play.",
-    stores: ["Learning Resources", "Melissa & Doug", "Lakeshore Learning", "hand2mind", "Kohl's", "Oriental Trading"],
+    stores: ["Lakeshore Learning", "Kohl's", "Barnes & Noble", "Costco"],
     school: false,
     highlights: [
       "Builds fine-motor and early-math skills",
@@ -382,13 +398,13 @@ export const CATEGORIES: readonly CategorySeed[] = [
       "Recommended by early-childhood teachers",
     ],
     products: [
-      p("Melissa & Doug Wooden Pattern Blocks and Boards", 24.99),
-      p("Learning Resources Mathlink Cubes, Set of 100", 17.99),
+      b("Melissa & Doug Wooden Pattern Blocks and Boards", 24.99, "Melissa & Doug"),
+      b("Learning Resources Mathlink Cubes, Set of 100", 17.99, "Learning Resources"),
       p("ThinkFun Gravity Maze Marble Run Logic Game", 34.99),
-      p("Osmo Little Genius Starter Kit for iPad", 99.99),
-      p("hand2mind Numberblocks MathLink Cubes 1-10 Activity Set", 39.99),
-      p("Melissa & Doug Magnetic Wooden Alphabet Letters", 14.99),
-      p("Learning Resources Pretend & Play Cash Register", 49.99),
+      p("Osmo Little Genius Starter Kit for iPad", 99.99, ["Best Buy", "Amazon", "Target", "Walmart", "Kohl's"]),
+      b("hand2mind Numberblocks MathLink Cubes 1-10 Activity Set", 39.99, "hand2mind"),
+      b("Melissa & Doug Magnetic Wooden Alphabet Letters", 14.99, "Melissa & Doug"),
+      b("Learning Resources Pretend & Play Cash Register", 49.99, "Learning Resources"),
       p("Spot It! Classic Card Game", 15.99),
     ],
   },
@@ -396,7 +412,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Storage & Organization",
     color: "#00798C",
     description: "Bins, carts, drawers and labels to tame classroom clutter.",
-    stores: ["The Container Store", "IKEA", "The Home Depot", "Lowe's", "Really Good Stuff", "Dollar Tree", "Costco"],
+    stores: ["The Container Store", "The Home Depot", "Lowe's", "Costco", "Staples"],
     school: false,
     highlights: [
       "Stackable to make the most of small spaces",
@@ -413,13 +429,14 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("Simplehouseware Stackable Paper Trays, 5-Tier", 19.99, ["Amazon", "Walmart"]),
       p("The Container Store Weave Bins, Set of 3", 29.99, ["The Container Store"]),
       p("Storex Classroom Cubby Bins, 5-Pack", 32.99),
+      p("IKEA TROFAST Storage Combination with Boxes", 119.99, ["IKEA"]),
     ],
   },
   {
     title: "Lunch Boxes & Bottles",
     color: "#43AA8B",
     description: "Insulated lunch bags, bento boxes and water bottles for students and staff.",
-    stores: ["Kohl's", "Vera Bradley", "L.L.Bean", "Dick's Sporting Goods", "Costco", "Old Navy"],
+    stores: ["Kohl's", "Dick's Sporting Goods", "Costco", "Macy's"],
     school: true,
     highlights: [
       "Leak-proof lid survives a tumble in the backpack",
@@ -435,6 +452,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("Owala FreeSip Insulated Water Bottle, 24 oz", 27.99),
       p("L.L.Bean Flip-Top Lunch Box", 24.95, ["L.L.Bean"]),
       p("Thermos Funtainer 12 oz Food Jar", 21.99),
+      p("Vera Bradley Lunch Bunch Bag", 40.0, ["Vera Bradley", "Amazon", "Macy's"]),
       p("Simple Modern Kids Water Bottle with Straw Lid, 14 oz", 19.99),
     ],
   },
@@ -465,7 +483,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Cleaning Supplies",
     color: "#90BE6D",
     description: "Wipes, tissues, sanitizer and soap to keep the classroom healthy.",
-    stores: ["Costco", "Sam's Club", "Walgreens", "CVS", "The Home Depot", "Staples", "Dollar Tree"],
+    stores: ["Costco", "Sam's Club", "Walgreens", "CVS", "The Home Depot", "Staples"],
     school: true,
     highlights: [
       "Bulk pack lasts through cold and flu season",
@@ -488,7 +506,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Notebooks & Paper",
     color: "#F4A259",
     description: "Composition books, spiral notebooks, sticky chart paper and copy paper.",
-    stores: ["Staples", "Office Depot", "Quill", "Costco", "Sam's Club", "Five Below"],
+    stores: ["Staples", "Office Depot", "Quill", "Costco", "Sam's Club"],
     school: true,
     highlights: [
       "Wide-ruled pages suit younger writers",
@@ -511,7 +529,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Pens & Markers",
     color: "#EF476F",
     description: "Dry-erase markers, flair pens, highlighters and grading pens.",
-    stores: ["Staples", "Office Depot", "Quill", "Costco", "Michaels", "Five Below"],
+    stores: ["Staples", "Office Depot", "Quill", "Costco", "Michaels"],
     school: true,
     highlights: [
       "Low-odor ink that students tolerate well",
@@ -556,7 +574,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Science Lab",
     color: "#06D6A0",
     description: "Microscopes, lab kits, goggles and specimens for science class.",
-    stores: ["Carolina Biological", "Learning Resources", "Lakeshore Learning", "School Specialty"],
+    stores: ["Carolina Biological", "School Specialty"],
     school: true,
     highlights: [
       "Comes with a teacher guide and student worksheets",
@@ -566,20 +584,22 @@ export const CATEGORIES: readonly CategorySeed[] = [
     ],
     products: [
       p("AmScope M150C-I Compound Student Microscope", 119.99),
-      p("Learning Resources Primary Science Lab Set", 39.99),
+      b("Learning Resources Primary Science Lab Set", 39.99, "Learning Resources"),
       p("Carolina Owl Pellet Dissection Kit, 15 Pellets", 64.95, ["Carolina Biological"]),
       p("Safety Goggles for Kids, 24-Pack", 34.99),
       p("Insect Lore Butterfly Growing Kit with Live Caterpillars", 29.99),
-      p("Learning Resources Giant Magnifiers, Set of 12", 39.99),
+      b("Learning Resources Giant Magnifiers, Set of 12", 39.99, "Learning Resources"),
       p("Carolina Grow-It Radish Seed Kit", 24.95, ["Carolina Biological"]),
       p("Thames & Kosmos Chem C1000 Chemistry Kit", 54.95),
+      p("Kaytee CritterTrail Classroom Hamster Habitat", 39.99, ["Chewy", "Amazon", "Walmart", "Target"]),
+      p("Tetra 10-Gallon Aquarium Starter Kit", 64.99, ["Chewy", "Amazon", "Walmart"]),
     ],
   },
   {
     title: "Music Class",
     color: "#9B5DE5",
     description: "Recorders, ukuleles, rhythm sets and speakers for music teachers.",
-    stores: ["Lakeshore Learning", "School Specialty", "Best Buy", "Costco"],
+    stores: ["School Specialty", "Best Buy"],
     school: false,
     highlights: [
       "Classroom-pack pricing for whole-class instruction",
@@ -591,6 +611,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("Yamaha YRS-24B Soprano Recorder, 12-Pack", 119.99),
       p("Kala KA-15S Mahogany Soprano Ukulele", 59.99),
       p("Lakeshore Rhythm Band Instrument Set, 36 Pieces", 89.99, ["Lakeshore Learning"]),
+      p("Lakeshore Classroom Bluetooth Speaker", 79.99, ["Lakeshore Learning"]),
       p("Remo Kids Percussion Hand Drum", 29.99),
       p("Boomwhackers Tuned Percussion Tubes, Diatonic Set", 32.99),
       p("Yamaha PSR-E383 61-Key Portable Keyboard", 199.99),
@@ -601,7 +622,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "PE & Recess",
     color: "#F3722C",
     description: "Balls, cones, jump ropes and recess kits for PE teachers and playgrounds.",
-    stores: ["Dick's Sporting Goods", "Oriental Trading", "School Specialty", "Five Below"],
+    stores: ["Dick's Sporting Goods", "Oriental Trading", "School Specialty"],
     school: false,
     highlights: [
       "Soft enough for indoor games",
@@ -616,6 +637,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("GoSports Agility Cones, Set of 20", 19.99),
       p("Parachute Play 12-Foot with 12 Handles", 29.99),
       p("Franklin Sports Hula Hoops, 6-Pack", 36.99),
+      p("Five Below Light-Up Playground Ball 3-Pack", 5.0, ["Five Below"]),
       p("Champion Sports Coated Foam Dodgeballs, 6-Pack", 49.99),
       p("Sidewalk Chalk, 48-Count Bucket", 9.99),
     ],
@@ -624,7 +646,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Teacher Planners",
     color: "#CDB4DB",
     description: "Lesson planners, grade books and desk calendars for organized teachers.",
-    stores: ["Michaels", "Etsy", "Barnes & Noble", "Staples", "Office Depot", "Carson Dellosa"],
+    stores: ["Michaels", "Barnes & Noble", "Staples", "Office Depot"],
     school: true,
     highlights: [
       "Dated for the full academic year, July to June",
@@ -636,7 +658,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
       p("Erin Condren Teacher Lesson Planner, 2025-2026", 66.0, ["Amazon", "Target"]),
       p("Blue Sky Teacher Weekly & Monthly Lesson Planner", 16.99),
       p("Happy Planner Teacher Classic Planner, 12-Month", 34.99, ["Michaels", "Amazon", "Target"]),
-      p("Carson Dellosa Teacher Record and Plan Book", 12.99),
+      b("Carson Dellosa Teacher Record and Plan Book", 12.99, "Carson Dellosa"),
       p("Moleskine Academic Weekly Planner, Large", 29.95),
       p("Plum Paper Custom Teacher Planner", 55.0, ["Etsy", "Amazon"]),
       p("AT-A-GLANCE Academic Desk Calendar, 2025-2026", 14.99),
@@ -646,7 +668,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Craft Machines",
     color: "#52B788",
     description: "Cricut, laminators and die-cut machines for bulletin boards and labels.",
-    stores: ["Cricut", "Michaels", "Hobby Lobby", "Best Buy", "Costco"],
+    stores: ["Michaels", "Hobby Lobby", "Best Buy", "Costco"],
     school: false,
     highlights: [
       "Cuts letters for bulletin boards in minutes",
@@ -655,12 +677,12 @@ export const CATEGORIES: readonly CategorySeed[] = [
       "Compact enough for a classroom cabinet",
     ],
     products: [
-      p("Cricut Maker 3 Smart Cutting Machine", 429.0),
-      p("Cricut Explore 3 Cutting Machine", 299.0),
-      p("Cricut Joy Xtra Cutting Machine", 199.0),
-      p("Cricut EasyPress 3, 9 x 9 in", 149.0),
+      b("Cricut Maker 3 Smart Cutting Machine", 429.0, "Cricut"),
+      b("Cricut Explore 3 Cutting Machine", 299.0, "Cricut"),
+      b("Cricut Joy Xtra Cutting Machine", 199.0, "Cricut"),
+      b("Cricut EasyPress 3, 9 x 9 in", 149.0, "Cricut"),
       p("Silhouette Cameo 5 Cutting Machine", 299.99, ["Amazon", "Michaels", "Best Buy"]),
-      p("Cricut Smart Vinyl Permanent Sampler, 12 Pack", 39.99),
+      b("Cricut Smart Vinyl Permanent Sampler, 12 Pack", 39.99, "Cricut"),
       p("Fellowes Saturn 3i 125 Thermal Laminator", 59.99, ["Staples", "Office Depot", "Amazon"]),
     ],
   },
@@ -668,7 +690,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Classroom Rewards",
     color: "#FFB703",
     description: "Treasure-box prizes, stickers, reward charts and incentives in bulk.",
-    stores: ["Oriental Trading", "Dollar Tree", "Five Below", "Really Good Stuff", "Michaels", "Costco"],
+    stores: ["Oriental Trading", "Michaels", "Hobby Lobby"],
     school: false,
     highlights: [
       "Bulk count stocks the treasure box for months",
@@ -679,9 +701,12 @@ export const CATEGORIES: readonly CategorySeed[] = [
     products: [
       p("Treasure Box Toy Assortment, 100 Pieces", 29.99),
       p("Teacher Reward Stickers, 2,000-Count Roll Set", 14.99),
+      p("Really Good Stuff Classroom Prize Box Assortment", 39.99, ["Really Good Stuff"]),
+      p("Five Below Mega Fidget Toy Bundle, 24 Pieces", 15.0, ["Five Below"]),
       p("Pop Fidget Toys Party Pack, 30 Pieces", 21.99),
       p("Scratch-and-Sniff Stickers Variety Pack, 500-Count", 12.99),
       p("Mini Erasers Classroom Pack, 300 Pieces", 16.99),
+      p("Foam Stickers Party Favors, Case of 12", 15.0, ["Dollar Tree"]),
       p("Punch Cards Reward Set with Hole Punch, 200 Cards", 9.99),
       p("Bulk Pencils for Prizes, Assorted Designs, 144-Count", 24.99),
     ],
@@ -690,7 +715,7 @@ export const CATEGORIES: readonly CategorySeed[] = [
     title: "Teacher Gifts",
     color: "#E85D75",
     description: "Gift cards, mugs, tumblers and thank-you ideas for teacher appreciation.",
-    stores: ["Etsy", "Shutterfly", "Vistaprint", "Kohl's", "Macy's", "Barnes & Noble", "Costco"],
+    stores: ["Kohl's", "Macy's", "Costco", "Best Buy"],
     school: false,
     highlights: [
       "Ships gift-ready in a box",

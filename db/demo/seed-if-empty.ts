@@ -4,7 +4,11 @@ import type { Db } from "../index.ts";
 import { seedDemoData } from "./seed.ts";
 
 /** DEMO_DATA=auto|on fills a database that has no content yet; off never does. */
-export async function seedIfEmpty(db: Db, config: Config, log: (line: string) => void): Promise<boolean> {
+export async function seedIfEmpty(
+  db: Db,
+  config: Config,
+  log: (line: string) => void,
+): Promise<boolean> {
   if (config.demoData === "off") return false;
   const existing = await db.selectFrom("general_settings").select("id").executeTakeFirst();
   const anyPost = await db.selectFrom("posts").select("id").limit(1).executeTakeFirst();

@@ -46,7 +46,10 @@ export const csrfPlugin = fp<{ secureCookies: boolean }>(
         return reply
           .code(403)
           .type("application/json")
-          .send({ status: false, message: "Missing or invalid XSRF token. Reload the page and try again." });
+          .send({
+            status: false,
+            message: "Missing or invalid XSRF token. Reload the page and try again.",
+          });
       }
     });
   },

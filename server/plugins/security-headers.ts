@@ -45,7 +45,10 @@ async function toBuffer(payload: unknown): Promise<Buffer | null> {
   if (payload === null || payload === undefined) return null;
   if (typeof payload === "string") return Buffer.from(payload);
   if (Buffer.isBuffer(payload)) return payload;
-  if (payload instanceof Readable || (typeof payload === "object" && Symbol.asyncIterator in payload)) {
+  if (
+    payload instanceof Readable ||
+    (typeof payload === "object" && Symbol.asyncIterator in payload)
+  ) {
     const chunks: Buffer[] = [];
     for await (const chunk of payload as AsyncIterable<Buffer | string>) {
       chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
@@ -89,20 +92,32 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { d
     const body = await toBuffer(payload);
     if (!body) return payload;
     const html = body.toString("utf8");
-    const scripts = dev ? "'self' 'unsafe-inline' 'unsafe-eval'" : ["'self'", ...inlineScriptHashes(html), "https://js.stripe.com"].join(" ");
+    const scripts = dev
+      ? "'self' 'unsafe-inline' 'unsafe-eval'"
+      : ["'self'", ...inlineScriptHashes(html), "https://js.stripe.com"].join(" ");
     reply.header("content-security-policy", policy(scripts, dev));
     if (request.method === "GET" && reply.statusCode === 200) {
       if (request.user) {
         reply.header("cache-control", "private, no-cache");
       } else if (!reply.getHeader("cache-control")) {
-        return answerWithValidators(request, reply, body, "public, max-age=60, stale-while-revalidate=300");
+        return answerWithValidators(
+          request,
+          reply,
+          body,
+          "public, max-age=60, stale-while-revalidate=300",
+        );
       }
     }
     return body;
   });
 }
 
-function answerWithValidators(request: FastifyRequest, reply: FastifyReply, body: Buffer, cacheControl: string) {
+function answerWithValidators(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Buffer,
+  cacheControl: string,
+) {
   const etag = etagOf(body);
   reply.header("etag", etag);
   if (!reply.getHeader("cache-control")) reply.header("cache-control", cacheControl);

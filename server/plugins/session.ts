@@ -39,7 +39,12 @@ export const sessionPlugin = fp<{ db: Db; secureCookies: boolean; now: () => Dat
       });
     });
     app.decorateReply("clearSessionCookie", function (this: FastifyReply) {
-      return this.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: secureCookies });
+      return this.clearCookie(SESSION_COOKIE, {
+        path: "/",
+        httpOnly: true,
+        sameSite: "lax",
+        secure: secureCookies,
+      });
     });
 
     app.addHook("onRequest", async (request, reply) => {

@@ -17,9 +17,17 @@ export async function expectAccessible(page: Page, options: { exclude?: string[]
   let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
   const results = await builder.analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const serious = results.violations.filter(
+    (v) => v.impact === "serious" || v.impact === "critical",
+  );
   expect(
-    serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`),
+    serious.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(" | ")}`,
+    ),
   ).toEqual([]);
 }
 
@@ -46,7 +54,15 @@ export const mailbox = {
       .map((file) => {
         const raw = fs.readFileSync(path.join(dir, file), "utf8");
         const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
-        return { to: file.split("-").slice(2).join("-").replace(/\.eml$/, ""), subject, body: decodeQuotedPrintable(raw) };
+        return {
+          to: file
+            .split("-")
+            .slice(2)
+            .join("-")
+            .replace(/\.eml$/, ""),
+          subject,
+          body: decodeQuotedPrintable(raw),
+        };
       });
   },
   /** Waits for a message to `to` and returns the first link in it matching `pattern`. */
@@ -55,7 +71,9 @@ export const mailbox = {
     while (Date.now() < deadline) {
       for (const mail of this.read().reverse()) {
         if (!mail.to.includes(to.toLowerCase()) && !mail.to.includes(to)) continue;
-        const link = mail.body.match(new RegExp(`https?://[^\\s"'<>]*${pattern.source}[^\\s"'<>]*`))?.[0];
+        const link = mail.body.match(
+          new RegExp(`https?://[^\\s"'<>]*${pattern.source}[^\\s"'<>]*`),
+        )?.[0];
         if (link) return link;
       }
       await new Promise((r) => setTimeout(r, 200));

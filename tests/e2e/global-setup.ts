@@ -86,7 +86,10 @@ export default async function globalSetup() {
 }
 
 /** Google and Facebook sign-in against one local OpenID Connect mock (oauth2-mock-server). */
-async function startOidcProviders(): Promise<{ env: Record<string, string>; close: () => Promise<void> }> {
+async function startOidcProviders(): Promise<{
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}> {
   const { OAuth2Server } = await import("oauth2-mock-server");
   const server = new OAuth2Server();
   await server.issuer.keys.generate("RS256");

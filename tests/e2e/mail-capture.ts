@@ -6,7 +6,9 @@ import { SMTPServer } from "smtp-server";
  * A real SMTP server on loopback for the browser tests: every message it accepts is written whole
  * to `dir` as <time>-<recipient>.eml, where test workers (other processes) read them.
  */
-export async function startMailCapture(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startMailCapture(
+  dir: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
   fs.mkdirSync(dir, { recursive: true });
   let count = 0;
   const server = new SMTPServer({

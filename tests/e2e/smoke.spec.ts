@@ -23,7 +23,10 @@ test.describe("smoke", () => {
   test("a navigation link works and is marked active", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto("/");
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Contact Us" }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Contact Us" })
+      .click();
     await expect(page).toHaveURL(/\/contact$/);
     const active = page.locator(".nav-link.active");
     await expect(active).toHaveText("Contact Us");

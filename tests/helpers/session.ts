@@ -23,13 +23,18 @@ export class TestClient {
   async request(options: InjectOptions & { xsrf?: boolean }) {
     const method = (options.method ?? "GET").toUpperCase();
     const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (this.cookies.size)
+      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     if (method !== "GET" && options.xsrf !== false && this.cookies.has(XSRF_COOKIE)) {
       headers["x-xsrf-token"] = this.cookies.get(XSRF_COOKIE)!;
     }
     const response = await this.app.inject({ ...options, headers });
     for (const cookie of response.cookies) {
-      if (cookie.value === "" || (cookie.maxAge !== undefined && cookie.maxAge <= 0) || (cookie.expires && cookie.expires.getTime() < Date.now())) {
+      if (
+        cookie.value === "" ||
+        (cookie.maxAge !== undefined && cookie.maxAge <= 0) ||
+        (cookie.expires && cookie.expires.getTime() < Date.now())
+      ) {
         this.cookies.delete(cookie.name);
       } else this.cookies.set(cookie.name, cookie.value);
     }

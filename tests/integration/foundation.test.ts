@@ -45,7 +45,11 @@ describe("the site's settings calls", () => {
     expect(first.headers["cache-control"]).toMatch(/public, max-age=\d+/);
     const etag = first.headers.etag as string;
     expect(etag).toBeTruthy();
-    const again = await t.app.inject({ method: "GET", url: "/api/social", headers: { "if-none-match": etag } });
+    const again = await t.app.inject({
+      method: "GET",
+      url: "/api/social",
+      headers: { "if-none-match": etag },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe("");
   });
@@ -53,7 +57,11 @@ describe("the site's settings calls", () => {
 
 describe("POST /api/home", () => {
   it("answers the wishlist, trending deals and at least 15 recent deals", async () => {
-    const response = await t.app.inject({ method: "POST", url: "/api/home", payload: { user_id: "" } });
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/home",
+      payload: { user_id: "" },
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.teachers_wishlist.length).toBe(12);
@@ -68,8 +76,23 @@ describe("POST /api/home", () => {
     expect(body.recent_deals.recent_arr.length).toBe(15);
     const card = body.recent_deals.recent_arr[0];
     for (const field of [
-      "unique_id", "slug", "image_url", "store_id", "store_title", "title", "price", "discount", "rating",
-      "views", "user_id", "user_name", "user_image", "created_at", "product_id", "grab_deal_link", "coupon_id",
+      "unique_id",
+      "slug",
+      "image_url",
+      "store_id",
+      "store_title",
+      "title",
+      "price",
+      "discount",
+      "rating",
+      "views",
+      "user_id",
+      "user_name",
+      "user_image",
+      "created_at",
+      "product_id",
+      "grab_deal_link",
+      "coupon_id",
     ]) {
       expect(card, field).toHaveProperty(field);
     }
@@ -79,7 +102,9 @@ describe("POST /api/home", () => {
 
   it("trending is ordered by the stored hot score and leaves expired deals out", async () => {
     const body = (await t.app.inject({ method: "POST", url: "/api/home" })).json();
-    expect(body.trending_deals.deals_arr.every((d: { is_expired: boolean }) => !d.is_expired)).toBe(true);
+    expect(body.trending_deals.deals_arr.every((d: { is_expired: boolean }) => !d.is_expired)).toBe(
+      true,
+    );
     const ids = body.trending_deals.deals_arr.map((d: { id: number }) => d.id);
     const rows = await t.deps.db
       .selectFrom("posts")
@@ -162,7 +187,11 @@ describe("cookies, CSRF and headers", () => {
   });
 
   it("clears a session cookie that names no live session", async () => {
-    const response = await t.app.inject({ method: "GET", url: "/api/social", cookies: { [SESSION_COOKIE]: "stale" } });
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/api/social",
+      cookies: { [SESSION_COOKIE]: "stale" },
+    });
     const cleared = response.cookies.find((c) => c.name === SESSION_COOKIE);
     expect(cleared?.value).toBe("");
   });
@@ -185,7 +214,11 @@ describe("cookies, CSRF and headers", () => {
   });
 
   it("compresses large answers", async () => {
-    const response = await t.app.inject({ method: "GET", url: "/", headers: { "accept-encoding": "gzip" } });
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/",
+      headers: { "accept-encoding": "gzip" },
+    });
     expect(response.headers["content-encoding"]).toBe("gzip");
   });
 });
@@ -217,7 +250,11 @@ describe("pages", () => {
     const first = await t.app.inject({ method: "GET", url: "/" });
     expect(first.headers["cache-control"]).toMatch(/^public/);
     const etag = first.headers.etag as string;
-    const again = await t.app.inject({ method: "GET", url: "/", headers: { "if-none-match": etag } });
+    const again = await t.app.inject({
+      method: "GET",
+      url: "/",
+      headers: { "if-none-match": etag },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -231,5 +268,10 @@ describe("pages", () => {
 });
 
 function escapeHtml(text: string) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;");
 }

@@ -40,22 +40,18 @@ describe("the server process", () => {
     expect(server.output()).toMatch(/Invalid environment variable PORT="not-a-port"/);
   });
 
-  it(
-    "serves, refuses a second process on the same DATA_DIR, and shuts down cleanly on SIGTERM",
-    async () => {
-      const port = 3900 + Math.floor(Math.random() * 90);
-      const first = startServer({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: "off" });
-      await waitUntilServing(`http://127.0.0.1:${port}/api/social`, first.child);
+  it("serves, refuses a second process on the same DATA_DIR, and shuts down cleanly on SIGTERM", async () => {
+    const port = 3900 + Math.floor(Math.random() * 90);
+    const first = startServer({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: "off" });
+    await waitUntilServing(`http://127.0.0.1:${port}/api/social`, first.child);
 
-      const second = startServer({ DATA_DIR: dataDir, PORT: String(port + 1), DEMO_DATA: "off" });
-      expect(await second.exited).toBe(1);
-      expect(second.output()).toMatch(/already using DATA_DIR/);
-      expect(second.output().trim().split("\n")).toHaveLength(1);
+    const second = startServer({ DATA_DIR: dataDir, PORT: String(port + 1), DEMO_DATA: "off" });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/already using DATA_DIR/);
+    expect(second.output().trim().split("\n")).toHaveLength(1);
 
-      first.child.kill("SIGTERM");
-      expect(await first.exited).toBe(0);
-      expect(fs.existsSync(path.join(dataDir, "server.lock"))).toBe(false);
-    },
-    90_000,
-  );
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, "server.lock"))).toBe(false);
+  }, 90_000);
 });
