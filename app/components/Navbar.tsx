@@ -12,7 +12,7 @@ export function Navbar({ settings, user }: NavbarProps) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   const links = [
-    { to: "/", label: "Home", end: true },
+    { to: "/", label: "Home", end: true as boolean },
     { to: "/store", label: "Stores" },
     { to: "/category", label: "Categories" },
     { to: "/submitdeal", label: "Submit Deals" },
@@ -69,7 +69,7 @@ export function Navbar({ settings, user }: NavbarProps) {
             <li key={link.label}>
               <NavLink
                 to={link.to}
-                end={"end" in link ? link.end : false}
+                end={"end" in link && link.end === true}
                 className={({ isActive }) => (isActive ? "nav-link active" : "nav-link")}
                 onClick={close}
               >

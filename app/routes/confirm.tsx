@@ -1,11 +1,63 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { useEffect, useRef, useState } from "react";
+import { Link, useParams, useRouteLoaderData } from "react-router";
+import type { RootLoaderData } from "../root.tsx";
+import { AuthCard, messageOf } from "../components/AuthForm.tsx";
+import { apiCall } from "../lib/api.ts";
+import { pageMeta } from "../lib/meta.ts";
+import type { Route } from "./+types/confirm";
 
-export function loader() {
-  return data(null, { status: 404 });
-}
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Email confirmation", noindex: true });
 
-export default function Pending() {
-  return <NotFoundContent />;
+type Outcome =
+  { state: "loading" } | { state: "done"; message: string } | { state: "failed"; message: string };
+
+/**
+ * /confirm/{code}: the browser posts the code (POST /api/verify) once the page runs, so a mail
+ * scanner that only fetches the link does not use the single-use code up.
+ */
+export default function Confirm() {
+  const { code = "" } = useParams();
+  const signedIn = Boolean(useRouteLoaderData<RootLoaderData>("root")?.user);
+  const [outcome, setOutcome] = useState<Outcome>({ state: "loading" });
+  const sent = useRef(false);
+
+  useEffect(() => {
+    if (sent.current) return;
+    sent.current = true;
+    void apiCall<{ status?: unknown; message?: unknown }>("/verify", {
+      confirmation_code: code,
+    }).then((result) =>
+      setOutcome(
+        result.ok
+          ? { state: "done", message: messageOf(result.data) }
+          : { state: "failed", message: messageOf(result.data) },
+      ),
+    );
+  }, [code]);
+
+  return (
+    <AuthCard title="Email confirmation">
+      <div aria-live="polite" role="status">
+        {outcome.state === "loading" && (
+          <div className="loading">
+            <span className="spinner" aria-hidden="true" />
+            <span className="visually-hidden">Confirming your email address…</span>
+          </div>
+        )}
+        {outcome.state === "done" && <p className="alert alert-success">{outcome.message}</p>}
+        {outcome.state === "failed" && <p className="alert alert-danger">{outcome.message}</p>}
+      </div>
+      {outcome.state === "done" && (
+        <Link className="btn btn-primary" to={signedIn ? "/" : "/login"}>
+          {signedIn ? "Go To Home" : "Login"}
+        </Link>
+      )}
+      {outcome.state === "failed" && (
+        <p>
+          <Link to="/verify">Send a new confirmation link</Link>
+        </p>
+      )}
+    </AuthCard>
+  );
 }

@@ -30,7 +30,10 @@ export const CONFIRM_EMAIL_FIRST =
  * (deals, discussions, comments): no session is 401, an unconfirmed address is 403, and a payload
  * naming another user is 403 as in `requireActingUser`.
  */
-export function requireConfirmedUser(user: CurrentUser | null, claimedUserId?: unknown): CurrentUser {
+export function requireConfirmedUser(
+  user: CurrentUser | null,
+  claimedUserId?: unknown,
+): CurrentUser {
   const current = requireActingUser(user, claimedUserId);
   if (!current.email_verified) throw new ForbiddenError(CONFIRM_EMAIL_FIRST);
   return current;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
+import sharp, { type OutputInfo } from "sharp";
 import { MAX_UPLOAD_BYTES } from "../constants.ts";
 import { ValidationError } from "../http/errors.ts";
 
@@ -9,11 +9,18 @@ import { ValidationError } from "../http/errors.ts";
 function sniffImage(bytes: Buffer): "jpeg" | "png" | "gif" | "webp" | null {
   if (bytes.length < 12) return null;
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";
-  if (bytes.subarray(0, 6).toString("latin1") === "GIF87a" || bytes.subarray(0, 6).toString("latin1") === "GIF89a") {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return "png";
+  if (
+    bytes.subarray(0, 6).toString("latin1") === "GIF87a" ||
+    bytes.subarray(0, 6).toString("latin1") === "GIF89a"
+  ) {
     return "gif";
   }
-  if (bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP") {
+  if (
+    bytes.subarray(0, 4).toString("latin1") === "RIFF" &&
+    bytes.subarray(8, 12).toString("latin1") === "WEBP"
+  ) {
     return "webp";
   }
   return null;
@@ -40,11 +47,12 @@ export async function storeUploadedImage(
   options: { field?: string; maxSize?: number } = {},
 ): Promise<StoredImage> {
   const field = options.field ?? "image";
-  if (bytes.length > MAX_UPLOAD_BYTES) throw new ValidationError({ [field]: "The image must be 5 MB or smaller." });
+  if (bytes.length > MAX_UPLOAD_BYTES)
+    throw new ValidationError({ [field]: "The image must be 5 MB or smaller." });
   if (!sniffImage(bytes)) {
     throw new ValidationError({ [field]: "Please choose an image file (JPEG, PNG, GIF or WebP)." });
   }
-  let output: { data: Buffer; info: sharp.OutputInfo };
+  let output: { data: Buffer; info: OutputInfo };
   try {
     const max = options.maxSize ?? 1600;
     output = await sharp(bytes, { limitInputPixels: 40_000_000, animated: false })
@@ -53,7 +61,9 @@ export async function storeUploadedImage(
       .webp({ quality: 82 })
       .toBuffer({ resolveWithObject: true });
   } catch {
-    throw new ValidationError({ [field]: "This image could not be read. Please choose another file." });
+    throw new ValidationError({
+      [field]: "This image could not be read. Please choose another file.",
+    });
   }
   const name = `${randomBytes(12).toString("base64url")}.webp`;
   const relative = path.posix.join(folder, name);

@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startOidcProvider } from "../helpers/oidc.ts";
 import { startMailCapture } from "./mail-capture.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -46,7 +47,15 @@ export default async function globalSetup() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "cbd-e2e-"));
   const mailDir = path.join(work, "mail");
   const mail = await startMailCapture(mailDir);
-  const oidc = await startOidcProviders();
+  // Google and Facebook sign-in run the real code flow against one local OpenID Connect provider;
+  // whoever signs in there is this person, with a verified address.
+  const oidc = await startOidcProvider();
+  oidc.setUser({
+    sub: "e2e-social-user",
+    email: "social.teacher@example.org",
+    email_verified: true,
+    name: "Social Teacher",
+  });
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -62,7 +71,7 @@ export default async function globalSetup() {
     LOG_LEVEL: "warn",
     SMTP_URL: mail.url,
     MAIL_FROM: "Chalkboard Deals <no-reply@chalkboard.test>",
-    ...oidc.env,
+    ...oidc.env(),
   };
   delete env.DATABASE_URL; // the browser tests run on the embedded database
 
@@ -82,28 +91,5 @@ export default async function globalSetup() {
     await oidc.close();
     await mail.close();
     fs.rmSync(work, { recursive: true, force: true });
-  };
-}
-
-/** Google and Facebook sign-in against one local OpenID Connect mock (oauth2-mock-server). */
-async function startOidcProviders(): Promise<{
-  env: Record<string, string>;
-  close: () => Promise<void>;
-}> {
-  const { OAuth2Server } = await import("oauth2-mock-server");
-  const server = new OAuth2Server();
-  await server.issuer.keys.generate("RS256");
-  await server.start(0, "127.0.0.1");
-  const issuer = server.issuer.url!;
-  return {
-    env: {
-      GOOGLE_CLIENT_ID: "e2e-google-client",
-      GOOGLE_CLIENT_SECRET: "e2e-google-secret",
-      GOOGLE_ISSUER: issuer,
-      FACEBOOK_CLIENT_ID: "e2e-facebook-client",
-      FACEBOOK_CLIENT_SECRET: "e2e-facebook-secret",
-      FACEBOOK_ISSUER: issuer,
-    },
-    close: () => server.stop(),
   };
 }

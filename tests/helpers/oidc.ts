@@ -17,7 +17,11 @@ export interface OidcProvider {
   /** Who signs in from now on, in the code flow (ID token and userinfo) alike. */
   setUser(claims: MockUserClaims): void;
   /** An ID token signed by the provider's key, as a mobile app would receive it. */
-  idToken(audience: string, claims: MockUserClaims & Record<string, unknown>, expiresIn?: number): Promise<string>;
+  idToken(
+    audience: string,
+    claims: MockUserClaims & Record<string, unknown>,
+    expiresIn?: number,
+  ): Promise<string>;
   /** An access token the provider's userinfo endpoint answers for (with the current user). */
   accessToken(): Promise<string>;
   /** Makes the next token request fail, as a provider that refuses the code would. */
@@ -68,7 +72,8 @@ export async function startOidcProvider(): Promise<OidcProvider> {
     },
     accessToken() {
       return server.issuer.buildToken({
-        scopesOrTransform: (_header, payload) => Object.assign(payload, { sub: user.sub, scope: "openid email" }),
+        scopesOrTransform: (_header, payload) =>
+          Object.assign(payload, { sub: user.sub, scope: "openid email" }),
       });
     },
     failNextTokenRequest() {

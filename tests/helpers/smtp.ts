@@ -42,7 +42,8 @@ function splitPart(raw: string): Part {
   const headers = new Map<string, string>();
   for (const line of headerText.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
     const colon = line.indexOf(":");
-    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    if (colon > 0)
+      headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   return { headers, body };
 }
@@ -65,7 +66,8 @@ function decodeQuotedPrintable(text: string): Buffer {
 function decodeBody(part: Part): string {
   const encoding = (part.headers.get("content-transfer-encoding") ?? "7bit").toLowerCase();
   if (encoding === "quoted-printable") return decodeQuotedPrintable(part.body).toString("utf8");
-  if (encoding === "base64") return Buffer.from(part.body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (encoding === "base64")
+    return Buffer.from(part.body.replace(/\s+/g, ""), "base64").toString("utf8");
   return part.body;
 }
 
@@ -73,10 +75,12 @@ function decodeBody(part: Part): string {
 function decodeHeader(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, "?==?")
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_match, _charset: string, kind: string, data: string) =>
-      kind.toUpperCase() === "B"
-        ? Buffer.from(data, "base64").toString("utf8")
-        : decodeQuotedPrintable(data.replace(/_/g, " ")).toString("utf8"),
+    .replace(
+      /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
+      (_match, _charset: string, kind: string, data: string) =>
+        kind.toUpperCase() === "B"
+          ? Buffer.from(data, "base64").toString("utf8")
+          : decodeQuotedPrintable(data.replace(/_/g, " ")).toString("utf8"),
     );
 }
 
@@ -175,7 +179,11 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
         const wake = () => void check();
         const timer = setTimeout(() => {
           waiters.delete(wake);
-          reject(new Error(`no mail to ${to}${subject ? ` with subject ${subject}` : ""} within ${timeoutMs} ms`));
+          reject(
+            new Error(
+              `no mail to ${to}${subject ? ` with subject ${subject}` : ""} within ${timeoutMs} ms`,
+            ),
+          );
         }, timeoutMs);
         if (!check()) waiters.add(wake);
       });

@@ -1,0 +1,219 @@
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import * as client from "openid-client";
+import type { Config, OAuthProviderConfig } from "../../config/env.ts";
+
+export type OAuthProvider = "google" | "facebook";
+
+/** Who the provider says signed in, from a verified ID token or the provider's userinfo answer. */
+export interface ProviderIdentity {
+  provider: OAuthProvider;
+  subject: string;
+  email: string | null;
+  /** True only when the provider vouches for the address (`email_verified`). */
+  emailVerified: boolean;
+  name: string | null;
+  picture: string | null;
+}
+
+/** What the browser must bring back to the callback: kept in an HttpOnly cookie meanwhile. */
+export interface AuthorizationFlow {
+  provider: OAuthProvider;
+  state: string;
+  codeVerifier: string;
+  nonce: string;
+}
+
+/** The provider could not vouch for the user (bad token, cancelled consent, provider down). */
+export class OAuthFailure extends Error {}
+
+/**
+ * Facebook's discovery document describes its OpenID Connect tokens but names no token endpoint;
+ * the code is exchanged at the Graph API instead. Only used when discovery leaves it out.
+ */
+const FACEBOOK_TOKEN_ENDPOINT = "https://graph.facebook.com/v19.0/oauth/access_token";
+
+const SCOPE = "openid email profile";
+
+function claimsToIdentity(
+  provider: OAuthProvider,
+  claims: Record<string, unknown>,
+): ProviderIdentity {
+  const subject = typeof claims.sub === "string" ? claims.sub : "";
+  if (!subject) throw new OAuthFailure("the provider named no subject");
+  const text = (value: unknown) =>
+    typeof value === "string" && value.trim() ? value.trim() : null;
+  const picture = text(claims.picture);
+  return {
+    provider,
+    subject,
+    email: text(claims.email)?.toLowerCase() ?? null,
+    emailVerified: claims.email_verified === true || claims.email_verified === "true",
+    name:
+      text(claims.name) ??
+      ([text(claims.given_name), text(claims.family_name)].filter(Boolean).join(" ") || null),
+    picture: picture && /^https?:\/\//.test(picture) ? picture : null,
+  };
+}
+
+/**
+ * Google and Facebook sign-in with openid-client: the authorization-code flow with state, PKCE
+ * and nonce for the web, and token verification for the mobile apps' /api/social_signin.
+ * Providers come from configuration (issuer discovery), so tests point them at a local mock.
+ */
+export function createOAuthClients(config: Pick<Config, "oauth" | "publicUrl">) {
+  const configurations = new Map<OAuthProvider, Promise<client.Configuration>>();
+  const keySets = new Map<OAuthProvider, ReturnType<typeof createRemoteJWKSet>>();
+
+  function providerConfig(provider: OAuthProvider): OAuthProviderConfig {
+    const settings = config.oauth[provider];
+    if (!settings) throw new OAuthFailure(`${provider} sign-in is not configured`);
+    return settings;
+  }
+
+  async function discover(provider: OAuthProvider): Promise<client.Configuration> {
+    const { issuer, clientId, clientSecret } = providerConfig(provider);
+    const issuerUrl = new URL(issuer);
+    // Plain http is allowed only for a provider on this machine (the tests' mock).
+    const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(issuerUrl.hostname);
+    const options = loopback ? { execute: [client.allowInsecureRequests] } : undefined;
+    let configuration = await client.discovery(
+      issuerUrl,
+      clientId,
+      clientSecret,
+      undefined,
+      options,
+    );
+    const { supportsPKCE: _helper, ...metadata } = configuration.serverMetadata();
+    if (!metadata.token_endpoint && provider === "facebook") {
+      configuration = new client.Configuration(
+        { ...metadata, token_endpoint: FACEBOOK_TOKEN_ENDPOINT },
+        clientId,
+        clientSecret,
+      );
+    }
+    if (loopback) client.allowInsecureRequests(configuration);
+    // Check the ID token's signature too, not only the TLS channel it came through.
+    client.enableNonRepudiationChecks(configuration);
+    return configuration;
+  }
+
+  function configuration(provider: OAuthProvider): Promise<client.Configuration> {
+    let pending = configurations.get(provider);
+    if (!pending) {
+      pending = discover(provider);
+      // A provider that was down is asked again next time.
+      pending.catch(() => configurations.delete(provider));
+      configurations.set(provider, pending);
+    }
+    return pending;
+  }
+
+  function redirectUri(provider: OAuthProvider) {
+    return `${config.publicUrl}/auth/${provider}/callback`;
+  }
+
+  async function withIdentityFrom<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof OAuthFailure) throw error;
+      throw new OAuthFailure(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  return {
+    isAvailable(provider: OAuthProvider): boolean {
+      return Boolean(config.oauth[provider]);
+    },
+
+    /** The provider's authorization URL and the secrets the callback must match. */
+    async begin(provider: OAuthProvider): Promise<{ url: URL; flow: AuthorizationFlow }> {
+      return withIdentityFrom(async () => {
+        const settings = await configuration(provider);
+        const flow: AuthorizationFlow = {
+          provider,
+          state: client.randomState(),
+          codeVerifier: client.randomPKCECodeVerifier(),
+          nonce: client.randomNonce(),
+        };
+        const url = client.buildAuthorizationUrl(settings, {
+          redirect_uri: redirectUri(provider),
+          scope: SCOPE,
+          response_type: "code",
+          code_challenge: await client.calculatePKCECodeChallenge(flow.codeVerifier),
+          code_challenge_method: "S256",
+          state: flow.state,
+          nonce: flow.nonce,
+        });
+        return { url, flow };
+      });
+    },
+
+    /** Checks the callback against the flow (state, PKCE, nonce), exchanges the code and reads
+     * the verified ID token, completed from userinfo where it lacks the address. */
+    async complete(callbackUrl: URL, flow: AuthorizationFlow): Promise<ProviderIdentity> {
+      return withIdentityFrom(async () => {
+        const settings = await configuration(flow.provider);
+        const tokens = await client.authorizationCodeGrant(
+          settings,
+          callbackUrl,
+          {
+            pkceCodeVerifier: flow.codeVerifier,
+            expectedState: flow.state,
+            expectedNonce: flow.nonce,
+          },
+          { redirect_uri: redirectUri(flow.provider) },
+        );
+        const claims: Record<string, unknown> = { ...tokens.claims() };
+        if (!claims.email && settings.serverMetadata().userinfo_endpoint) {
+          const userinfo = await client.fetchUserInfo(
+            settings,
+            tokens.access_token,
+            String(claims.sub),
+          );
+          for (const [key, value] of Object.entries(userinfo)) claims[key] ??= value;
+        }
+        return claimsToIdentity(flow.provider, claims);
+      });
+    },
+
+    /**
+     * The identity behind a token a mobile app got from the provider: an ID token must be signed
+     * by the provider's keys, issued by it and addressed to this site's client; an access token
+     * must be accepted by the provider's userinfo endpoint.
+     */
+    async verifyToken(
+      provider: OAuthProvider,
+      token: { idToken?: string; accessToken?: string },
+    ): Promise<ProviderIdentity> {
+      return withIdentityFrom(async () => {
+        const settings = await configuration(provider);
+        const metadata = settings.serverMetadata();
+        if (token.idToken) {
+          if (!metadata.jwks_uri) throw new OAuthFailure("the provider publishes no keys");
+          let keys = keySets.get(provider);
+          if (!keys) {
+            keys = createRemoteJWKSet(new URL(metadata.jwks_uri));
+            keySets.set(provider, keys);
+          }
+          const { payload } = await jwtVerify<JWTPayload>(token.idToken, keys, {
+            issuer: metadata.issuer,
+            audience: providerConfig(provider).clientId,
+          });
+          return claimsToIdentity(provider, payload as Record<string, unknown>);
+        }
+        if (token.accessToken) {
+          const userinfo = await client.fetchUserInfo(
+            settings,
+            token.accessToken,
+            client.skipSubjectCheck,
+          );
+          return claimsToIdentity(provider, userinfo as Record<string, unknown>);
+        }
+        throw new OAuthFailure("no token");
+      });
+    },
+  };
+}
+
+export type OAuthClients = ReturnType<typeof createOAuthClients>;

@@ -1,0 +1,133 @@
+/**
+ * The site's mails, each as plain text and as simple inline-styled HTML (mail clients ignore style
+ * sheets). Every value that came from a person is escaped.
+ */
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Common {
+  siteName: string;
+  /** The recipient's name as they gave it. */
+  name: string;
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+function layout(siteName: string, paragraphs: string[], action?: { label: string; url: string }) {
+  const site = escapeHtml(siteName);
+  const body = paragraphs
+    .map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5;color:#1f2330">${p}</p>`)
+    .join("\n");
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:12px 24px;background:#353f66;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;font-size:16px">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:14px;line-height:1.5;color:#555b6e">If the button does not work, copy this link into your browser:<br><a href="${escapeHtml(action.url)}" style="color:#353f66;word-break:break-all">${escapeHtml(action.url)}</a></p>`
+    : "";
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${site}</title></head>
+<body style="margin:0;padding:0;background:#f4f5f8;font-family:Arial,Helvetica,sans-serif">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f8;padding:24px 0">
+<tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;padding:32px">
+<tr><td>
+<h1 style="margin:0 0 24px;font-size:22px;color:#353f66">${site}</h1>
+${body}
+${button}
+<p style="margin:32px 0 0;font-size:13px;line-height:1.5;color:#555b6e">This message was sent by ${site}. If you did not expect it, you can ignore it.</p>
+</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>`;
+}
+
+function signature(siteName: string) {
+  return `— ${siteName}\n\nThis message was sent by ${siteName}. If you did not expect it, you can ignore it.\n`;
+}
+
+/** Sent at sign-up (and on request from /verify): the single-use confirmation link. */
+export function confirmEmailMail(
+  input: Common & { link: string; validHours: number },
+): MailContent {
+  const { siteName, name, link, validHours } = input;
+  return {
+    subject: `Confirm your email address for ${siteName}`,
+    text:
+      `Hello ${name},\n\n` +
+      `Thank you for registering at ${siteName}. Please confirm your email address by opening this link:\n\n` +
+      `${link}\n\n` +
+      `The link works once and expires in ${validHours} hours.\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        `Thank you for registering at ${escapeHtml(siteName)}. Please confirm your email address.`,
+        `The link works once and expires in ${validHours} hours.`,
+      ],
+      { label: "Confirm my email address", url: link },
+    ),
+  };
+}
+
+/** Forgot password: the single-use reset link. No password is ever mailed. */
+export function resetPasswordMail(
+  input: Common & { link: string; validMinutes: number },
+): MailContent {
+  const { siteName, name, link, validMinutes } = input;
+  return {
+    subject: `Reset your ${siteName} password`,
+    text:
+      `Hello ${name},\n\n` +
+      `Someone (we hope you) asked to reset the password of your ${siteName} account. ` +
+      `To choose a new password, open this link:\n\n` +
+      `${link}\n\n` +
+      `The link works once and expires in ${validMinutes} minutes. ` +
+      `If you did not ask for it, ignore this message: your password stays as it is.\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        `Someone (we hope you) asked to reset the password of your ${escapeHtml(siteName)} account.`,
+        `The link works once and expires in ${validMinutes} minutes. If you did not ask for it, ignore this message: your password stays as it is.`,
+      ],
+      { label: "Choose a new password", url: link },
+    ),
+  };
+}
+
+/** A security notice after a password change or reset. */
+export function passwordChangedMail(input: Common & { forgotPasswordLink: string }): MailContent {
+  const { siteName, name, forgotPasswordLink } = input;
+  return {
+    subject: `Your ${siteName} password was changed`,
+    text:
+      `Hello ${name},\n\n` +
+      `The password of your ${siteName} account was just changed, and every other signed-in ` +
+      `device was signed out.\n\n` +
+      `If this was not you, reset your password at once:\n\n${forgotPasswordLink}\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        `The password of your ${escapeHtml(siteName)} account was just changed, and every other signed-in device was signed out.`,
+        `If this was not you, reset your password at once.`,
+      ],
+      { label: "Reset my password", url: forgotPasswordLink },
+    ),
+  };
+}
