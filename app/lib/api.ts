@@ -6,7 +6,8 @@ export interface ApiResult<T = Record<string, unknown>> {
   data: T;
 }
 
-function xsrfToken(): string {
+/** The XSRF-TOKEN cookie's value, echoed in the X-XSRF-TOKEN header of unsafe calls. */
+export function xsrfToken(): string {
   const match = document.cookie.split("; ").find((c) => c.startsWith(`${XSRF_COOKIE}=`));
   return match ? decodeURIComponent(match.slice(XSRF_COOKIE.length + 1)) : "";
 }
@@ -29,7 +30,12 @@ export async function apiCall<T = Record<string, unknown>>(
     payload = JSON.stringify(body);
   }
   try {
-    const response = await fetch(`/api${path}`, { method, headers, body: payload, credentials: "same-origin" });
+    const response = await fetch(`/api${path}`, {
+      method,
+      headers,
+      body: payload,
+      credentials: "same-origin",
+    });
     const data = (await response.json().catch(() => ({}))) as T;
     return { ok: response.ok, status: response.status, data };
   } catch {

@@ -1,11 +1,82 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { useState } from "react";
+import { redirect, useLoaderData, useSearchParams } from "react-router";
+import { requestContext } from "#app-context";
+import { CONFIRM_EMAIL_FIRST } from "../../core/auth/policy.ts";
+import { SubmitDealForm } from "../components/SubmitDealForm.tsx";
+import { SubmitDiscussionForm } from "../components/SubmitDiscussionForm.tsx";
+import { Tabs } from "../components/Tabs.tsx";
+import { pageMeta } from "../lib/meta.ts";
+import "../styles/submit.css";
+import type { Route } from "./+types/submit-deal";
 
-export function loader() {
-  return data(null, { status: 404 });
+type SubmitTab = "deal" | "discussion";
+
+/** Submit Deals needs a signed-in user (spec section 6); a visitor goes to /login. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services, user } = context.get(requestContext);
+  if (!user) throw redirect("/login");
+  return {
+    userId: user.id,
+    emailVerified: user.email_verified,
+    options: await services.submissions.options(),
+  };
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Submit Deals",
+    description: "Share a deal, a coupon or a discussion with shoppers and teachers.",
+    path: "/submitdeal",
+    noindex: true,
+  });
+
+export default function SubmitDealPage() {
+  const { userId, emailVerified, options } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  // The forum's buttons may open the Discussion tab directly (?tab=discussion); Deal is the default.
+  const [tab, setTab] = useState<SubmitTab>(
+    searchParams.get("tab") === "discussion" ? "discussion" : "deal",
+  );
+
+  return (
+    <div className="container submit-page">
+      <h1 className="page-title">Submit Deals</h1>
+      {!emailVerified && (
+        <p className="alert alert-danger" role="alert">
+          {CONFIRM_EMAIL_FIRST}
+        </p>
+      )}
+      <div className="card">
+        <Tabs<SubmitTab>
+          label="What to submit"
+          selected={tab}
+          onSelect={setTab}
+          tabs={[
+            {
+              key: "deal",
+              label: "Deal",
+              panel: (
+                <SubmitDealForm
+                  userId={userId}
+                  dealCategories={options.forumCategoryDeal}
+                  stores={options.stores}
+                  categories={options.categories}
+                />
+              ),
+            },
+            {
+              key: "discussion",
+              label: "Discussion",
+              panel: (
+                <SubmitDiscussionForm
+                  userId={userId}
+                  categories={options.forumCategoryDiscussion}
+                />
+              ),
+            },
+          ]}
+        />
+      </div>
+    </div>
+  );
 }

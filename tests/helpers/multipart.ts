@@ -14,7 +14,11 @@ export async function multipartBody(fields: Record<string, string | number>, fil
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
   if (file) {
-    form.append(file.field ?? "image", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+    form.append(
+      file.field ?? "image",
+      new Blob([new Uint8Array(file.bytes)], { type: file.type }),
+      file.name,
+    );
   }
   const request = new Request("http://localhost/", { method: "POST", body: form });
   return {

@@ -1,0 +1,105 @@
+import { Component, Suspense, lazy, useEffect, useState, type ReactNode } from "react";
+
+/** TipTap and ProseMirror are a chunk of their own, fetched only by pages that show an editor. */
+const TiptapEditor = lazy(() => import("./TiptapEditor.tsx"));
+
+export interface RichTextEditorProps {
+  id: string;
+  label: string;
+  /** HTML; "" when empty. */
+  value: string;
+  onChange: (html: string) => void;
+  error?: string;
+  required?: boolean;
+  /** Changing it clears the editor (after a successful submission). */
+  resetKey?: number;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** What a plain textarea holds, as the paragraphs the server expects. */
+function textToParagraphs(text: string): string {
+  if (!text.trim()) return "";
+  return text
+    .trim()
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br>")}</p>`)
+    .join("");
+}
+
+/** The editor's chunk failing to load (offline, a new deployment) leaves the plain textarea. */
+class EditorLoadBoundary extends Component<
+  { fallback: ReactNode; children: ReactNode },
+  { failed: boolean }
+> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+/**
+ * A rich-text field: a labelled plain textarea in the server's HTML and until TipTap has loaded in
+ * the browser, then the TipTap editor with a formatting toolbar. Both report HTML to `onChange`.
+ */
+export function RichTextEditor(props: RichTextEditorProps) {
+  const { id, label, value, onChange, error, required, resetKey } = props;
+  const [mounted, setMounted] = useState(false);
+  const [plainText, setPlainText] = useState("");
+  const errorId = `${id}-error`;
+  const labelId = `${id}-label`;
+
+  useEffect(() => setMounted(true), []);
+  useEffect(() => setPlainText(""), [resetKey]);
+
+  const fallback = (
+    <textarea
+      id={id}
+      className="rte-fallback"
+      value={plainText}
+      onChange={(event) => {
+        setPlainText(event.target.value);
+        onChange(textToParagraphs(event.target.value));
+      }}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={errorId}
+      aria-required={required || undefined}
+      rows={8}
+    />
+  );
+
+  return (
+    <div className="form-field rte-field">
+      <label id={labelId} htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      {mounted ? (
+        <EditorLoadBoundary fallback={fallback}>
+          <Suspense fallback={fallback}>
+            <TiptapEditor
+              id={id}
+              labelId={labelId}
+              errorId={errorId}
+              initialHtml={value || textToParagraphs(plainText)}
+              onChange={onChange}
+              invalid={Boolean(error)}
+              required={required}
+              resetKey={resetKey}
+            />
+          </Suspense>
+        </EditorLoadBoundary>
+      ) : (
+        fallback
+      )}
+      <p id={errorId} className="field-error" aria-live="polite">
+        {error}
+      </p>
+    </div>
+  );
+}

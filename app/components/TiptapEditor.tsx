@@ -1,0 +1,195 @@
+import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
+import StarterKit from "@tiptap/starter-kit";
+import { useEffect, useRef, type ReactNode } from "react";
+import {
+  MdFormatBold,
+  MdFormatItalic,
+  MdFormatListBulleted,
+  MdFormatListNumbered,
+  MdFormatQuote,
+  MdFormatUnderlined,
+  MdLink,
+  MdRedo,
+  MdUndo,
+} from "react-icons/md";
+
+interface TiptapEditorProps {
+  id: string;
+  labelId: string;
+  errorId: string;
+  initialHtml: string;
+  onChange: (html: string) => void;
+  invalid: boolean;
+  required?: boolean;
+  resetKey?: number;
+}
+
+function ToolbarButton(props: {
+  label: string;
+  active?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={props.active ? "rte-button active" : "rte-button"}
+      aria-label={props.label}
+      title={props.label}
+      aria-pressed={props.active === undefined ? undefined : props.active}
+      disabled={props.disabled}
+      // Keep the selection in the editor while clicking.
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
+  );
+}
+
+function editLink(editor: Editor) {
+  const previous = (editor.getAttributes("link").href as string | undefined) ?? "";
+  const href = window.prompt("Link address (https://…). Leave empty to remove the link.", previous);
+  if (href === null) return;
+  const chain = editor.chain().focus().extendMarkRange("link");
+  if (!href.trim()) chain.unsetLink().run();
+  else if (/^(https?:\/\/|mailto:)/i.test(href.trim())) chain.setLink({ href: href.trim() }).run();
+  else window.alert("Please enter a link starting with https://, http:// or mailto:.");
+}
+
+const INACTIVE = {
+  bold: false,
+  italic: false,
+  underline: false,
+  bulletList: false,
+  orderedList: false,
+  blockquote: false,
+  link: false,
+  canUndo: false,
+  canRedo: false,
+};
+
+/** The TipTap editor of RichTextEditor, loaded lazily (default export for React.lazy). */
+export default function TiptapEditor(props: TiptapEditorProps) {
+  const { id, labelId, errorId, initialHtml, onChange, invalid, required, resetKey } = props;
+  const editor = useEditor({
+    extensions: [
+      StarterKit.configure({
+        heading: { levels: [2, 3] },
+        code: false,
+        codeBlock: false,
+        link: { openOnClick: false, autolink: true, protocols: ["http", "https", "mailto"] },
+      }),
+    ],
+    content: initialHtml,
+    immediatelyRender: false,
+    editorProps: {
+      attributes: {
+        id,
+        class: "rte-content",
+        role: "textbox",
+        "aria-multiline": "true",
+        "aria-labelledby": labelId,
+        "aria-describedby": errorId,
+      },
+    },
+    onUpdate: ({ editor: current }) => onChange(current.isEmpty ? "" : current.getHTML()),
+  });
+
+  // aria-invalid/aria-required follow the form's state without rebuilding the editor.
+  useEffect(() => {
+    if (!editor) return;
+    const element = editor.view.dom;
+    if (invalid) element.setAttribute("aria-invalid", "true");
+    else element.removeAttribute("aria-invalid");
+    if (required) element.setAttribute("aria-required", "true");
+  }, [editor, invalid, required]);
+
+  const shownResetKey = useRef(resetKey);
+  useEffect(() => {
+    if (!editor || shownResetKey.current === resetKey) return;
+    shownResetKey.current = resetKey;
+    editor.commands.clearContent();
+  }, [editor, resetKey]);
+
+  // Before the editor's first transaction the selector may not have run yet: nothing is active.
+  const state =
+    useEditorState({
+      editor,
+      selector: ({ editor: current }) =>
+        current
+          ? {
+              bold: current.isActive("bold"),
+              italic: current.isActive("italic"),
+              underline: current.isActive("underline"),
+              bulletList: current.isActive("bulletList"),
+              orderedList: current.isActive("orderedList"),
+              blockquote: current.isActive("blockquote"),
+              link: current.isActive("link"),
+              canUndo: current.can().undo(),
+              canRedo: current.can().redo(),
+            }
+          : null,
+    }) ?? INACTIVE;
+
+  if (!editor) return <div className="rte rte-loading" aria-hidden="true" />;
+
+  const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) =>
+    command(editor.chain().focus()).run();
+
+  return (
+    <div className={invalid ? "rte invalid" : "rte"}>
+      <div className="rte-toolbar" role="toolbar" aria-label="Formatting" aria-controls={id}>
+        <ToolbarButton label="Bold" active={state.bold} onClick={() => run((c) => c.toggleBold())}>
+          <MdFormatBold aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton
+          label="Italic"
+          active={state.italic}
+          onClick={() => run((c) => c.toggleItalic())}
+        >
+          <MdFormatItalic aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton
+          label="Underline"
+          active={state.underline}
+          onClick={() => run((c) => c.toggleUnderline())}
+        >
+          <MdFormatUnderlined aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton
+          label="Bulleted list"
+          active={state.bulletList}
+          onClick={() => run((c) => c.toggleBulletList())}
+        >
+          <MdFormatListBulleted aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton
+          label="Numbered list"
+          active={state.orderedList}
+          onClick={() => run((c) => c.toggleOrderedList())}
+        >
+          <MdFormatListNumbered aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton
+          label="Quote"
+          active={state.blockquote}
+          onClick={() => run((c) => c.toggleBlockquote())}
+        >
+          <MdFormatQuote aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton label="Link" active={state.link} onClick={() => editLink(editor)}>
+          <MdLink aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton label="Undo" disabled={!state.canUndo} onClick={() => run((c) => c.undo())}>
+          <MdUndo aria-hidden="true" />
+        </ToolbarButton>
+        <ToolbarButton label="Redo" disabled={!state.canRedo} onClick={() => run((c) => c.redo())}>
+          <MdRedo aria-hidden="true" />
+        </ToolbarButton>
+      </div>
+      <EditorContent editor={editor} />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import type { FastifyRequest } from "fastify";
+import { AppError, ValidationError } from "../../core/http/errors.ts";
+
+export interface FormInput {
+  /** Text fields by name (the last value wins when a name repeats). */
+  fields: Record<string, string>;
+  /** The bytes of the file field, or undefined when none was chosen. */
+  file?: Buffer;
+}
+
+/** Error codes of @fastify/multipart for a file over `limits.fileSize` or too many files. */
+const TOO_LARGE = new Set(["FST_REQ_FILE_TOO_LARGE", "FST_FILES_LIMIT"]);
+
+/**
+ * Reads a multipart/form-data body (an image upload) or, for clients that send no file, a JSON
+ * body. At most one file is read, from `fileField`; an oversized file is a 422 on that field, not
+ * a 413, so the form can show it beside the input. Whether the bytes are an image is checked by
+ * `storeUploadedImage`, not here.
+ */
+export async function readForm(
+  request: FastifyRequest,
+  fileField: string,
+  tooLargeMessage: string,
+): Promise<FormInput> {
+  if (!request.isMultipart()) {
+    const body = request.body;
+    const fields: Record<string, string> = {};
+    if (body && typeof body === "object") {
+      for (const [name, value] of Object.entries(body)) {
+        if (value !== null && value !== undefined && typeof value !== "object") {
+          fields[name] = String(value);
+        }
+      }
+    }
+    return { fields };
+  }
+  const fields: Record<string, string> = {};
+  let file: Buffer | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        const bytes = await part.toBuffer();
+        // An empty file input still sends a part with no name and no bytes.
+        if (part.fieldname === fileField && bytes.length > 0) file = bytes;
+      } else if (typeof part.value === "string") {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code && TOO_LARGE.has(code)) throw new ValidationError({ [fileField]: tooLargeMessage });
+    const status = (error as { statusCode?: number }).statusCode;
+    if (error instanceof AppError || (status && status >= 400 && status < 500)) throw error;
+    // A truncated or malformed body is the client's problem, never a 500.
+    throw new AppError(400, "The form could not be read. Please try again.");
+  }
+  return { fields, file };
+}
