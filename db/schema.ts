@@ -261,6 +261,11 @@ export interface MediaTable {
   created_at: Generated<Date>;
 }
 
+/** Words of deal, store and category titles, for correcting misspelt searches (migration 003). */
+export interface SearchTermsTable {
+  term: string;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
@@ -285,6 +290,7 @@ export interface Database {
   subscription_plans: SubscriptionPlansTable;
   subscriptions: SubscriptionsTable;
   media: MediaTable;
+  search_terms: SearchTermsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -10,9 +10,14 @@ export async function seedIfEmpty(
   log: (line: string) => void,
 ): Promise<boolean> {
   if (config.demoData === "off") return false;
-  const existing = await db.selectFrom("general_settings").select("id").executeTakeFirst();
-  const anyPost = await db.selectFrom("posts").select("id").limit(1).executeTakeFirst();
-  if (existing || anyPost) return false;
+  // Any content at all (settings, posts, or people who registered while demo data was off) means
+  // the database is in use: demo content is only ever added to an empty one.
+  const [settings, post, user] = await Promise.all([
+    db.selectFrom("general_settings").select("id").executeTakeFirst(),
+    db.selectFrom("posts").select("id").limit(1).executeTakeFirst(),
+    db.selectFrom("users").select("id").limit(1).executeTakeFirst(),
+  ]);
+  if (settings || post || user) return false;
   const started = Date.now();
   log("empty database: filling it with demo content");
   await seedDemoData(db, { mediaDir: path.join(config.dataDir, "media") });

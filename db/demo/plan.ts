@@ -1,0 +1,897 @@
+import { linkKey, slugify } from "../../core/posts/identity.ts";
+import {
+  CATEGORIES,
+  FREEBIES,
+  GENERAL_STORES,
+  type CategorySeed,
+  type ProductSeed,
+} from "./categories.ts";
+import {
+  DEAL_COMMENTS,
+  DEAL_FORUM_CATEGORIES,
+  DISCUSSION_CLOSINGS,
+  DISCUSSION_COMMENTS,
+  DISCUSSION_FORUM_CATEGORIES,
+  DISCUSSIONS,
+  REPLIES,
+} from "./forum.ts";
+import {
+  avatarSvg,
+  dealSvg,
+  discussionSvg,
+  logoSvg,
+  storeBadgeSvg,
+  tileSvg,
+  type DealImageSpec,
+  type ImageJob,
+} from "./images.ts";
+import { DEMO_EMAIL, USERS, WISHLIST, type UserSeed } from "./people.ts";
+import { Random } from "./random.ts";
+import { SITE_NAME } from "./site.ts";
+import { STORES, type StoreSeed } from "./stores.ts";
+
+/**
+ * The demo content as plain rows, computed from a fixed seed only: times are minutes before "now"
+ * (agoMin), so the same plan is produced on every run and seed.ts turns it into dates.
+ */
+
+export type DemoScale = "full" | "small";
+
+export interface ScaleSize {
+  stores: number;
+  categories: number;
+  deals: number;
+  discussions: number;
+  users: number;
+}
+
+export const SCALES: Record<DemoScale, ScaleSize> = {
+  full: {
+    stores: STORES.length,
+    categories: CATEGORIES.length,
+    deals: 640,
+    discussions: 60,
+    users: 40,
+  },
+  small: { stores: 12, categories: 8, deals: 60, discussions: 15, users: 8 },
+};
+
+const MINUTES_PER_DAY = 24 * 60;
+/** Deals and discussions are spread over the six months before now. */
+const POST_WINDOW_DAYS = 182;
+/** Members joined over the two years before now. */
+const JOIN_WINDOW_DAYS = 730;
+const FEATURED_STORES = 8;
+
+export interface PlanUser {
+  id: number;
+  seed: UserSeed;
+  email: string;
+  mobile: string;
+  dob: string | null;
+  agoMin: number;
+  imageFile: string;
+}
+
+export interface PlanStore {
+  id: number;
+  seed: StoreSeed;
+  slug: string;
+  imageFile: string;
+}
+
+export interface PlanCategory {
+  id: number;
+  seed: CategorySeed;
+  slug: string;
+  imageFile: string;
+}
+
+export interface PlanForumCategory {
+  id: number;
+  forumId: number;
+  kind: "deal" | "discussion";
+  title: string;
+  position: number;
+}
+
+export interface PlanPost {
+  id: number;
+  uniqueId: string;
+  slug: string;
+  postType: "d" | "g";
+  kind: "deal" | "coupon" | "discussion";
+  userId: number;
+  forumCategoryId: number;
+  storeId: number | null;
+  categoryId: number | null;
+  title: string;
+  description: string;
+  descriptionText: string;
+  imageFile: string;
+  price: number | null;
+  listPrice: number | null;
+  discount: number | null;
+  dealBadge: string;
+  link: string;
+  linkKey: string;
+  couponCode: string;
+  /** Minutes after creation at which the offer ends; null: no end date. */
+  expiresAfterMin: number | null;
+  isFeatured: boolean;
+  views: number;
+  agoMin: number;
+}
+
+export interface PlanComment {
+  id: number;
+  postId: number;
+  userId: number;
+  parentId: number | null;
+  body: string;
+  agoMin: number;
+}
+
+export interface PlanLike {
+  postId: number;
+  userId: number;
+  reaction: "like" | "unlike";
+  agoMin: number;
+}
+
+export interface PlanFollow {
+  followerId: number;
+  followeeId: number;
+  agoMin: number;
+}
+
+export interface PlanWishlist {
+  firstName: string;
+  lastName: string;
+  schoolLocation: string;
+  amazonWishlist: string;
+  position: number;
+  agoMin: number;
+}
+
+export interface DemoPlan {
+  users: PlanUser[];
+  stores: PlanStore[];
+  categories: PlanCategory[];
+  forums: {
+    id: number;
+    title: string;
+    slug: string;
+    detail: string;
+    type: "g" | "d";
+    position: number;
+  }[];
+  forumCategories: PlanForumCategory[];
+  posts: PlanPost[];
+  comments: PlanComment[];
+  likes: PlanLike[];
+  follows: PlanFollow[];
+  wishlist: PlanWishlist[];
+  featuredStoreIds: number[];
+  /** The forum's welcome post, the navigation bar's fixed Educators link. */
+  educatorPostUniqueId: string;
+  images: ImageJob[];
+}
+
+/** slugify() without the dash it puts where an apostrophe was ("Kohl's" → "kohls"). */
+export function slugOf(text: string): string {
+  return slugify(text.replace(/['’]/g, ""));
+}
+
+/** Escapes text for HTML element content and attribute values. */
+function html(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}
+
+/** "$3.97", "$1,099.99"; whole dollars without cents ("$299"). */
+export function money(cents: number): string {
+  const dollars = cents / 100;
+  return cents % 100 === 0
+    ? `$${dollars.toLocaleString("en-US")}`
+    : `$${dollars.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** A description as HTML and as plain text, built from the same blocks. */
+class Description {
+  readonly #html: string[] = [];
+  readonly #text: string[] = [];
+
+  /** A paragraph; **bold** marks <strong> text. Input is plain text. */
+  paragraph(text: string): this {
+    this.#html.push(`<p>${html(text).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")}</p>`);
+    this.#text.push(text.replace(/\*\*/g, ""));
+    return this;
+  }
+
+  list(items: readonly string[]): this {
+    if (items.length === 0) return this;
+    this.#html.push(`<ul>${items.map((i) => `<li>${html(i)}</li>`).join("")}</ul>`);
+    this.#text.push(items.map((i) => `• ${i}`).join("\n"));
+    return this;
+  }
+
+  get html(): string {
+    return this.#html.join("\n");
+  }
+
+  get text(): string {
+    return this.#text.join("\n\n");
+  }
+}
+
+/** A believable shelf price below the computed one: $3.97, $24.99, $279.99, $300. */
+function shelfPrice(rawCents: number, rng: Random): number {
+  const dollars = Math.floor(rawCents / 100);
+  if (rawCents < 10_000) {
+    const ending = rng.pick(rawCents < 1_000 ? [97, 99, 49, 79] : [99, 97, 49, 95]);
+    return Math.max(dollars, 0) * 100 + ending;
+  }
+  const tens = Math.round(rawCents / 1_000);
+  return rng.chance(0.7) ? tens * 1_000 - 1 : tens * 1_000;
+}
+
+function productLink(store: StoreSeed, productSlug: string, rng: Random): string {
+  const base = `https://www.${store.domain}`;
+  const slug = productSlug.slice(0, 60).replace(/-+$/, "");
+  switch (store.linkStyle) {
+    case "amazon":
+      return `${base}/dp/B0${rng.string(8, "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")}`;
+    case "target":
+      return `${base}/p/${slug}/-/A-${rng.digits(8)}`;
+    case "walmart":
+      return `${base}/ip/${slug}/${rng.digits(9)}`;
+    case "bestbuy": {
+      const sku = rng.digits(7);
+      return `${base}/site/${slug}/${sku}.p?skuId=${sku}`;
+    }
+    case "product":
+      return `${base}/product/${slug}`;
+    case "products":
+      return `${base}/products/${slug}`;
+    case "p":
+      return `${base}/p/${slug}`;
+    case "item":
+      return `${base}/listing/${rng.digits(10)}/${slug}`;
+  }
+}
+
+const AVATAR_COLORS = [
+  "#2F5D50",
+  "#E4572E",
+  "#2E86AB",
+  "#6A4C93",
+  "#D1495B",
+  "#2A9D8F",
+  "#F2A541",
+  "#457B9D",
+  "#8D6A9F",
+  "#E76F51",
+];
+
+const GENERIC_BULLETS: readonly string[] = [
+  "Free shipping on qualifying orders, or choose free store pickup",
+  "Ships in 1–2 business days",
+  "Limit 5 per customer",
+  "Available for same-day pickup at most locations",
+  "Eligible for free returns within 30 days",
+];
+
+const DEAL_TIPS: readonly string[] = [
+  "Prices at {store} change often; if it's higher when you click, the deal may have ended.",
+  "Tip: many stores offer a teacher discount — sign in with your educator account before you check out.",
+  "Add it to your classroom wish list if you'd rather let families help.",
+  "Heads up: this one sold out quickly the last time it dropped this low.",
+  "Stack it with a gift card from Teacher Appreciation Week for an even better price.",
+];
+
+const COUPON_TERMS: readonly string[] = [
+  "One use per account",
+  "Excludes gift cards and select brands",
+  "Cannot be combined with some other offers",
+  "Valid on regular and sale prices",
+  "Applies before taxes and shipping",
+];
+
+const CODE_PREFIXES = ["SAVE", "TEACH", "CLASS", "SCHOOL", "EDU", "EXTRA", "HELLO", "SMART"];
+
+interface Offer {
+  title: string;
+  /** The big text of the deal image. */
+  headline: string;
+  description: Description;
+  priceCents: number | null;
+  listCents: number | null;
+  discount: number;
+  code: string;
+  badge: string;
+  showDiscount: boolean;
+}
+
+/** A deal or a coupon on one product. */
+function productOffer(rng: Random, product: ProductSeed, store: string, isCoupon: boolean): Offer {
+  const listCents = Math.round(product.listPrice * 100);
+  const description = new Description();
+  const l = money(listCents);
+  if (isCoupon) {
+    const discount = rng.pick(listCents >= 30_000 ? [5, 10, 15] : [10, 15, 20, 25, 30]);
+    const priceCents = Math.floor((listCents * (100 - discount)) / 100);
+    const code = `${rng.pick(CODE_PREFIXES)}${discount}`;
+    const p = money(priceCents);
+    const title = rng.chance(0.6)
+      ? `${product.name} – ${p} with Code ${code} (was ${l})`
+      : `Extra ${discount}% Off ${product.name} at ${store} with Code ${code}`;
+    description.paragraph(
+      `Use code **${code}** at checkout to take ${discount}% off the **${product.name}** at ${store}, bringing it to **${p}** (regularly ${l}).`,
+    );
+    const headline = product.name;
+    return {
+      title,
+      headline,
+      description,
+      priceCents,
+      listCents,
+      discount,
+      code,
+      badge: "",
+      showDiscount: true,
+    };
+  }
+  const pct =
+    listCents >= 30_000
+      ? rng.int(8, 30)
+      : rng.weighted([rng.int(10, 24), rng.int(25, 44), rng.int(45, 70)], [4, 4, 2]);
+  let priceCents = shelfPrice(Math.round((listCents * (100 - pct)) / 100), rng);
+  if (priceCents >= listCents || priceCents <= 0) priceCents = Math.floor(listCents * 0.9);
+  const discount = Math.round((1 - priceCents / listCents) * 100);
+  const p = money(priceCents);
+  const style = rng.weighted([0, 1, 2, 3, 4], [5, 2, 1, 1, 1]);
+  const title = [
+    `${product.name} – ${p} (was ${l})`,
+    `${product.name} for ${p} at ${store}`,
+    `${product.name} – ${p} + Free Shipping`,
+    `${discount}% Off ${product.name} – Now ${p}`,
+    `Price Drop: ${product.name} – ${p} at ${store}`,
+  ][style]!;
+  description.paragraph(
+    rng.pick([
+      `${store} has the **${product.name}** for **${p}**, down from ${l} — ${discount}% off and one of the best prices we've seen on it this year.`,
+      `Nice price drop at ${store}: the **${product.name}** is **${p}** right now (regularly ${l}).`,
+      `Heads up, teachers: ${store} marked the **${product.name}** down to **${p}**. It lists for ${l}, so you save ${money(listCents - priceCents)}.`,
+    ]),
+  );
+  return {
+    title,
+    headline: product.name,
+    description,
+    priceCents,
+    listCents,
+    discount,
+    code: "",
+    badge: style === 2 ? "Free Shipping" : "",
+    showDiscount: true,
+  };
+}
+
+/** A store-wide coupon on a category (no single price). */
+function storeWideOffer(rng: Random, category: CategorySeed, store: string): Offer {
+  const c = category.title;
+  const description = new Description();
+  const style = rng.int(0, 3);
+  if (style === 3) {
+    const min = rng.pick([50, 75, 100]);
+    const amount = rng.pick([10, 15, 20]);
+    const code = `TAKE${amount}`;
+    description.paragraph(
+      `Spend $${min} or more on ${c.toLowerCase()} at ${store} and code **${code}** takes **$${amount} off** your order.`,
+    );
+    return {
+      title: `$${amount} Off $${min}+ ${c} Order at ${store} with Code ${code}`,
+      headline: `$${amount} off $${min}+ ${c}`,
+      description,
+      priceCents: null,
+      listCents: null,
+      discount: Math.round((amount / min) * 100),
+      code,
+      badge: "",
+      showDiscount: false,
+    };
+  }
+  const discount = rng.pick([10, 15, 20, 25, 30, 40]);
+  const code = `${rng.pick(CODE_PREFIXES)}${discount}`;
+  description.paragraph(
+    `Use code **${code}** at checkout to save **${discount}%** on ${c.toLowerCase()} at ${store}. ${category.description}`,
+  );
+  return {
+    title: [
+      `${store} Coupon: Extra ${discount}% Off ${c} with Code ${code}`,
+      `${discount}% Off ${c} at ${store} with Code ${code}`,
+      `Teachers Save ${discount}% on ${c} at ${store} – Code ${code}`,
+    ][style]!,
+    headline: `${discount}% off ${c}`,
+    description,
+    priceCents: null,
+    listCents: null,
+    discount,
+    code,
+    badge: "",
+    showDiscount: true,
+  };
+}
+
+function pushUnique<T>(set: Set<T>, value: T): boolean {
+  if (set.has(value)) return false;
+  set.add(value);
+  return true;
+}
+
+export function buildDemoPlan(scale: DemoScale): DemoPlan {
+  const size = SCALES[scale];
+  const root = new Random("chalkboard-deals-demo-v1");
+  const images: ImageJob[] = [];
+
+  images.push({ file: "logo.png", svg: () => logoSvg(SITE_NAME) });
+  images.push({ file: "google-play-badge.png", svg: () => storeBadgeSvg("google-play") });
+  images.push({ file: "app-store-badge.png", svg: () => storeBadgeSvg("app-store") });
+
+  // Members --------------------------------------------------------------------------------
+  const userRng = root.fork("users");
+  const users: PlanUser[] = USERS.slice(0, size.users).map((seed, i) => {
+    const id = i + 1;
+    const local = seed.name
+      .toLowerCase()
+      .replace(/['’]/g, "")
+      .replace(/[^a-z]+/g, ".");
+    const email = id === 1 ? DEMO_EMAIL : `${local}@${i % 3 === 2 ? "example.org" : "example.com"}`;
+    const agoMin =
+      id === 1
+        ? JOIN_WINDOW_DAYS * MINUTES_PER_DAY
+        : userRng.int(5 * MINUTES_PER_DAY, (JOIN_WINDOW_DAYS - 5) * MINUTES_PER_DAY);
+    const mobile = userRng.chance(0.6) ? `${userRng.int(201, 989)}55501${userRng.int(10, 99)}` : "";
+    const dob = userRng.chance(0.7)
+      ? `${userRng.int(1965, 2001)}-${String(userRng.int(1, 12)).padStart(2, "0")}-${String(userRng.int(1, 28)).padStart(2, "0")}`
+      : null;
+    const slug = slugOf(seed.name);
+    const color = AVATAR_COLORS[i % AVATAR_COLORS.length]!;
+    const imageFile = `avatar-${slug}.webp`;
+    images.push({ file: imageFile, svg: () => avatarSvg(seed.name, color) });
+    return { id, seed, email, mobile, dob, agoMin, imageFile };
+  });
+  const authorsAt = (agoMin: number) => users.filter((u) => u.agoMin > agoMin);
+
+  // Catalogue ------------------------------------------------------------------------------
+  const stores: PlanStore[] = STORES.slice(0, size.stores).map((seed, i) => {
+    const slug = slugOf(seed.title);
+    const imageFile = `store-${slug}.webp`;
+    images.push({ file: imageFile, svg: () => tileSvg(seed.title, seed.color, seed.domain) });
+    return { id: i + 1, seed, slug, imageFile };
+  });
+  const storeByTitle = new Map(stores.map((s) => [s.seed.title, s]));
+  const categories: PlanCategory[] = CATEGORIES.slice(0, size.categories).map((seed, i) => {
+    const slug = slugOf(seed.title);
+    const imageFile = `category-${slug}.webp`;
+    images.push({ file: imageFile, svg: () => tileSvg(seed.title, seed.color, "Shop the deals") });
+    return { id: i + 1, seed, slug, imageFile };
+  });
+  const categoryByTitle = new Map(categories.map((c) => [c.seed.title, c]));
+
+  const forums = [
+    {
+      id: 1,
+      title: "Educators",
+      slug: "educators",
+      detail:
+        "Teachers, librarians and school staff trading classroom ideas, product recommendations and funding tips.",
+      type: "g" as const,
+      position: 1,
+    },
+    {
+      id: 2,
+      title: "Deals",
+      slug: "deals",
+      detail:
+        "The newest deals, coupons and freebies on school supplies, classroom tech, books and more, posted by the community.",
+      type: "d" as const,
+      position: 2,
+    },
+  ];
+  const forumCategories: PlanForumCategory[] = [
+    ...DEAL_FORUM_CATEGORIES.map((title, i) => ({
+      title,
+      kind: "deal" as const,
+      forumId: 2,
+      position: i + 1,
+    })),
+    ...DISCUSSION_FORUM_CATEGORIES.map((title, i) => ({
+      title,
+      kind: "discussion" as const,
+      forumId: 1,
+      position: i + 1,
+    })),
+  ].map((fc, i) => ({ ...fc, id: i + 1 }));
+  const forumCategoryId = (title: string) => forumCategories.find((fc) => fc.title === title)!.id;
+
+  // Deals and coupons ----------------------------------------------------------------------
+  type DraftPost = Omit<PlanPost, "id" | "uniqueId" | "slug" | "isFeatured">;
+  const drafts: DraftPost[] = [];
+  const titles = new Set<string>();
+  const pairs = new Set<string>();
+  const dealRng = root.fork("deals");
+
+  const postAgo = (rng: Random) =>
+    // More recent posts than old ones, as on a living site.
+    Math.max(30, Math.floor(Math.pow(rng.next(), 1.5) * POST_WINDOW_DAYS * MINUTES_PER_DAY));
+  const pickAuthor = (rng: Random, agoMin: number) => {
+    const eligible = authorsAt(agoMin);
+    return rng.weighted(
+      eligible,
+      eligible.map((u) => (u.id === 1 ? 4 : 1)),
+    ).id;
+  };
+  /** Who sells the product; with no product, who could run a category-wide coupon. */
+  const storesFor = (category: CategorySeed, product?: ProductSeed) => {
+    const titles = product
+      ? (product.stores ?? [...category.stores, ...GENERAL_STORES, ...(product.alsoAt ?? [])])
+      : [
+          ...category.stores,
+          ...GENERAL_STORES,
+          ...category.products.flatMap((p) => [...(p.stores ?? []), ...(p.alsoAt ?? [])]),
+        ];
+    return [...new Set(titles)]
+      .map((t) => storeByTitle.get(t))
+      .filter((s): s is PlanStore => s !== undefined);
+  };
+
+  for (const freebie of FREEBIES) {
+    const store = storeByTitle.get(freebie.store);
+    const category = categoryByTitle.get(freebie.category);
+    if (!store || !category) continue;
+    const agoMin = postAgo(dealRng);
+    const description = new Description()
+      .paragraph(
+        `**${freebie.title.replace(/^free:?\s*/i, "")}** is free right now from ${store.seed.title} (normally ${money(Math.round(freebie.listPrice * 100))}).`,
+      )
+      .list([
+        "No coupon code needed",
+        "Teacher or school email may be required",
+        "Available while supplies last",
+      ])
+      .paragraph(
+        "Freebies like this go fast, so grab it today and share it with your grade-level team.",
+      );
+    const link = `https://www.${store.seed.domain}${freebie.path}`;
+    titles.add(freebie.title);
+    const imageFile = `deal-${slugOf(freebie.title).slice(0, 60)}.webp`;
+    const seed = category.seed;
+    images.push({
+      file: imageFile,
+      svg: () =>
+        dealSvg({
+          headline: freebie.title,
+          store: store.seed.title,
+          color: seed.color,
+          kind: "deal",
+          price: "FREE",
+          discount: 100,
+        }),
+    });
+    drafts.push({
+      postType: "d",
+      kind: "deal",
+      userId: pickAuthor(dealRng, agoMin),
+      forumCategoryId: forumCategoryId("Freebies"),
+      storeId: store.id,
+      categoryId: category.id,
+      title: freebie.title,
+      description: description.html,
+      descriptionText: description.text,
+      imageFile,
+      price: 0,
+      listPrice: freebie.listPrice,
+      discount: 100,
+      dealBadge: dealRng.pick(["Hot Deal", "Teacher Favorite", ""]),
+      link,
+      linkKey: linkKey(link),
+      couponCode: "",
+      expiresAfterMin: dealRng.int(3, 30) * MINUTES_PER_DAY,
+      views: dealRng.skewed(80, 6000, 2),
+      agoMin,
+    });
+  }
+
+  const dealsPerStore = new Map<number, number>();
+  let attempts = 0;
+  while (drafts.length < size.deals) {
+    if (++attempts > size.deals * 50) throw new Error("Demo data: not enough distinct deals");
+    const category = dealRng.pick(categories);
+    const seed = category.seed;
+    const isCoupon = dealRng.chance(0.3);
+    const product = isCoupon && dealRng.chance(0.4) ? undefined : dealRng.pick(seed.products);
+    const candidates = storesFor(seed, product);
+    if (candidates.length === 0) continue;
+    // Spread deals over all stores (a brand store has few products), the big three a bit more.
+    const store = dealRng.weighted(
+      candidates,
+      candidates.map(
+        (c) =>
+          ((GENERAL_STORES as readonly string[]).includes(c.seed.title) ? 2 : 1) /
+          Math.pow(1 + (dealsPerStore.get(c.id) ?? 0), 1.5),
+      ),
+    );
+    const pairKey = `${store.id}|${product ? product.name : `all:${category.id}`}`;
+    if (pairs.has(pairKey)) continue;
+    const offer = product
+      ? productOffer(dealRng, product, store.seed.title, isCoupon)
+      : storeWideOffer(dealRng, seed, store.seed.title);
+    if (titles.has(offer.title)) continue; // seen before: try another combination
+    titles.add(offer.title);
+    pairs.add(pairKey);
+    dealsPerStore.set(store.id, (dealsPerStore.get(store.id) ?? 0) + 1);
+
+    const agoMin = postAgo(dealRng);
+    const { title, description, priceCents, listCents, discount, code } = offer;
+    description.list([
+      ...dealRng.sample(seed.highlights, dealRng.int(2, 3)),
+      ...(isCoupon ? dealRng.sample(COUPON_TERMS, 2) : [dealRng.pick(GENERIC_BULLETS)]),
+    ]);
+    if (!product) {
+      const favorites = dealRng.sample(seed.products, 2).map((p) => p.name);
+      description.paragraph(`Our favorites right now: ${favorites.join(" and ")}.`);
+    }
+    if (dealRng.chance(0.55)) {
+      description.paragraph(dealRng.pick(DEAL_TIPS).replace("{store}", store.seed.title));
+    }
+    const link = product
+      ? productLink(store.seed, slugOf(product.name), dealRng)
+      : `https://www.${store.seed.domain}/deals/${category.slug}`;
+    const badge =
+      offer.badge ||
+      dealRng.weighted(
+        ["", "Hot Deal", "Best Price", "Free Shipping", "Teacher Favorite"],
+        [12, discount >= 40 ? 6 : 2, 2, 1, seed.school ? 3 : 1],
+      );
+    const forumCategory = isCoupon
+      ? "Coupons"
+      : seed.school && dealRng.chance(0.45)
+        ? "Back to School"
+        : "Hot Deals";
+    const noEnd = dealRng.chance(isCoupon ? 0.05 : 0.22);
+    const imageFile = `deal-${slugOf(title).slice(0, 60).replace(/-+$/, "")}-${store.slug}.webp`;
+    const image: DealImageSpec = {
+      headline: offer.headline,
+      store: store.seed.title,
+      color: seed.color,
+      kind: isCoupon ? "coupon" : "deal",
+      discount: offer.showDiscount ? discount : null,
+      couponCode: code,
+      ...(priceCents !== null ? { price: money(priceCents) } : {}),
+      ...(listCents !== null ? { listPrice: money(listCents) } : {}),
+    };
+    images.push({ file: imageFile, svg: () => dealSvg(image) });
+    drafts.push({
+      postType: "d",
+      kind: isCoupon ? "coupon" : "deal",
+      userId: pickAuthor(dealRng, agoMin),
+      forumCategoryId: forumCategoryId(forumCategory),
+      storeId: store.id,
+      categoryId: category.id,
+      title,
+      description: description.html,
+      descriptionText: description.text,
+      imageFile,
+      price: priceCents === null ? null : priceCents / 100,
+      listPrice: listCents === null ? null : listCents / 100,
+      discount,
+      dealBadge: badge,
+      link,
+      linkKey: linkKey(link),
+      couponCode: code,
+      expiresAfterMin: noEnd ? null : dealRng.int(3 * MINUTES_PER_DAY, 150 * MINUTES_PER_DAY),
+      views: dealRng.skewed(12, 5000, 2.4),
+      agoMin,
+    });
+  }
+
+  // Discussions ----------------------------------------------------------------------------
+  const talkRng = root.fork("discussions");
+  const discussionImage = new Map<string, string>();
+  for (const [i, title] of DISCUSSION_FORUM_CATEGORIES.entries()) {
+    const file = `discussion-${slugOf(title)}.webp`;
+    const color = ["#2E86AB", "#2F5D50", "#E4572E", "#6A4C93"][i]!;
+    discussionImage.set(title, file);
+    images.push({ file, svg: () => discussionSvg(title, color) });
+  }
+  DISCUSSIONS.slice(0, size.discussions).forEach((topic, i) => {
+    const agoMin = i === 0 ? POST_WINDOW_DAYS * MINUTES_PER_DAY : postAgo(talkRng);
+    const description = new Description().paragraph(topic.body);
+    if (topic.points) description.list(topic.points);
+    if (i > 0) description.paragraph(talkRng.pick(DISCUSSION_CLOSINGS));
+    drafts.push({
+      postType: "g",
+      kind: "discussion",
+      userId: i === 0 ? 1 : pickAuthor(talkRng, agoMin),
+      forumCategoryId: forumCategoryId(topic.category),
+      storeId: null,
+      categoryId: null,
+      title: topic.title,
+      description: description.html,
+      descriptionText: description.text,
+      imageFile: discussionImage.get(topic.category)!,
+      price: null,
+      listPrice: null,
+      discount: null,
+      dealBadge: "",
+      link: "",
+      linkKey: "",
+      couponCode: "",
+      expiresAfterMin: null,
+      views: talkRng.skewed(20, 2500, 2),
+      agoMin,
+    });
+  });
+  const welcomeTitle = DISCUSSIONS[0]!.title;
+
+  // Ids in creation order, reproducible unique_ids, a few featured posts ---------------------
+  const idRng = root.fork("unique-ids");
+  const usedIds = new Set<string>();
+  const posts: PlanPost[] = drafts
+    .map((draft, order) => ({ draft, order }))
+    .sort((a, b) => b.draft.agoMin - a.draft.agoMin || a.order - b.order)
+    .map(({ draft }, i) => {
+      let uniqueId = idRng.uniqueId();
+      while (!pushUnique(usedIds, uniqueId)) uniqueId = idRng.uniqueId();
+      return { ...draft, id: i + 1, uniqueId, slug: slugOf(draft.title), isFeatured: false };
+    });
+  const featureRng = root.fork("featured");
+  const liveDeals = posts.filter(
+    (p) =>
+      p.postType === "d" &&
+      p.agoMin < 30 * MINUTES_PER_DAY &&
+      (p.expiresAfterMin === null || p.expiresAfterMin > p.agoMin),
+  );
+  for (const p of featureRng.sample(liveDeals, scale === "full" ? 8 : 3)) p.isFeatured = true;
+  const discussions = posts.filter((p) => p.postType === "g");
+  const welcome = discussions.find((p) => p.title === welcomeTitle)!;
+  welcome.isFeatured = true;
+  welcome.views += 3000;
+  for (const p of featureRng.sample(
+    discussions.filter((p) => p !== welcome),
+    2,
+  ))
+    p.isFeatured = true;
+  for (const p of posts.filter((p) => p.isFeatured)) p.views += featureRng.int(500, 3000);
+
+  // Comments, replies and likes ----------------------------------------------------------------
+  const talk = root.fork("comments");
+  interface CommentDraft extends Omit<PlanComment, "id"> {
+    key: number;
+    parentKey: number | null;
+  }
+  const commentDrafts: CommentDraft[] = [];
+  let key = 0;
+  const likes: PlanLike[] = [];
+  const laterThan = (agoMin: number, rng: Random) =>
+    Math.max(Math.floor(agoMin * 0.02), agoMin - rng.skewed(10, 14 * MINUTES_PER_DAY, 3));
+  for (const post of posts) {
+    const isTalk = post.postType === "g";
+    if (talk.chance(isTalk ? 0.92 : 0.62)) {
+      const topLevel = talk.skewed(1, isTalk ? 8 : 5, 1.6);
+      for (let c = 0; c < topLevel; c++) {
+        const agoMin = laterThan(post.agoMin, talk);
+        const eligible = authorsAt(agoMin);
+        const author = talk.pick(eligible);
+        const parentKey = key++;
+        commentDrafts.push({
+          key: parentKey,
+          parentKey: null,
+          postId: post.id,
+          userId: author.id,
+          parentId: null,
+          body: `<p>${html(talk.pick(isTalk ? DISCUSSION_COMMENTS : DEAL_COMMENTS))}</p>`,
+          agoMin,
+        });
+        if (talk.chance(0.4)) {
+          let replyAgo = agoMin;
+          for (let r = talk.int(1, 2); r > 0; r--) {
+            replyAgo = laterThan(replyAgo, talk);
+            const others = authorsAt(replyAgo).filter((u) => u.id !== author.id);
+            if (others.length === 0) break;
+            commentDrafts.push({
+              key: key++,
+              parentKey,
+              postId: post.id,
+              userId: talk.pick(others).id,
+              parentId: null,
+              body: `<p>${html(talk.pick(REPLIES))}</p>`,
+              agoMin: replyAgo,
+            });
+          }
+        }
+      }
+    }
+    const fans = authorsAt(post.agoMin).filter((u) => u.id !== post.userId);
+    const likeCount = talk.skewed(0, Math.min(fans.length, post.isFeatured ? 30 : 22), 1.7);
+    for (const fan of talk.sample(fans, likeCount)) {
+      likes.push({
+        postId: post.id,
+        userId: fan.id,
+        reaction: talk.chance(isTalk ? 0.05 : 0.1) ? "unlike" : "like",
+        agoMin: laterThan(post.agoMin, talk),
+      });
+    }
+  }
+  // Ids in time order, so a reply always has a larger id than the comment it answers.
+  const commentIdByKey = new Map<number, number>();
+  const comments: PlanComment[] = commentDrafts
+    .map((c, order) => ({ c, order }))
+    .sort((a, b) => b.c.agoMin - a.c.agoMin || a.order - b.order)
+    .map(({ c }, i) => {
+      commentIdByKey.set(c.key, i + 1);
+      return { ...c, id: i + 1 };
+    })
+    .map(({ key: _key, parentKey, ...c }) => ({
+      ...c,
+      parentId: parentKey === null ? null : commentIdByKey.get(parentKey)!,
+    }));
+
+  // Follows ------------------------------------------------------------------------------------
+  const followRng = root.fork("follows");
+  const follows: PlanFollow[] = [];
+  const followKeys = new Set<string>();
+  const follow = (follower: PlanUser, followee: PlanUser) => {
+    if (follower.id === followee.id || !pushUnique(followKeys, `${follower.id}>${followee.id}`)) {
+      return;
+    }
+    const since = Math.min(follower.agoMin, followee.agoMin);
+    follows.push({
+      followerId: follower.id,
+      followeeId: followee.id,
+      agoMin: followRng.int(60, since - 1),
+    });
+  };
+  for (const user of users) {
+    const others = users.filter((u) => u.id !== user.id);
+    const count = followRng.int(
+      Math.min(2, others.length),
+      Math.min(others.length, user.id === 1 ? 9 : 7),
+    );
+    for (const other of followRng.sample(others, count)) follow(user, other);
+  }
+  for (const fan of followRng.sample(users.slice(1), Math.ceil(users.length * 0.3)))
+    follow(fan, users[0]!);
+
+  // Teachers Wishlist ----------------------------------------------------------------------------
+  const wishRng = root.fork("wishlist");
+  const wishlist: PlanWishlist[] = WISHLIST.map((w, i) => ({
+    firstName: w.firstName,
+    lastName: w.lastName,
+    schoolLocation: w.schoolLocation,
+    amazonWishlist: `https://www.amazon.com/hz/wishlist/ls/${wishRng.string(13, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")}`,
+    position: i + 1,
+    agoMin: wishRng.int(1, 120) * MINUTES_PER_DAY,
+  }));
+
+  return {
+    users,
+    stores,
+    categories,
+    forums,
+    forumCategories,
+    posts,
+    comments,
+    likes,
+    follows,
+    wishlist,
+    featuredStoreIds: stores.slice(0, FEATURED_STORES).map((s) => s.id),
+    educatorPostUniqueId: welcome.uniqueId,
+    images,
+  };
+}

@@ -1,0 +1,329 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../core/auth/password.ts";
+import { createDb, type Db, type DbHandle } from "../../db/index.ts";
+import { DEMO_EMAIL, DEMO_PASSWORD, DemoDataError, seedDemoData } from "../../db/demo/seed.ts";
+
+const NOW = new Date("2026-01-15T15:00:00Z");
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function count(db: Db, query: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT (${sql.raw(query)})::int AS n`.execute(db);
+  return rows[0]!.n;
+}
+
+async function seeded(scale: "small" | "full", now = NOW) {
+  const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "chalkboard-demo-"));
+  const handle = await createDb({ databaseUrl: "memory://" });
+  await seedDemoData(handle.db, { mediaDir, scale, now });
+  return { handle, mediaDir };
+}
+
+function mediaFile(mediaDir: string, url: string): string {
+  expect(url).toMatch(/^\/media\/demo\/[a-z0-9-]+\.(webp|png)$/);
+  return path.join(mediaDir, url.slice("/media/".length));
+}
+
+describe("demo data, small scale", () => {
+  let handle: DbHandle;
+  let db: Db;
+  let mediaDir: string;
+
+  beforeAll(async () => {
+    ({ handle, mediaDir } = await seeded("small"));
+    db = handle.db;
+  }, 60_000);
+
+  afterAll(async () => {
+    await handle?.close();
+    if (mediaDir) fs.rmSync(mediaDir, { recursive: true, force: true });
+  });
+
+  it("fills every table the site reads", async () => {
+    expect(await count(db, "SELECT count(*) FROM users")).toBe(8);
+    expect(await count(db, "SELECT count(*) FROM stores")).toBe(12);
+    expect(await count(db, "SELECT count(*) FROM categories")).toBe(8);
+    expect(await count(db, "SELECT count(*) FROM posts WHERE post_type = 'd'")).toBe(60);
+    expect(await count(db, "SELECT count(*) FROM posts WHERE post_type = 'g'")).toBe(15);
+    expect(await count(db, "SELECT count(*) FROM posts WHERE kind = 'coupon'")).toBeGreaterThan(5);
+    expect(await count(db, "SELECT count(*) FROM posts WHERE kind = 'deal'")).toBeGreaterThan(20);
+    expect(await count(db, "SELECT count(*) FROM teachers_wishlist")).toBe(12);
+    expect(await count(db, "SELECT count(*) FROM featured_stores")).toBe(8);
+    expect(
+      await count(db, "SELECT count(*) FROM comments WHERE parent_id IS NULL"),
+    ).toBeGreaterThan(20);
+    expect(
+      await count(db, "SELECT count(*) FROM comments WHERE parent_id IS NOT NULL"),
+    ).toBeGreaterThan(5);
+    expect(await count(db, "SELECT count(*) FROM likes WHERE reaction = 'like'")).toBeGreaterThan(
+      20,
+    );
+    expect(await count(db, "SELECT count(*) FROM likes WHERE reaction = 'unlike'")).toBeGreaterThan(
+      0,
+    );
+    expect(await count(db, "SELECT count(*) FROM follows")).toBeGreaterThan(8);
+    expect(await count(db, "SELECT count(*) FROM social_links")).toBe(5);
+    expect(await count(db, "SELECT count(*) FROM footer_settings")).toBe(1);
+
+    const forums = await db.selectFrom("forums").select(["slug", "type"]).orderBy("id").execute();
+    expect(forums).toEqual([
+      { slug: "educators", type: "g" },
+      { slug: "deals", type: "d" },
+    ]);
+    const kinds = await db
+      .selectFrom("forum_categories")
+      .select(["kind", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy("kind")
+      .orderBy("kind")
+      .execute();
+    expect(kinds).toEqual([
+      { kind: "deal", n: 4 },
+      { kind: "discussion", n: 4 },
+    ]);
+  });
+
+  it("has a demo account that signs in with the documented password", async () => {
+    const demo = await db
+      .selectFrom("users")
+      .selectAll()
+      .where("id", "=", 1)
+      .executeTakeFirstOrThrow();
+    expect(demo.email).toBe(DEMO_EMAIL);
+    expect(demo.name).toBe("Demo Teacher");
+    expect(demo.email_verified_at).not.toBeNull();
+    expect(await verifyPassword(demo.password_hash, DEMO_PASSWORD)).toBe(true);
+    expect(
+      await count(db, "SELECT count(*) FROM users WHERE email !~ '@example\\.(com|org)$'"),
+    ).toBe(0);
+    expect(await count(db, "SELECT count(DISTINCT password_hash) FROM users")).toBe(1);
+
+    const subscription = await db
+      .selectFrom("subscriptions")
+      .innerJoin("subscription_plans", "subscription_plans.id", "subscriptions.plan_id")
+      .select([
+        "subscriptions.status",
+        "subscription_plans.price_cents",
+        "subscription_plans.currency",
+      ])
+      .where("subscriptions.user_id", "=", 1)
+      .executeTakeFirstOrThrow();
+    expect(subscription).toEqual({ status: "Active", price_cents: 1099, currency: "usd" });
+  });
+
+  it("keeps the engagement counts and trending score consistent with the rows", async () => {
+    const wrongCounts = await count(
+      db,
+      `SELECT count(*) FROM posts p WHERE
+         likes_count <> (SELECT count(*) FROM likes WHERE post_id = p.id AND reaction = 'like')
+      OR unlikes_count <> (SELECT count(*) FROM likes WHERE post_id = p.id AND reaction = 'unlike')
+      OR comments_count <> (SELECT count(*) FROM comments WHERE post_id = p.id AND deleted_at IS NULL)`,
+    );
+    expect(wrongCounts).toBe(0);
+    const wrongScores = await count(
+      db,
+      `SELECT count(*) FROM posts WHERE hot_score = 0
+          OR abs(hot_score - post_hot_score(likes_count, unlikes_count, comments_count, views, created_at)) > 1e-9`,
+    );
+    expect(wrongScores).toBe(0);
+    expect(await count(db, "SELECT count(*) FROM posts WHERE comments_count > 0")).toBeGreaterThan(
+      20,
+    );
+    expect(await count(db, "SELECT count(*) FROM posts WHERE search IS NULL")).toBe(0);
+  });
+
+  it("gives every deal a store, a category, a deal category and sensible prices", async () => {
+    const deals = await db.selectFrom("posts").selectAll().where("post_type", "=", "d").execute();
+    const dealCategories = new Set(
+      (
+        await db.selectFrom("forum_categories").select("id").where("kind", "=", "deal").execute()
+      ).map((r) => r.id),
+    );
+    for (const deal of deals) {
+      expect(deal.store_id, deal.title).not.toBeNull();
+      expect(deal.category_id, deal.title).not.toBeNull();
+      expect(dealCategories.has(deal.forum_category_id!), deal.title).toBe(true);
+      expect(["deal", "coupon"]).toContain(deal.kind);
+      expect(deal.currency).toBe("USD");
+      expect(deal.link).toMatch(/^https:\/\/www\.[a-z0-9.-]+\//);
+      expect(deal.link_key).not.toBe("");
+      expect(deal.description).toMatch(/^<p>/);
+      expect(deal.description).not.toMatch(/<script|on\w+=/i);
+      expect(deal.description_text).not.toMatch(/<[a-z]/i);
+      expect(["", "Hot Deal", "Best Price", "Free Shipping", "Teacher Favorite"]).toContain(
+        deal.deal_badge,
+      );
+      if (deal.kind === "coupon") expect(deal.coupon_code).toMatch(/^[A-Z]+\d+$/);
+      if (deal.price !== null && deal.list_price !== null) {
+        expect(deal.price).toBeLessThan(deal.list_price);
+        expect(deal.discount).toBe(Math.round((1 - deal.price / deal.list_price) * 100));
+      }
+      expect(deal.created_at.getTime()).toBeLessThanOrEqual(NOW.getTime());
+      expect(deal.created_at.getTime()).toBeGreaterThan(NOW.getTime() - 183 * DAY_MS);
+      if (deal.expires_at)
+        expect(deal.expires_at.getTime()).toBeGreaterThan(deal.created_at.getTime());
+    }
+    expect(deals.some((d) => d.expires_at && d.expires_at < NOW)).toBe(true);
+    expect(deals.some((d) => d.expires_at && d.expires_at > NOW)).toBe(true);
+    expect(deals.some((d) => d.expires_at === null)).toBe(true);
+    expect(deals.some((d) => d.is_featured)).toBe(true);
+    expect(new Set(deals.map((d) => d.title)).size).toBe(deals.length);
+
+    const discussions = await count(
+      db,
+      `SELECT count(*) FROM posts p JOIN forum_categories fc ON fc.id = p.forum_category_id
+       WHERE p.post_type = 'g' AND p.kind = 'discussion' AND fc.kind = 'discussion' AND p.store_id IS NULL`,
+    );
+    expect(discussions).toBe(15);
+  });
+
+  it("threads replies under earlier comments of the same post", async () => {
+    const broken = await count(
+      db,
+      `SELECT count(*) FROM comments c
+       LEFT JOIN comments parent ON parent.id = c.parent_id
+       JOIN posts p ON p.id = c.post_id
+       WHERE c.created_at < p.created_at OR c.created_at > '${NOW.toISOString()}'
+          OR (c.parent_id IS NOT NULL AND (parent.post_id <> c.post_id OR parent.created_at >= c.created_at))`,
+    );
+    expect(broken).toBe(0);
+  });
+
+  it("writes an image for every image URL", async () => {
+    const urls = [
+      ...(await db.selectFrom("posts").select("image_url as url").execute()),
+      ...(await db.selectFrom("users").select("image_url as url").execute()),
+      ...(await db.selectFrom("stores").select("image_url as url").execute()),
+      ...(await db.selectFrom("categories").select("image_url as url").execute()),
+    ].map((r) => r.url ?? "");
+    const settings = await db.selectFrom("general_settings").selectAll().executeTakeFirstOrThrow();
+    const footer = await db.selectFrom("footer_settings").selectAll().executeTakeFirstOrThrow();
+    urls.push(settings.website_logo, footer.play_store_image, footer.app_store_image);
+    for (const url of urls) {
+      const file = mediaFile(mediaDir, url);
+      expect(fs.existsSync(file), url).toBe(true);
+    }
+    const logo = fs.readFileSync(mediaFile(mediaDir, settings.website_logo));
+    expect(logo.subarray(1, 4).toString()).toBe("PNG");
+  });
+
+  it("fills the site settings and pages", async () => {
+    const settings = await db.selectFrom("general_settings").selectAll().executeTakeFirstOrThrow();
+    expect(settings.website_name).toBe("Chalkboard Deals");
+    expect(settings.website_description).toMatch(/^[A-Z].{40,}\.$/);
+    const educatorPost = await db
+      .selectFrom("posts")
+      .select("post_type")
+      .where("unique_id", "=", settings.educator_post_unique_id)
+      .executeTakeFirstOrThrow();
+    expect(educatorPost.post_type).toBe("g");
+
+    const footer = await db.selectFrom("footer_settings").selectAll().executeTakeFirstOrThrow();
+    expect(footer.playstore_url).toBe(
+      "https://play.google.com/store/apps/details?id=com.chalkboarddeals.app",
+    );
+    expect(footer.copyright_text).not.toMatch(/©|\d{4}/);
+
+    const icons = await db
+      .selectFrom("social_links")
+      .select("social_image")
+      .orderBy("position")
+      .execute();
+    expect(icons.map((i) => i.social_image)).toEqual([
+      "icon-facebook",
+      "icon-twitter",
+      "icon-instagram",
+      "icon-pinterest",
+      "icon-youtube",
+    ]);
+
+    const policy = await db
+      .selectFrom("cms_pages")
+      .selectAll()
+      .where("slug", "=", "privacy-policy")
+      .executeTakeFirstOrThrow();
+    for (const topic of [
+      "XSRF-TOKEN",
+      "/delete-account",
+      "/contact",
+      "affiliate",
+      "Children",
+      "sell",
+    ]) {
+      expect(policy.detail).toContain(topic);
+    }
+  });
+
+  it("refuses a database that already has content", async () => {
+    await expect(seedDemoData(db, { mediaDir, scale: "small", now: NOW })).rejects.toBeInstanceOf(
+      DemoDataError,
+    );
+  });
+
+  it("produces the same content on every run, whatever the date", async () => {
+    const other = await seeded("small", new Date("2025-09-01T08:30:00Z"));
+    try {
+      const content = (d: Db) =>
+        d
+          .selectFrom("posts")
+          .select(["id", "unique_id", "slug", "title", "price", "link", "user_id", "store_id"])
+          .orderBy("id")
+          .execute();
+      expect(await content(other.handle.db)).toEqual(await content(db));
+      const comments = (d: Db) =>
+        d
+          .selectFrom("comments")
+          .select(["id", "post_id", "parent_id", "body"])
+          .orderBy("id")
+          .execute();
+      expect(await comments(other.handle.db)).toEqual(await comments(db));
+    } finally {
+      await other.handle.close();
+      fs.rmSync(other.mediaDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe("demo data, full scale", () => {
+  it("seeds the first-start content", async () => {
+    const { handle, mediaDir } = await seeded("full");
+    const db = handle.db;
+    try {
+      expect(await count(db, "SELECT count(*) FROM stores")).toBeGreaterThanOrEqual(60);
+      expect(await count(db, "SELECT count(*) FROM categories")).toBe(30);
+      expect(
+        await count(db, "SELECT count(*) FROM posts WHERE post_type = 'd'"),
+      ).toBeGreaterThanOrEqual(600);
+      expect(await count(db, "SELECT count(*) FROM posts WHERE post_type = 'g'")).toBe(60);
+      expect(await count(db, "SELECT count(*) FROM users")).toBe(40);
+      expect(
+        await count(db, "SELECT count(*) FROM users WHERE user_type = 'Teacher'"),
+      ).toBeGreaterThan(20);
+      expect(
+        await count(db, "SELECT count(*) FROM users WHERE user_type = 'Shopper'"),
+      ).toBeGreaterThan(8);
+      expect(await count(db, "SELECT count(DISTINCT title) = count(*) FROM posts")).toBe(1);
+      expect(
+        await count(
+          db,
+          "SELECT count(*) FROM stores s WHERE NOT EXISTS (SELECT 1 FROM posts WHERE store_id = s.id)",
+        ),
+      ).toBe(0);
+      expect(
+        await count(
+          db,
+          "SELECT count(*) FROM categories c WHERE NOT EXISTS (SELECT 1 FROM posts WHERE category_id = c.id)",
+        ),
+      ).toBe(0);
+      const missing = (await db.selectFrom("posts").select("image_url").execute()).filter(
+        (p) => !fs.existsSync(mediaFile(mediaDir, p.image_url)),
+      );
+      expect(missing).toEqual([]);
+    } finally {
+      await handle.close();
+      fs.rmSync(mediaDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
