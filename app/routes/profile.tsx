@@ -1,11 +1,49 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { data, useLoaderData } from "react-router";
+import { requestContext } from "#app-context";
+import { ProfileView, pageNumber } from "../components/ProfileView.tsx";
+import { pageMeta } from "../lib/meta.ts";
+import type { Route } from "./+types/profile";
 
-export function loader() {
-  return data(null, { status: 404 });
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { services, user } = context.get(requestContext);
+  if (!/^\d{1,15}$/.test(params.userId)) throw data(null, { status: 404 });
+  try {
+    const profile = await services.profiles.publicProfile(user, {
+      user_id: params.userId,
+      page: pageNumber(request),
+    });
+    return { profile, viewerId: user?.id ?? null };
+  } catch (error) {
+    // An unknown or deleted member is the 404 page. (Checked by status, not instanceof: in the
+    // production build the services' error classes are not the copies bundled with the routes.)
+    if ((error as { statusCode?: unknown } | null)?.statusCode === 404) {
+      throw data(null, { status: 404 });
+    }
+    throw error;
+  }
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  if (!loaderData) return pageMeta(matches, { title: "Page Not Found", noindex: true });
+  const user = loaderData.profile.user_data;
+  return pageMeta(matches, {
+    title: user.user_name,
+    description:
+      user.user_biography ||
+      `${user.user_name}'s deals and coupons: ${user.deal_count} deals, ${user.coupon_count} coupons.`,
+    path: `/profile/${user.user_id}`,
+    image: user.user_image || undefined,
+    type: "profile",
+  });
+};
+
+export default function PublicProfile() {
+  const { profile, viewerId } = useLoaderData<typeof loader>();
+  return (
+    <ProfileView
+      profile={profile}
+      viewerId={viewerId}
+      path={`/profile/${profile.user_data.user_id}`}
+    />
+  );
 }

@@ -1,0 +1,135 @@
+import { Link } from "react-router";
+import type { ProfilePage } from "../../core/profiles/presenter.ts";
+import { formatDate } from "../lib/format.ts";
+import { Avatar } from "./Avatar.tsx";
+import { DealGrid } from "./DealCard.tsx";
+import { FollowButton } from "./FollowButton.tsx";
+import { FollowCarousel } from "./FollowCarousel.tsx";
+import { Pager } from "./Pager.tsx";
+import { SubscriptionBlock } from "./SubscriptionBlock.tsx";
+// The pager's styles live with the listing pages'.
+import "../styles/listings.css";
+import "../styles/profile.css";
+
+interface ProfileViewProps {
+  profile: ProfilePage;
+  /** The signed-in user's id, or null for a visitor. */
+  viewerId: number | null;
+  /** Where the page lives, for the deal pages' links (?page=n). */
+  path: string;
+}
+
+/** ?page=n of a profile's deal cards; anything else is page 1. */
+export function pageNumber(request: Request): number {
+  const page = Number.parseInt(new URL(request.url).searchParams.get("page") ?? "", 10);
+  return Number.isSafeInteger(page) && page > 0 ? page : 1;
+}
+
+/**
+ * A member's page, shared by My Account and the public profile: who they are, their counts, the
+ * subscription block (owner only), followers and followings, and their deals. The owner gets
+ * EDIT PROFILE and their private details; anyone else gets FOLLOW / UN FOLLOW.
+ */
+export function ProfileView({ profile, viewerId, path }: ProfileViewProps) {
+  const user = profile.user_data;
+  const isOwn = viewerId === user.user_id;
+  const stats = [
+    { label: "Deals", value: user.deal_count },
+    { label: "Coupons", value: user.coupon_count },
+    { label: "Followers", value: user.followers },
+    { label: "Following", value: user.followings },
+  ];
+  const pagination = profile.deal_data_pagination;
+
+  return (
+    <div className="container profile">
+      <section className="card profile-header" aria-labelledby="profile-name">
+        <Avatar name={user.user_name} image={user.user_image} size={120} />
+        <div className="profile-identity">
+          <h1 id="profile-name" className="page-title">
+            {user.user_name}
+          </h1>
+          <p className="profile-meta">
+            <span className="profile-type">{user.user_type}</span>
+            <span>Joined {formatDate(user.join_date)}</span>
+          </p>
+          {user.user_biography && <p className="profile-bio">{user.user_biography}</p>}
+          {user.user_website && (
+            <p>
+              <a href={user.user_website} rel="nofollow ugc noopener" target="_blank">
+                {user.user_website.replace(/^https?:\/\//, "")}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </p>
+          )}
+          {isOwn && (
+            <dl className="profile-private" aria-label="Private details, shown only to you">
+              <div>
+                <dt>Email</dt>
+                <dd>{user.user_email}</dd>
+              </div>
+              {user.user_mobile && (
+                <div>
+                  <dt>Mobile</dt>
+                  <dd>{user.user_mobile}</dd>
+                </div>
+              )}
+              {user.user_address && (
+                <div>
+                  <dt>Address</dt>
+                  <dd>{user.user_address}</dd>
+                </div>
+              )}
+            </dl>
+          )}
+        </div>
+        <div className="profile-actions">
+          {isOwn ? (
+            <Link to="/user/profile-edit" className="btn btn-primary">
+              EDIT PROFILE
+            </Link>
+          ) : (
+            <FollowButton
+              userId={user.user_id}
+              name={user.user_name}
+              isFollow={user.is_follow === 1}
+              viewerId={viewerId}
+            />
+          )}
+        </div>
+        <ul className="profile-stats" aria-label="Activity">
+          {stats.map((stat) => (
+            <li key={stat.label}>
+              <strong>{stat.value}</strong> <span>{stat.label}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {profile.user_subscriptions && (
+        <SubscriptionBlock subscriptions={profile.user_subscriptions} />
+      )}
+
+      <section className="card profile-section" aria-labelledby="followers-heading">
+        <h2 id="followers-heading">Followers</h2>
+        <FollowCarousel entries={profile.followers_data} label="followers" />
+      </section>
+
+      <section className="card profile-section" aria-labelledby="followings-heading">
+        <h2 id="followings-heading">Following</h2>
+        <FollowCarousel entries={profile.followings_data} label="followings" />
+      </section>
+
+      <section className="profile-section" aria-labelledby="deals-heading">
+        <h2 id="deals-heading">{isOwn ? "My Deals" : `Deals by ${user.user_name}`}</h2>
+        <DealGrid deals={profile.deal_data} />
+        <Pager
+          page={pagination.current_page}
+          lastPage={pagination.last_page}
+          hrefFor={(page) => `${path}?page=${page}`}
+          label="Deal pages"
+        />
+      </section>
+    </div>
+  );
+}

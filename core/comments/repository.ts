@@ -1,0 +1,29 @@
+import type { DbOrTx } from "../../db/index.ts";
+
+/** A live comment of the given post (a reply must stay on its parent's post). */
+export function findLiveComment(db: DbOrTx, commentId: number, postId: number) {
+  return db
+    .selectFrom("comments")
+    .select("id")
+    .where("id", "=", commentId)
+    .where("post_id", "=", postId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+export function insertComment(
+  db: DbOrTx,
+  comment: {
+    post_id: number;
+    user_id: number;
+    parent_id: number | null;
+    body: string;
+    created_at: Date;
+  },
+) {
+  return db
+    .insertInto("comments")
+    .values(comment)
+    .returning(["id", "post_id", "parent_id", "body", "created_at", "user_id"])
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,69 @@
+import type { DealCard } from "../deals/presenter.ts";
+import type { FollowUserRow, ProfileUserRow, SubscriptionRow } from "./repository.ts";
+
+/**
+ * A user's profile in the spec's field names (section 3). The email, mobile number and address are
+ * private: they are present only when `owner` is true, and absent (not null) otherwise.
+ */
+export function presentUserProfile(
+  row: ProfileUserRow,
+  options: { owner: boolean; isFollow: boolean },
+) {
+  const profile = {
+    user_id: row.id,
+    user_name: row.name,
+    user_image: row.image_url ?? "",
+    user_type: row.user_type,
+    join_date: row.created_at.toISOString(),
+    deal_count: Number(row.deal_count ?? 0),
+    coupon_count: Number(row.coupon_count ?? 0),
+    followers: Number(row.followers ?? 0),
+    followings: Number(row.followings ?? 0),
+    is_follow: options.isFollow ? 1 : 0,
+    user_dob: row.dob ?? "",
+    user_gender: row.gender ?? "",
+    user_biography: row.biography,
+    user_website: row.website,
+  };
+  if (!options.owner) return profile;
+  return { ...profile, user_email: row.email, user_mobile: row.mobile, user_address: row.address };
+}
+
+export type UserProfile = ReturnType<typeof presentUserProfile> & {
+  user_email?: string;
+  user_mobile?: string;
+  user_address?: string;
+};
+
+/** A follower / following entry: id, user_id, user_image, name. */
+export function presentFollowEntry(row: FollowUserRow) {
+  return { id: row.id, user_id: row.id, user_image: row.image_url ?? "", name: row.name };
+}
+
+export type FollowEntry = ReturnType<typeof presentFollowEntry>;
+
+export function presentSubscription(row: SubscriptionRow) {
+  return {
+    id: row.id,
+    plan_name: row.plan_name,
+    plan_description: row.plan_description,
+    plan_price: (row.price_cents / 100).toFixed(2),
+    plan_currency: row.currency,
+    plan_interval: row.interval,
+    sub_start_date: row.start_date ?? "",
+    sub_end_date: row.end_date ?? "",
+    sub_status: row.status,
+  };
+}
+
+export type Subscription = ReturnType<typeof presentSubscription>;
+
+export interface ProfilePage {
+  user_data: UserProfile;
+  followings_data: FollowEntry[];
+  followers_data: FollowEntry[];
+  deal_data: DealCard[];
+  deal_data_pagination: { total: number; current_page: number; last_page: number };
+  /** Only for the owner: a subscription is nobody else's business. */
+  user_subscriptions?: Subscription[];
+}

@@ -1,0 +1,225 @@
+import { sql } from "kysely";
+import type { DbOrTx } from "../../db/index.ts";
+import { dealCardQuery } from "../deals/repository.ts";
+
+/**
+ * A live (not deleted) user with every count a profile shows, in one round trip. The counts use
+ * posts_user_idx, the follows primary key and follows_followee_idx.
+ */
+export function findProfileUser(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("users")
+    .where("users.id", "=", userId)
+    .where("users.deleted_at", "is", null)
+    .select((eb) => [
+      "users.id",
+      "users.name",
+      "users.email",
+      "users.user_type",
+      "users.image_url",
+      // As text: node-postgres would turn a date into a local-time Date object.
+      sql<string | null>`to_char(users.dob, 'YYYY-MM-DD')`.as("dob"),
+      "users.gender",
+      "users.biography",
+      "users.mobile",
+      "users.website",
+      "users.address",
+      "users.created_at",
+      eb
+        .selectFrom("posts")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("posts.user_id", "=", "users.id")
+        .where("posts.status", "=", "active")
+        .where("posts.kind", "=", "deal")
+        .as("deal_count"),
+      eb
+        .selectFrom("posts")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("posts.user_id", "=", "users.id")
+        .where("posts.status", "=", "active")
+        .where("posts.kind", "=", "coupon")
+        .as("coupon_count"),
+      eb
+        .selectFrom("follows")
+        .innerJoin("users as f", "f.id", "follows.follower_id")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("follows.followee_id", "=", "users.id")
+        .where("f.deleted_at", "is", null)
+        .as("followers"),
+      eb
+        .selectFrom("follows")
+        .innerJoin("users as f", "f.id", "follows.followee_id")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("follows.follower_id", "=", "users.id")
+        .where("f.deleted_at", "is", null)
+        .as("followings"),
+    ])
+    .executeTakeFirst();
+}
+
+export type ProfileUserRow = NonNullable<Awaited<ReturnType<typeof findProfileUser>>>;
+
+/** Whether a user exists and is not deleted. */
+export async function userExists(db: DbOrTx, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where("id", "=", userId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The newest followers of a user (follows_followee_idx). */
+export function findFollowers(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .selectFrom("follows")
+    .innerJoin("users", "users.id", "follows.follower_id")
+    .select(["users.id", "users.name", "users.image_url"])
+    .where("follows.followee_id", "=", userId)
+    .where("users.deleted_at", "is", null)
+    .orderBy("follows.created_at", "desc")
+    .orderBy("users.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** The people a user follows, newest first (the primary key leads with follower_id). */
+export function findFollowings(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .selectFrom("follows")
+    .innerJoin("users", "users.id", "follows.followee_id")
+    .select(["users.id", "users.name", "users.image_url"])
+    .where("follows.follower_id", "=", userId)
+    .where("users.deleted_at", "is", null)
+    .orderBy("follows.created_at", "desc")
+    .orderBy("users.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+export type FollowUserRow = Awaited<ReturnType<typeof findFollowers>>[number];
+
+export async function isFollowing(db: DbOrTx, followerId: number, followeeId: number) {
+  const row = await db
+    .selectFrom("follows")
+    .select("follower_id")
+    .where("follower_id", "=", followerId)
+    .where("followee_id", "=", followeeId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function follow(db: DbOrTx, followerId: number, followeeId: number) {
+  await db
+    .insertInto("follows")
+    .values({ follower_id: followerId, followee_id: followeeId })
+    .onConflict((oc) => oc.columns(["follower_id", "followee_id"]).doNothing())
+    .execute();
+}
+
+export async function unfollow(db: DbOrTx, followerId: number, followeeId: number) {
+  await db
+    .deleteFrom("follows")
+    .where("follower_id", "=", followerId)
+    .where("followee_id", "=", followeeId)
+    .execute();
+}
+
+/** A page of the user's live deals and coupons, newest first (posts_user_idx). */
+export function findUserDeals(db: DbOrTx, userId: number, page: number, pageSize: number) {
+  return dealCardQuery(db)
+    .where("posts.user_id", "=", userId)
+    .where("posts.post_type", "=", "d")
+    .orderBy("posts.created_at", "desc")
+    .orderBy("posts.id", "desc")
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+}
+
+/** The user's subscriptions with their plans, newest first (subscriptions_user_idx). */
+export function findSubscriptions(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .selectFrom("subscriptions")
+    .innerJoin("subscription_plans", "subscription_plans.id", "subscriptions.plan_id")
+    .select([
+      "subscriptions.id",
+      "subscriptions.status",
+      sql<string | null>`to_char(subscriptions.start_date, 'YYYY-MM-DD')`.as("start_date"),
+      sql<string | null>`to_char(subscriptions.end_date, 'YYYY-MM-DD')`.as("end_date"),
+      "subscription_plans.name as plan_name",
+      "subscription_plans.description as plan_description",
+      "subscription_plans.price_cents",
+      "subscription_plans.currency",
+      "subscription_plans.interval",
+    ])
+    .where("subscriptions.user_id", "=", userId)
+    .orderBy("subscriptions.created_at", "desc")
+    .orderBy("subscriptions.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+export type SubscriptionRow = Awaited<ReturnType<typeof findSubscriptions>>[number];
+
+export interface ProfileChanges {
+  name: string;
+  mobile: string;
+  website: string;
+  dob: string | null;
+  gender: "male" | "female" | null;
+  biography: string;
+  address: string;
+  image_url?: string;
+}
+
+export async function updateProfile(
+  db: DbOrTx,
+  userId: number,
+  changes: ProfileChanges,
+  now: Date,
+) {
+  await db
+    .updateTable("users")
+    .set({ ...changes, updated_at: now })
+    .where("id", "=", userId)
+    .where("deleted_at", "is", null)
+    .execute();
+}
+
+export async function findAvatarUrl(db: DbOrTx, userId: number) {
+  const row = await db
+    .selectFrom("users")
+    .select("image_url")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return row?.image_url ?? null;
+}
+
+export async function insertMedia(
+  db: DbOrTx,
+  media: {
+    user_id: number;
+    path: string;
+    mime: string;
+    width: number;
+    height: number;
+    bytes: number;
+  },
+) {
+  await db.insertInto("media").values(media).execute();
+}
+
+/**
+ * Forgets an uploaded file of this user (its row); returns whether there was one, so that only
+ * files the user uploaded are ever deleted from disk, never shared demo images.
+ */
+export async function deleteUserMedia(db: DbOrTx, userId: number, path: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom("media")
+    .where("user_id", "=", userId)
+    .where("path", "=", path)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

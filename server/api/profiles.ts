@@ -1,0 +1,89 @@
+import {
+  FollowSchema,
+  OwnProfileSchema,
+  ProfileUpdateSchema,
+  PublicProfileSchema,
+} from "../../core/profiles/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { readForm } from "./multipart-form.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
+
+/** My Account, public profiles, follows and profile edits. */
+export const profilesApi: ApiModule = (app, services) => {
+  apiRoute(app, {
+    method: "POST",
+    url: "/user_dashboard",
+    tag: "Profiles",
+    summary:
+      "The signed-in user's own page: profile (private fields included), followers, followings, " +
+      "deal cards (page, 15 a page) and subscriptions",
+    body: OwnProfileSchema,
+    auth: true,
+    handler: async (request) => ({
+      status: "true",
+      response: await services.profiles.dashboard(request.user, request.body),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/user",
+    tag: "Profiles",
+    summary: "The signed-in user's own profile, private fields included",
+    body: OwnProfileSchema,
+    auth: true,
+    handler: async (request) => ({
+      status: "true",
+      data: await services.profiles.ownProfile(request.user, request.body),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/user_profile",
+    tag: "Profiles",
+    summary:
+      "A user's public page: profile without private fields, followers, followings and deal cards; " +
+      "is_follow is 1 when the signed-in viewer follows the user",
+    body: PublicProfileSchema,
+    handler: async (request) => ({
+      status: "true",
+      response: await services.profiles.publicProfile(request.user, request.body),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/profile_follow",
+    tag: "Profiles",
+    summary: "Follows (status 'Follow') or stops following (status 'UN FOLLOW') another user",
+    body: FollowSchema,
+    auth: true,
+    handler: async (request) => ({
+      status: "true",
+      ...(await services.profiles.follow(request.user, request.body)),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/profile_update",
+    tag: "Profiles",
+    summary:
+      "Updates the signed-in user's profile (multipart; optional image file). The email is never " +
+      "changed here. Answers the message 'Your profile has been updated'",
+    body: ProfileUpdateSchema,
+    multipart: true,
+    auth: true,
+    handler: async (request) => {
+      const form = await readForm(request, "image", IMAGE_MESSAGES.tooLarge);
+      const result = await services.profiles.updateProfile(
+        request.user,
+        form.fields,
+        form.file ?? null,
+      );
+      return { status: "true", ...result };
+    },
+  });
+};
