@@ -12,6 +12,8 @@ import { migrate } from "./migrate.ts";
 // and prices have two decimals.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
+// date columns (dob, subscription periods) stay "YYYY-MM-DD" strings: no time zone to shift them.
+pg.types.setTypeParser(1082, (v) => v);
 
 export type Db = Kysely<Database>;
 export type DbOrTx = Kysely<Database> | Transaction<Database>;

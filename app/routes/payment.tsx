@@ -2,12 +2,12 @@ import { Suspense, lazy, useEffect, useState } from "react";
 import { redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { PAYMENT } from "../../core/constants.ts";
-import { AppError } from "../../core/http/errors.ts";
 import type { PaymentOutcome } from "../../core/payments/service.ts";
 import { formatDate, formatPrice } from "../lib/format.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/payment.css";
 import type { Route } from "./+types/payment";
+import { clientErrorStatus } from "../lib/errors.ts";
 
 /** Stripe's card form is a chunk of its own, fetched only here and only with keys configured. */
 const PaymentForm = lazy(() => import("../components/PaymentForm.tsx"));
@@ -25,7 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     try {
       outcome = await services.payments.completePayment(user, paymentIntent);
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+      if (clientErrorStatus(error) === undefined) throw error;
       outcome = "failed";
     }
   }

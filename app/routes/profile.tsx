@@ -3,6 +3,7 @@ import { requestContext } from "#app-context";
 import { ProfileView, pageNumber } from "../components/ProfileView.tsx";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/profile";
+import { clientErrorStatus } from "../lib/errors.ts";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
@@ -16,7 +17,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   } catch (error) {
     // An unknown or deleted member is the 404 page. (Checked by status, not instanceof: in the
     // production build the services' error classes are not the copies bundled with the routes.)
-    if ((error as { statusCode?: unknown } | null)?.statusCode === 404) {
+    if (clientErrorStatus(error) === 404) {
       throw data(null, { status: 404 });
     }
     throw error;
