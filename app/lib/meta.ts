@@ -14,8 +14,11 @@ export interface PageMeta {
   extra?: MetaDescriptor[];
 }
 
+/** A meta function's matches; route-typed matches may hold undefined entries past the known ones. */
+type Matches = ReadonlyArray<MetaArgs["matches"][number] | undefined>;
+
 /** The root route's loader data (settings, user, public config) from a meta function's matches. */
-export function rootLoaderData(matches: MetaArgs["matches"]): RootLoaderData | undefined {
+export function rootLoaderData(matches: Matches): RootLoaderData | undefined {
   return matches.find((m) => m?.id === "root")?.loaderData as RootLoaderData | undefined;
 }
 
@@ -32,7 +35,7 @@ function absolute(base: string, url: string): string {
  * The head of a page: its own title, a description (the settings' default where the page has none),
  * canonical URL, Open Graph and Twitter card tags. Pass the meta function's `matches`.
  */
-export function pageMeta(matches: MetaArgs["matches"], page: PageMeta): MetaDescriptor[] {
+export function pageMeta(matches: Matches, page: PageMeta): MetaDescriptor[] {
   const root = rootLoaderData(matches);
   const siteName = root?.settings.websiteName ?? "Chalkboard Deals";
   const base = root?.publicConfig.publicUrl ?? "";

@@ -1,11 +1,26 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { useLoaderData } from "react-router";
+import { PostDetail } from "../components/PostDetail.tsx";
+import { postPageMeta } from "../lib/post-page.ts";
+import { loadPostPage } from "../lib/post-page.server.ts";
+import type { Route } from "./+types/educator-post";
 
-export function loader() {
-  return data(null, { status: 404 });
+export function loader(args: Route.LoaderArgs) {
+  return loadPostPage(args, "educator");
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  postPageMeta(matches, loaderData, "educator");
+
+export default function EducatorPostPage() {
+  const { details, crumbs, canonicalUrl, viewer, now } = useLoaderData<typeof loader>();
+  return (
+    <PostDetail
+      details={details}
+      variant="educator"
+      crumbs={crumbs}
+      canonicalUrl={canonicalUrl}
+      viewer={viewer}
+      now={now}
+    />
+  );
 }

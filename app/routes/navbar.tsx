@@ -1,11 +1,11 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { pageMeta } from "../lib/meta.ts";
+import type { Route } from "./+types/navbar";
 
-export function loader() {
-  return data(null, { status: 404 });
-}
+// The spec lists /navbar as a route whose content is not shown: the site's header and footer with
+// an empty main area, kept out of search results.
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, { title: "Navigation", path: "/navbar", noindex: true });
 
-export default function Pending() {
-  return <NotFoundContent />;
+export default function NavbarRoute() {
+  return null;
 }

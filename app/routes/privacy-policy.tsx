@@ -1,11 +1,36 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { data, useLoaderData } from "react-router";
+import { requestContext } from "#app-context";
+import { bodyWithoutTitle } from "../../core/cms/presenter.ts";
+import { pageMeta } from "../lib/meta.ts";
+import type { Route } from "./+types/privacy-policy";
+import "../styles/content.css";
 
-export function loader() {
-  return data(null, { status: 404 });
+const SLUG = "privacy-policy";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  const page = await services.cms.findPage(SLUG);
+  if (!page) throw data(null, { status: 404 });
+  return { title: page.title, html: bodyWithoutTitle(page) };
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageMeta(matches, {
+    title: loaderData?.title ?? "Privacy Policy",
+    description:
+      "How we collect, use and protect your personal information, the cookies we use, and the choices you have.",
+    path: `/${SLUG}`,
+  });
+
+export default function PrivacyPolicyPage() {
+  const { title, html } = useLoaderData<typeof loader>();
+  return (
+    <div className="container content-page">
+      <article className="card">
+        <h1 className="page-title">{title}</h1>
+        {/* Written by the site owner (trusted HTML). */}
+        <div className="rich-text cms-content" dangerouslySetInnerHTML={{ __html: html }} />
+      </article>
+    </div>
+  );
 }

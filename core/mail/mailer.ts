@@ -7,6 +7,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Where replies go, when not to the sender (contact messages: the visitor who wrote). */
+  replyTo?: string;
 }
 
 export interface Mailer {

@@ -1,0 +1,18 @@
+import "../styles/content.css";
+
+/** A member's picture, or their initial on a coloured disc when they have none. */
+export function Avatar({ name, image, size = 40 }: { name: string; image: string; size?: number }) {
+  if (image) {
+    return <img className="avatar" src={image} alt="" width={size} height={size} loading="lazy" />;
+  }
+  const initial = name.trim().charAt(0).toUpperCase() || "?";
+  return (
+    <span
+      className="avatar avatar-initial"
+      style={{ width: size, height: size }}
+      aria-hidden="true"
+    >
+      {initial}
+    </span>
+  );
+}

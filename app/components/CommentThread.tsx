@@ -1,0 +1,103 @@
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import type { PresentedComment } from "../../core/posts/presenter.ts";
+import { timeAgo } from "../lib/time-ago.ts";
+import { Avatar } from "./Avatar.tsx";
+import { CommentForm } from "./CommentForm.tsx";
+
+interface ThreadContext {
+  postId: number;
+  postType: "d" | "g";
+  viewerId: number | null;
+  /** The server's clock when the page was loaded, so labels match between server and browser. */
+  now: Date;
+}
+
+/** Replies deeper than this are drawn at this indentation, so narrow screens keep their width. */
+const MAX_INDENT = 3;
+
+function CommentItem({
+  comment,
+  depth,
+  context,
+}: {
+  comment: PresentedComment;
+  depth: number;
+  context: ThreadContext;
+}) {
+  const navigate = useNavigate();
+  const [replying, setReplying] = useState(false);
+  const created = new Date(comment.created_at);
+
+  function openReply() {
+    if (context.viewerId === null) navigate("/login");
+    else setReplying(true);
+  }
+
+  return (
+    <li className="comment" data-depth={Math.min(depth, MAX_INDENT)}>
+      <article
+        aria-label={comment.is_deleted ? "Deleted comment" : `Comment by ${comment.user_name}`}
+      >
+        <header className="comment-header">
+          <Avatar name={comment.user_name} image={comment.user_image} size={36} />
+          <span className="comment-author">
+            {comment.user_id ? (
+              <Link to={`/profile/${comment.user_id}`}>{comment.user_name}</Link>
+            ) : (
+              comment.user_name
+            )}
+          </span>
+          <time dateTime={comment.created_at} title={created.toUTCString()}>
+            {timeAgo(created, context.now)}
+          </time>
+        </header>
+        <div
+          className={comment.is_deleted ? "comment-body deleted" : "comment-body"}
+          dangerouslySetInnerHTML={{ __html: comment.message }}
+        />
+        {!comment.is_deleted && !replying && (
+          <button type="button" className="btn-link comment-reply" onClick={openReply}>
+            Reply
+          </button>
+        )}
+        {replying && context.viewerId !== null && (
+          <CommentForm
+            postId={context.postId}
+            postType={context.postType}
+            viewerId={context.viewerId}
+            parentId={comment.id}
+            label={`Reply to ${comment.user_name}`}
+            submitLabel="POST REPLY"
+            onCancel={() => setReplying(false)}
+            onPosted={() => setReplying(false)}
+            autoFocus
+          />
+        )}
+      </article>
+      {comment.comments_replies.length > 0 && (
+        <ol className="comment-list replies">
+          {comment.comments_replies.map((reply) => (
+            <CommentItem key={reply.id} comment={reply} depth={depth + 1} context={context} />
+          ))}
+        </ol>
+      )}
+    </li>
+  );
+}
+
+/** Threaded comments with time-ago labels and a Reply box under each comment. */
+export function CommentThread({
+  comments,
+  ...context
+}: ThreadContext & { comments: PresentedComment[] }) {
+  if (comments.length === 0)
+    return <p className="comments-empty">No comments yet. Be the first to comment.</p>;
+  return (
+    <ol className="comment-list">
+      {comments.map((comment) => (
+        <CommentItem key={comment.id} comment={comment} depth={0} context={context} />
+      ))}
+    </ol>
+  );
+}

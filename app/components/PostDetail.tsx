@@ -1,0 +1,212 @@
+import { Link, useNavigate } from "react-router";
+import { FiExternalLink } from "react-icons/fi";
+import type { PostDetails } from "../../core/posts/service.ts";
+import { formatDate, formatPrice } from "../lib/format.ts";
+import { timeAgo } from "../lib/time-ago.ts";
+import { Breadcrumbs, type Crumb } from "./Breadcrumbs.tsx";
+import { Avatar } from "./Avatar.tsx";
+import { CommentForm } from "./CommentForm.tsx";
+import { CommentThread } from "./CommentThread.tsx";
+import { CouponCode } from "./CouponCode.tsx";
+import { LikeButtons } from "./LikeButtons.tsx";
+import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
+import { ShareButtons } from "./ShareButtons.tsx";
+// Breadcrumbs are styled with the listing pages.
+import "../styles/listings.css";
+import "../styles/post.css";
+
+interface PostDetailProps {
+  details: PostDetails;
+  /** "deal" shows price, badge and coupon; "educator" is the same page without them. */
+  variant: "deal" | "educator";
+  crumbs: Crumb[];
+  canonicalUrl: string;
+  viewer: { id: number; image: string } | null;
+  /** The server's clock at load time (ISO), for time-ago labels that match after hydration. */
+  now: string;
+}
+
+function CommentCount({ count }: { count: number }) {
+  return <>{count === 1 ? "1 comment" : `${count} comments`}</>;
+}
+
+/** The deal detail page and the educator post page (spec section 2, "Deal detail"). */
+export function PostDetail({
+  details,
+  variant,
+  crumbs,
+  canonicalUrl,
+  viewer,
+  now,
+}: PostDetailProps) {
+  const post = details.product_details;
+  const navigate = useNavigate();
+  const at = new Date(now);
+  const isDeal = variant === "deal";
+  const created = new Date(post.created_at);
+  const absoluteImage = post.image_url ? new URL(post.image_url, canonicalUrl).toString() : "";
+  const commentTotal = post.comments_count;
+
+  return (
+    <div className="container post-page">
+      <div className="post-page-top">
+        <Breadcrumbs items={crumbs} />
+        <PostNewTopicButton />
+      </div>
+
+      {post.is_expired && (
+        <p className="alert alert-expired" role="status">
+          This deal has expired
+          {post.expiry ? <> (ended {formatDate(post.expiry)})</> : null}.
+        </p>
+      )}
+
+      <article className="post-detail" aria-labelledby="post-title">
+        <div className="post-main card">
+          {post.image_url && (
+            <div className="post-media">
+              <img
+                src={post.image_url}
+                alt={post.title}
+                width={800}
+                height={600}
+                fetchPriority="high"
+                decoding="async"
+              />
+              {isDeal && post.deal_badge && !post.is_expired && (
+                <span className="deal-badge">{post.deal_badge}</span>
+              )}
+              {isDeal && post.is_expired && (
+                <span className="deal-badge expired-badge">Expired</span>
+              )}
+            </div>
+          )}
+
+          <div className="post-summary">
+            {(post.store || post.category) && (
+              <p className="post-taxonomy">
+                {post.store && <Link to={`/store/${post.store.slug}`}>{post.store.title}</Link>}
+                {post.category && (
+                  <Link to={`/category/${post.category.slug}`}>{post.category.title}</Link>
+                )}
+              </p>
+            )}
+            <h1 id="post-title" className="post-title">
+              {post.title}
+            </h1>
+            <p className="post-byline">
+              <Avatar name={post.user_name} image={post.user_image} size={32} />
+              <span>
+                {post.user ? (
+                  <>
+                    Posted by <Link to={`/profile/${post.user.id}`}>{post.user.name}</Link>
+                  </>
+                ) : (
+                  <>Posted by {post.user_name || "a member"}</>
+                )}{" "}
+                <time dateTime={post.created_at} title={created.toUTCString()}>
+                  {timeAgo(created, at)}
+                </time>
+              </span>
+            </p>
+            <p className="post-stats">
+              <span>{post.views === 1 ? "1 view" : `${post.views} views`}</span>
+              <span>
+                <CommentCount count={commentTotal} />
+              </span>
+              {post.expiry && !post.is_expired && <span>Ends {formatDate(post.expiry)}</span>}
+            </p>
+
+            {isDeal && (post.price !== null || post.discount) && (
+              <p className="post-price">
+                {post.price !== null && (
+                  <strong>
+                    <span className="visually-hidden">Price: </span>
+                    {formatPrice(post.price, post.currency)}
+                  </strong>
+                )}
+                {post.list_price !== null &&
+                  post.price !== null &&
+                  post.list_price > post.price && (
+                    <s>
+                      <span className="visually-hidden">List price: </span>
+                      {formatPrice(post.list_price, post.currency)}
+                    </s>
+                  )}
+                {post.discount ? <span className="deal-discount">{post.discount}% off</span> : null}
+              </p>
+            )}
+
+            {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
+
+            {post.grab_deal_link && (
+              <a
+                className={post.is_expired ? "btn btn-grab expired" : "btn btn-grab"}
+                href={post.grab_deal_link}
+                target="_blank"
+                rel="nofollow noopener sponsored"
+              >
+                {post.is_expired ? "GRAB DEAL (expired)" : "GRAB DEAL"}
+                <FiExternalLink aria-hidden="true" />
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            )}
+
+            <LikeButtons
+              postId={post.post_id}
+              postType={post.post_type}
+              isLiked={post.is_liked}
+              likes={post.likes}
+              unlikes={post.unlikes}
+              viewerId={viewer?.id ?? null}
+            />
+            <ShareButtons url={canonicalUrl} title={post.title} image={absoluteImage} />
+          </div>
+        </div>
+
+        {post.description && (
+          <section className="post-description card" aria-labelledby="post-description-heading">
+            <h2 id="post-description-heading">{isDeal ? "Deal details" : "Discussion"}</h2>
+            {/* Sanitised on write and again by the presenter. */}
+            <div className="rich-text" dangerouslySetInnerHTML={{ __html: post.description }} />
+          </section>
+        )}
+      </article>
+
+      <section className="post-comments card" aria-labelledby="comments-heading">
+        <h2 id="comments-heading">
+          Comments <span className="comments-count">({commentTotal})</span>
+        </h2>
+        <CommentThread
+          comments={details.comments}
+          postId={post.post_id}
+          postType={post.post_type}
+          viewerId={viewer?.id ?? null}
+          now={at}
+        />
+        <div className="leave-comment">
+          <h3>Leave a Comment</h3>
+          {viewer ? (
+            <div className="leave-comment-box">
+              <Avatar name="You" image={details.comments_user_image} size={40} />
+              <CommentForm
+                postId={post.post_id}
+                postType={post.post_type}
+                viewerId={viewer.id}
+                label="Your comment"
+                submitLabel="POST COMMENT"
+              />
+            </div>
+          ) : (
+            <div className="leave-comment-visitor">
+              <p>Log in to join the conversation.</p>
+              <button type="button" className="btn btn-primary" onClick={() => navigate("/login")}>
+                LEAVE A COMMENT
+              </button>
+            </div>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { requestContext } from "#app-context";
+import { discussionJsonLd, productJsonLd } from "../../core/seo/structured-data.ts";
+import type { Crumb } from "../components/Breadcrumbs.tsx";
+
+/** The loader and head shared by the deal page (/post/…) and the educator post page (/educator/…). */
+
+export type PostVariant = "deal" | "educator";
+
+interface PostLoaderArgs {
+  context: Readonly<RouterContextProvider>;
+  params: { uniqueId?: string; slug?: string };
+  request: Request;
+}
+
+function crumbsFor(
+  variant: PostVariant,
+  post: { title: string; store: { title: string; slug: string } | null },
+): Crumb[] {
+  if (variant === "educator") {
+    return [
+      { label: "Home", to: "/" },
+      { label: "Forums", to: "/forum" },
+      { label: "Educators", to: "/educator" },
+      { label: post.title },
+    ];
+  }
+  const parent = post.store
+    ? { label: post.store.title, to: `/store/${post.store.slug}` }
+    : { label: "New Deals", to: "/newdeals" };
+  return [{ label: "Home", to: "/" }, parent, { label: post.title }];
+}
+
+/**
+ * Loads a post page: 404 for an unknown post, a permanent redirect to the canonical address for a
+ * post reached by an old slug or under the other kind of page, and the view counted once a day.
+ */
+export async function loadPostPage(
+  { context, params, request }: PostLoaderArgs,
+  variant: PostVariant,
+) {
+  const { services, user, clientIp, publicConfig } = context.get(requestContext);
+  const details = await services.posts.findDetails({
+    uniqueId: params.uniqueId ?? "",
+    viewer: user,
+    visitor: { ip: clientIp, userAgent: request.headers.get("user-agent") ?? undefined },
+  });
+  if (!details) throw data(null, { status: 404 });
+  const post = details.product_details;
+  const expectedType = variant === "deal" ? "d" : "g";
+  if (post.post_type !== expectedType || params.slug !== post.slug) {
+    throw redirect(post.path, 301);
+  }
+
+  const canonicalUrl = `${publicConfig.publicUrl}${post.path}`;
+  const crumbs = crumbsFor(variant, post);
+  const mainEntity =
+    variant === "deal"
+      ? productJsonLd(post, publicConfig.publicUrl, canonicalUrl)
+      : discussionJsonLd(post, publicConfig.publicUrl, canonicalUrl);
+
+  return {
+    details,
+    crumbs,
+    canonicalUrl,
+    /** The page's main schema.org entity: Product (deal with a price) or DiscussionForumPosting. */
+    mainEntity,
+    viewer: user ? { id: user.id, image: user.image_url ?? "" } : null,
+    now: new Date().toISOString(),
+  };
+}
+
+export type PostPageData = Awaited<ReturnType<typeof loadPostPage>>;

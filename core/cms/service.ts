@@ -1,0 +1,47 @@
+import { TtlCache } from "../cache/ttl-cache.ts";
+import type { Deps } from "../deps.ts";
+import { NotFoundError } from "../http/errors.ts";
+import {
+  presentCmsPage,
+  presentFeaturedStore,
+  type CmsPage,
+  type FeaturedStore,
+} from "./presenter.ts";
+import * as repo from "./repository.ts";
+
+/**
+ * Content the site owner curates: CMS pages (the privacy policy) and the featured stores. Both
+ * change rarely and are read by public pages, so they are kept in the process for a minute;
+ * writers call `invalidate`.
+ */
+export function createCmsService({ db }: Deps) {
+  const pages = new TtlCache<CmsPage | null>(60_000, 50);
+  const featured = new TtlCache<FeaturedStore[]>(60_000, 1);
+
+  const findPage = (slug: string) =>
+    pages.get(slug, async () => {
+      const row = await repo.findCmsPage(db, slug);
+      return row ? presentCmsPage(row) : null;
+    });
+
+  return {
+    /** A page by slug, or null (page loaders turn it into their 404). */
+    findPage,
+    /** For the JSON API: an unknown slug is the spec's 404 'No Data Found'. */
+    async page(slug: string): Promise<CmsPage> {
+      const page = await findPage(slug);
+      if (!page) throw new NotFoundError();
+      return page;
+    },
+    featuredStores: () =>
+      featured.get("featured", async () =>
+        (await repo.findFeaturedStores(db)).map(presentFeaturedStore),
+      ),
+    invalidate() {
+      pages.clear();
+      featured.clear();
+    },
+  };
+}
+
+export type CmsService = ReturnType<typeof createCmsService>;

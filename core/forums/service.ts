@@ -1,0 +1,33 @@
+import { TtlCache } from "../cache/ttl-cache.ts";
+import { dealListCaches } from "../deals/paging.ts";
+import { countScope, scopeKey, type DealScope } from "../deals/repository.ts";
+import type { Deps } from "../deps.ts";
+import { presentForum } from "./presenter.ts";
+import * as repo from "./repository.ts";
+
+/**
+ * The forum list. A forum's post count is the number of live posts of its type, the posts its
+ * VISIT FORUM page lists (/educator for g, /newdeals for d). Counting every deal is a full scan
+ * on a large site, so the count is the listings' own cached one (core/deals/paging.ts), which
+ * writers of posts already refresh.
+ */
+export function createForumsService({ db }: Deps) {
+  const forums = new TtlCache<repo.ForumRow[]>(60_000, 1);
+  const counts = dealListCaches(db).counts;
+
+  function postCount(postType: "d" | "g") {
+    const scope: DealScope = { kind: "type", postType };
+    return counts.get(scopeKey(scope), () => countScope(db, scope));
+  }
+
+  return {
+    async list() {
+      const rows = await forums.get("forums", () => repo.findForums(db));
+      return Promise.all(rows.map(async (row) => presentForum(row, await postCount(row.type))));
+    },
+    /** Called by writers of forums (and of posts, through the listings' caches). */
+    invalidate: () => forums.clear(),
+  };
+}
+
+export type ForumsService = ReturnType<typeof createForumsService>;

@@ -1,0 +1,128 @@
+import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
+import { presentDealCard } from "../deals/presenter.ts";
+import type { CommentRow, PostDetailRow } from "./repository.ts";
+
+/**
+ * The viewer's reaction as the spec's is_liked: 1 thumbs up, 2 thumbs down, -1 neither (or a
+ * visitor). See docs/decisions/0009-likes-and-rating.md.
+ */
+export const IS_LIKED = { liked: 1, unliked: 2, none: -1 } as const;
+export type IsLiked = (typeof IS_LIKED)[keyof typeof IS_LIKED];
+
+export function isLikedOf(reaction: "like" | "unlike" | null): IsLiked {
+  if (reaction === "like") return IS_LIKED.liked;
+  if (reaction === "unlike") return IS_LIKED.unliked;
+  return IS_LIKED.none;
+}
+
+/** The public path of a post: deals under /post, educator discussions under /educator. */
+export function postPath(post: { post_type: "d" | "g"; unique_id: string; slug: string }): string {
+  return `${post.post_type === "g" ? "/educator" : "/post"}/${post.unique_id}/${post.slug}`;
+}
+
+const FORMER_MEMBER = "Former member";
+
+/** `product_details` of `POST /api/product_details`: the deal card's fields and the detail's own. */
+export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now: Date) {
+  const card = presentDealCard(row, now);
+  const authorGone = row.user_deleted_at !== null;
+  const userName = authorGone ? FORMER_MEMBER : card.user_name;
+  const userImage = authorGone ? "" : card.user_image;
+  return {
+    ...card,
+    user_id: authorGone ? null : card.user_id,
+    user_name: userName,
+    user_by: userName,
+    user_image: userImage,
+    post_id: row.id,
+    post_type: row.post_type,
+    // Sanitised when written; cleaned again here so that no stored HTML reaches a page unchecked.
+    description: sanitizeRichHtml(row.description),
+    description_text: row.description_text,
+    is_liked: reaction,
+    likes: row.likes_count,
+    unlikes: row.unlikes_count,
+    comments_count: row.comments_count,
+    store: row.store_id
+      ? { id: row.store_id, title: card.store_title, slug: card.store_slug }
+      : null,
+    category: row.category_id
+      ? { id: row.category_id, title: row.category_title ?? "", slug: row.category_slug ?? "" }
+      : null,
+    user: row.user_id && !authorGone ? { id: row.user_id, name: userName, image: userImage } : null,
+    path: postPath(row),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export type ProductDetails = ReturnType<typeof presentProductDetails>;
+
+export interface PresentedComment {
+  id: number;
+  user_id: number | null;
+  user_name: string;
+  user_image: string;
+  /** Sanitised HTML. */
+  message: string;
+  created_at: string;
+  /** The parent comment's id, or "" for a top-level comment. */
+  comment_id: number | "";
+  product_id: number;
+  product_type: "d" | "g";
+  is_deleted: boolean;
+  comments_replies: PresentedComment[];
+}
+
+const DELETED_MESSAGE = "<p>This comment was deleted.</p>";
+
+/**
+ * The comments of a post as a tree of any depth, each level oldest first. A deleted comment with
+ * replies stays as a placeholder so the replies keep their context; one without replies is left out.
+ */
+export function presentCommentTree(rows: CommentRow[], productType: "d" | "g"): PresentedComment[] {
+  const nodes = new Map<number, PresentedComment>();
+  for (const row of rows) {
+    const deleted = row.deleted_at !== null;
+    const authorGone = row.user_deleted_at !== null || row.user_id === null;
+    nodes.set(row.id, {
+      id: row.id,
+      user_id: deleted || authorGone ? null : row.user_id,
+      user_name: deleted ? "" : authorGone ? FORMER_MEMBER : (row.user_name ?? ""),
+      user_image: deleted || authorGone ? "" : (row.user_image ?? ""),
+      message: deleted ? DELETED_MESSAGE : sanitizeCommentHtml(row.body),
+      created_at: row.created_at.toISOString(),
+      comment_id: row.parent_id ?? "",
+      product_id: row.post_id,
+      product_type: productType,
+      is_deleted: deleted,
+      comments_replies: [],
+    });
+  }
+  const roots: PresentedComment[] = [];
+  for (const row of rows) {
+    const node = nodes.get(row.id)!;
+    const parent = row.parent_id === null ? undefined : nodes.get(row.parent_id);
+    if (parent) parent.comments_replies.push(node);
+    else roots.push(node);
+  }
+  return pruneDeletedLeaves(roots);
+}
+
+function pruneDeletedLeaves(comments: PresentedComment[]): PresentedComment[] {
+  const kept: PresentedComment[] = [];
+  for (const comment of comments) {
+    comment.comments_replies = pruneDeletedLeaves(comment.comments_replies);
+    if (comment.is_deleted && comment.comments_replies.length === 0) continue;
+    kept.push(comment);
+  }
+  return kept;
+}
+
+/** `POST /api/product_details`. */
+export function presentProductDetailsResponse(details: {
+  product_details: ProductDetails;
+  comments: PresentedComment[];
+  comments_user_image: string;
+}) {
+  return { status: "true", response: details };
+}

@@ -1,0 +1,92 @@
+import { sql } from "kysely";
+import type { DbOrTx } from "../../db/index.ts";
+import { dealCardQuery } from "../deals/repository.ts";
+
+/**
+ * A live post with everything its detail page shows: the deal card's columns plus the description,
+ * category and the author's account state. One row by the unique_id index.
+ */
+export function findPostDetail(db: DbOrTx, uniqueId: string) {
+  return dealCardQuery(db)
+    .leftJoin("categories", "categories.id", "posts.category_id")
+    .select([
+      "posts.description",
+      "posts.description_text",
+      "posts.updated_at",
+      "categories.title as category_title",
+      "categories.slug as category_slug",
+      "users.deleted_at as user_deleted_at",
+    ])
+    .where("posts.unique_id", "=", uniqueId)
+    .executeTakeFirst();
+}
+
+export type PostDetailRow = NonNullable<Awaited<ReturnType<typeof findPostDetail>>>;
+
+/** Every comment and reply of a post, oldest first (the comments_post_idx index). */
+export function findComments(db: DbOrTx, postId: number) {
+  return db
+    .selectFrom("comments")
+    .leftJoin("users", "users.id", "comments.user_id")
+    .select([
+      "comments.id",
+      "comments.post_id",
+      "comments.parent_id",
+      "comments.body",
+      "comments.created_at",
+      "comments.deleted_at",
+      "comments.user_id",
+      "users.name as user_name",
+      "users.image_url as user_image",
+      "users.deleted_at as user_deleted_at",
+    ])
+    .where("comments.post_id", "=", postId)
+    .orderBy("comments.created_at")
+    .orderBy("comments.id")
+    .execute();
+}
+
+export type CommentRow = Awaited<ReturnType<typeof findComments>>[number];
+
+export async function findReaction(
+  db: DbOrTx,
+  postId: number,
+  userId: number,
+): Promise<"like" | "unlike" | null> {
+  const row = await db
+    .selectFrom("likes")
+    .select("reaction")
+    .where("post_id", "=", postId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.reaction ?? null;
+}
+
+/**
+ * Records one view of a post by one visitor on one day. Only the first view of the day counts:
+ * then the post's views go up by one and its trending score is recomputed from the new count, in
+ * the same statement. Returns whether this view counted.
+ */
+export async function recordView(
+  db: DbOrTx,
+  view: { postId: number; day: string; visitorKey: string },
+): Promise<boolean> {
+  const updated = await db
+    .with("first_view", (qb) =>
+      qb
+        .insertInto("post_views")
+        .values({ post_id: view.postId, day: view.day, visitor_key: view.visitorKey })
+        .onConflict((oc) => oc.doNothing())
+        .returning("post_id"),
+    )
+    .updateTable("posts")
+    // In SET, column references read the row as it was, hence views + 1 in the score.
+    .set({
+      views: sql<number>`views + 1`,
+      hot_score: sql<number>`post_hot_score(likes_count, unlikes_count, comments_count, views + 1, created_at)`,
+    })
+    .where("id", "in", (eb) => eb.selectFrom("first_view").select("first_view.post_id"))
+    .returning("id")
+    .executeTakeFirst();
+  return updated !== undefined;
+}

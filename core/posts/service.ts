@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import type { CurrentUser } from "../auth/sessions.ts";
+import type { Deps } from "../deps.ts";
+import { NotFoundError } from "../http/errors.ts";
+import { countsAsView } from "./policy.ts";
+import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
+import * as repo from "./repository.ts";
+
+/** Who is looking at a post, for counting views once per visitor per day. */
+export interface Visitor {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/**
+ * A visitor's key for one day: the signed-in user, or else the client address and browser. Hashed
+ * with the day, so stored keys cannot be linked from one day to the next or reversed to an address.
+ */
+function visitorKey(day: string, viewer: CurrentUser | null, visitor: Visitor): string {
+  const who = viewer ? `user:${viewer.id}` : `anon:${visitor.ip}|${visitor.userAgent ?? ""}`;
+  return createHash("sha256").update(`${day}|${who}`).digest("hex");
+}
+
+/** Deal and educator post pages: the post, its comment tree, the viewer's reaction; views. */
+export function createPostsService({ db, now }: Deps) {
+  async function countView(postId: number, viewer: CurrentUser | null, visitor: Visitor, at: Date) {
+    if (!countsAsView(visitor.userAgent)) return false;
+    const day = at.toISOString().slice(0, 10);
+    return repo.recordView(db, { postId, day, visitorKey: visitorKey(day, viewer, visitor) });
+  }
+
+  /**
+   * A live post by its unique_id, as `POST /api/product_details` answers it, counting the view; null
+   * when there is none. `type`, when given, must match the post's (a deal is not an educator post).
+   */
+  async function findDetails(input: {
+    uniqueId: string;
+    type?: "d" | "g";
+    viewer: CurrentUser | null;
+    visitor: Visitor;
+  }) {
+    const row = await repo.findPostDetail(db, input.uniqueId);
+    if (!row || (input.type && row.post_type !== input.type)) return null;
+    const at = now();
+    const [comments, reaction, counted] = await Promise.all([
+      repo.findComments(db, row.id),
+      input.viewer ? repo.findReaction(db, row.id, input.viewer.id) : null,
+      countView(row.id, input.viewer, input.visitor, at),
+    ]);
+    if (counted) row.views += 1;
+    return {
+      product_details: presentProductDetails(row, isLikedOf(reaction), at),
+      comments: presentCommentTree(comments, row.post_type),
+      // The viewer's own picture, shown beside the Leave a Comment box ("" for visitors).
+      comments_user_image: input.viewer?.image_url ?? "",
+    };
+  }
+
+  return {
+    // Page loaders take the null: an error class thrown here is not the one a server build knows.
+    findDetails,
+    /** findDetails for the JSON API: an unknown post is the spec's 404 'No Data Found'. */
+    async details(input: Parameters<typeof findDetails>[0]) {
+      const details = await findDetails(input);
+      if (!details) throw new NotFoundError();
+      return details;
+    },
+  };
+}
+
+export type PostsService = ReturnType<typeof createPostsService>;
+export type PostDetails = Awaited<ReturnType<PostsService["details"]>>;
