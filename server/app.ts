@@ -18,6 +18,8 @@ import { createMailer, type Mailer } from "../core/mail/mailer.ts";
 import { createServices, type Services } from "../core/services.ts";
 import type { Db } from "../db/index.ts";
 import { registerApi } from "./api/index.ts";
+import { registerFeeds } from "./feeds.ts";
+import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
@@ -85,6 +87,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   });
 
   await registerApi(app, services);
+  await registerFeeds(app, services);
+  registerOAuth(app, services);
 
   fs.mkdirSync(deps.mediaDir, { recursive: true });
   await app.register(async (media) => {
@@ -94,7 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       decorateReply: false,
       index: false,
       maxAge: "7d",
-      setHeaders: (res) => res.setHeader("x-content-type-options", "nosniff"),
+      setHeaders: (reply) => reply.header("x-content-type-options", "nosniff"),
     });
   });
 

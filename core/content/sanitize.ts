@@ -6,8 +6,27 @@ import sanitizeHtml from "sanitize-html";
  */
 const RICH: sanitizeHtml.IOptions = {
   allowedTags: [
-    "p", "br", "strong", "b", "em", "i", "u", "s", "strike", "blockquote", "code", "pre",
-    "ul", "ol", "li", "h2", "h3", "h4", "a", "img", "hr",
+    "p",
+    "br",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "strike",
+    "blockquote",
+    "code",
+    "pre",
+    "ul",
+    "ol",
+    "li",
+    "h2",
+    "h3",
+    "h4",
+    "a",
+    "img",
+    "hr",
   ],
   // rel/target/loading are added by transformTags below, never taken from the input.
   allowedAttributes: {
@@ -29,7 +48,22 @@ const RICH: sanitizeHtml.IOptions = {
 
 const COMMENT: sanitizeHtml.IOptions = {
   ...RICH,
-  allowedTags: ["p", "br", "strong", "b", "em", "i", "u", "s", "blockquote", "code", "ul", "ol", "li", "a"],
+  allowedTags: [
+    "p",
+    "br",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "blockquote",
+    "code",
+    "ul",
+    "ol",
+    "li",
+    "a",
+  ],
 };
 
 export function sanitizeRichHtml(html: string): string {

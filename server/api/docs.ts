@@ -10,8 +10,12 @@ function openApiDocument() {
       tags: [route.tag],
       responses: {
         200: { description: "Success" },
-        ...(route.body ? { 422: { description: "Invalid input: { status: false, message, errors }" } } : {}),
-        ...(route.auth ? { 401: { description: "Not signed in" }, 403: { description: "Not allowed" } } : {}),
+        ...(route.body
+          ? { 422: { description: "Invalid input: { status: false, message, errors }" } }
+          : {}),
+        ...(route.auth
+          ? { 401: { description: "Not signed in" }, 403: { description: "Not allowed" } }
+          : {}),
         ...(route.rateLimit ? { 429: { description: "Too many requests (Retry-After)" } } : {}),
       },
     };

@@ -6,7 +6,9 @@ import { AppError } from "../../core/http/errors.ts";
 export function registerApiErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.code(error.statusCode).send({ status: false, message: error.message, ...error.body });
+      return reply
+        .code(error.statusCode)
+        .send({ status: false, message: error.message, ...error.body });
     }
     if (error instanceof ZodError) {
       const errors: Record<string, string> = {};
@@ -28,7 +30,9 @@ export function registerApiErrorHandling(app: FastifyInstance) {
       return reply.code(status).send({ status: false, message });
     }
     request.log.error({ err: error }, "request failed");
-    return reply.code(500).send({ status: false, message: "Something went wrong. Please try again later." });
+    return reply
+      .code(500)
+      .send({ status: false, message: "Something went wrong. Please try again later." });
   });
 
   app.setNotFoundHandler((_request, reply) =>

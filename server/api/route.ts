@@ -27,7 +27,8 @@ export type ApiModule = (app: FastifyInstance, services: Services) => void;
 
 /** Registers one call of the JSON API and records it for /api/docs. */
 export function apiRoute(app: FastifyInstance, route: ApiRoute) {
-  if (!apiRoutes.some((r) => r.method === route.method && r.url === route.url)) apiRoutes.push(route);
+  if (!apiRoutes.some((r) => r.method === route.method && r.url === route.url))
+    apiRoutes.push(route);
   app.route({
     method: route.method,
     url: route.url,
