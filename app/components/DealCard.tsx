@@ -1,13 +1,8 @@
 import { Link } from "react-router";
 import { FiEye, FiMessageSquare, FiThumbsUp } from "react-icons/fi";
 import type { DealCard as DealCardData } from "../../core/deals/presenter.ts";
+import { postPath } from "../../core/posts/paths.ts";
 import { formatPrice } from "../lib/format.ts";
-
-export function dealPath(deal: Pick<DealCardData, "unique_id" | "slug" | "post_type">): string {
-  return deal.post_type === "g"
-    ? `/educator/${deal.unique_id}/${deal.slug}`
-    : `/post/${deal.unique_id}/${deal.slug}`;
-}
 
 export function DealCard({
   deal,
@@ -17,7 +12,7 @@ export function DealCard({
   headingLevel?: 2 | 3 | 4;
 }) {
   const Heading = `h${headingLevel}` as const;
-  const href = dealPath(deal);
+  const href = postPath(deal);
   const merchant = deal.merchant_title || deal.store_title;
   return (
     <article className={deal.is_expired ? "deal-card expired" : "deal-card"}>

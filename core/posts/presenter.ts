@@ -1,5 +1,6 @@
 import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
 import { presentDealCard } from "../deals/presenter.ts";
+import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
 
 /**
@@ -13,11 +14,6 @@ export function isLikedOf(reaction: "like" | "unlike" | null): IsLiked {
   if (reaction === "like") return IS_LIKED.liked;
   if (reaction === "unlike") return IS_LIKED.unliked;
   return IS_LIKED.none;
-}
-
-/** The public path of a post: deals under /post, educator discussions under /educator. */
-export function postPath(post: { post_type: "d" | "g"; unique_id: string; slug: string }): string {
-  return `${post.post_type === "g" ? "/educator" : "/post"}/${post.unique_id}/${post.slug}`;
 }
 
 const FORMER_MEMBER = "Former member";

@@ -1,4 +1,4 @@
-import { postPath } from "../posts/presenter.ts";
+import { postPath } from "../posts/paths.ts";
 import type { FeedDealRow } from "./repository.ts";
 import { excerpt } from "./text.ts";
 

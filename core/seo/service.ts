@@ -1,7 +1,7 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { RSS_ITEM_LIMIT, SITEMAP_CHUNK_SIZE } from "../constants.ts";
 import type { Deps } from "../deps.ts";
-import { postPath } from "../posts/presenter.ts";
+import { postPath } from "../posts/paths.ts";
 import { robotsTxt, rssXml, sitemapIndexXml, urlsetXml, type SitemapEntry } from "./presenter.ts";
 import * as repo from "./repository.ts";
 

@@ -1,3 +1,4 @@
+import { postPath } from "../posts/paths.ts";
 /** The Submit Deals calls' answers in the spec's field names (section 7). */
 
 export interface Choice {
@@ -40,12 +41,6 @@ export function presentSubmitOptions(options: SubmitOptions) {
       forum_category_discussion: options.forumCategoryDiscussion,
     },
   };
-}
-
-export function postPath(post: { post_type: "d" | "g"; unique_id: string; slug: string }): string {
-  return post.post_type === "g"
-    ? `/educator/${post.unique_id}/${post.slug}`
-    : `/post/${post.unique_id}/${post.slug}`;
 }
 
 export interface CreatedPost {
