@@ -46,3 +46,75 @@ export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export function lastPage(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
+
+/** Submit Deals (spec sections 8 and 9); the duplicate text is the site's own. */
+export const SUBMIT_MESSAGES = {
+  dealSubmitted: "Deal has been Submitted.",
+  discussionSubmitted: "Discussion has been Submitted.",
+  duplicateDeal: "This deal has already been posted.",
+} as const;
+
+export const PAYMENT_MESSAGES = {
+  notConfigured: "Payments are not configured.",
+  providerUnavailable: "The payment service is not available right now. Please try again later.",
+  alreadyActive: "You already have an active subscription.",
+} as const;
+
+/** Followers/followings carousel (section 9): slides visible by viewport width, autoplay 2 s. */
+export const FOLLOW_CAROUSEL = {
+  slidesToShow: 7,
+  autoplaySpeedMs: 2000,
+  /** react-slick breakpoints: the setting applies at or below the width. */
+  responsive: [
+    { breakpoint: 1024, slidesToShow: 5 },
+    { breakpoint: 767, slidesToShow: 3 },
+    { breakpoint: 450, slidesToShow: 2 },
+    { breakpoint: 320, slidesToShow: 1 },
+  ],
+} as const;
+
+/** How many followers and followings a profile's carousels list (the counts are exact). */
+export const FOLLOW_PREVIEW_LIMIT = 30;
+
+/** Subscriptions listed in a profile's subscription block, newest first. */
+export const PROFILE_SUBSCRIPTIONS_LIMIT = 5;
+
+/** Contact Us (spec section 8). */
+export const CONTACT_MESSAGES = {
+  success: "Contact information submitted successfully.",
+  required: "All fields are required.",
+} as const;
+
+/** Featured stores carousel on Contact Us (section 9): one step a second, no controls. */
+export const FEATURED_STORES_INTERVAL_MS = 1000;
+
+/** Discovery: URLs per sitemap file (by id range, so at most this many) and items per RSS feed. */
+export const SITEMAP_CHUNK_SIZE = 10_000;
+export const RSS_ITEM_LIMIT = 30;
+
+/** Teachers Wishlist carousel on the home page (section 9), in react-slick's setting names. */
+export const WISHLIST_CAROUSEL = {
+  slidesToShow: 3,
+  slidesToScroll: 1,
+  autoplay: true,
+  autoplaySpeed: 3000,
+  speed: 2000,
+  cssEase: "linear",
+  infinite: true,
+  dots: false,
+  arrows: false,
+  /** react-slick breakpoints: the setting applies at or below the width. */
+  responsive: [
+    { breakpoint: 1024, settings: { slidesToShow: 2 } },
+    { breakpoint: 760, settings: { slidesToShow: 1 } },
+  ],
+} as const;
+
+/** Pager (section 9): up to this many pages are listed in full, otherwise a window with ellipses. */
+export const PAGER_FULL_LIMIT = 7;
+
+/** Empty lists, unknown items, status 'false' (section 8). */
+export const NO_DATA_FOUND = "No Data Found";
+
+/** Longest search text taken from the URL or a payload; longer input is cut, not refused. */
+export const SEARCH_MAX_LENGTH = 200;

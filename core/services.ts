@@ -1,6 +1,19 @@
 import type { Deps } from "./deps.ts";
 import { createDealsService } from "./deals/service.ts";
+import { createCatalogService } from "./catalog/service.ts";
+import { createListingsService } from "./listings/service.ts";
 import { createSettingsService } from "./settings/service.ts";
+import { createProfilesService } from "./profiles/service.ts";
+import { createReactionsService } from "./reactions/service.ts";
+import { createCommentsService } from "./comments/service.ts";
+import { createSubmissionsService } from "./submissions/service.ts";
+import { createPaymentsService } from "./payments/service.ts";
+import { createPostsService } from "./posts/service.ts";
+import { createForumsService } from "./forums/service.ts";
+import { createContactService } from "./contact/service.ts";
+import { createCmsService } from "./cms/service.ts";
+import { createAccountsService } from "./accounts/service.ts";
+import { createSeoService } from "./seo/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -10,6 +23,19 @@ export function createServices(deps: Deps) {
   return {
     settings: createSettingsService(deps),
     deals: createDealsService(deps),
+    submissions: createSubmissionsService(deps),
+    payments: createPaymentsService(deps),
+    posts: createPostsService(deps),
+    forums: createForumsService(deps),
+    contact: createContactService(deps),
+    cms: createCmsService(deps),
+    profiles: createProfilesService(deps),
+    reactions: createReactionsService(deps),
+    comments: createCommentsService(deps),
+    accounts: createAccountsService(deps),
+    catalog: createCatalogService(deps),
+    listings: createListingsService(deps),
+    seo: createSeoService(deps),
     // feature services: add one line per feature here
   };
 }

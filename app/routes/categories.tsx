@@ -1,11 +1,39 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { useLoaderData } from "react-router";
+import { requestContext } from "#app-context";
+import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { CatalogPage } from "../components/CatalogPage.tsx";
+import { CategoryCard } from "../components/CategoryCard.tsx";
+import { listingCanonical } from "../lib/listing.ts";
+import { notFound } from "../lib/listing.server.ts";
+import { pageMeta } from "../lib/meta.ts";
+import type { Route } from "./+types/categories";
 
-export function loader() {
-  return data(null, { status: 404 });
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
+  const categories = await services.catalog.categoriesPage(page);
+  if (page > categories.lastPage) notFound();
+  return categories;
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }) =>
+  pageMeta(matches, {
+    title: data && data.currentPage > 1 ? `Categories – Page ${data.currentPage}` : "Categories",
+    description:
+      "Deals and coupons by category: school supplies, classroom decor, books, tech and more.",
+    path: listingCanonical("/category", new URLSearchParams(location.search)),
+  });
+
+export default function CategoriesPage() {
+  const categories = useLoaderData<typeof loader>();
+  return (
+    <CatalogPage
+      title="Categories"
+      items={categories.items}
+      renderCard={(category) => <CategoryCard category={category} />}
+      page={categories.currentPage}
+      lastPage={categories.lastPage}
+      total={categories.total}
+    />
+  );
 }

@@ -1,11 +1,54 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { useLoaderData } from "react-router";
+import { requestContext } from "#app-context";
+import { breadcrumbJsonLd } from "../components/Breadcrumbs.tsx";
+import { ListingPage } from "../components/ListingPage.tsx";
+import { listingCanonical, selectedCategory, shouldRevalidateListing } from "../lib/listing.ts";
+import { loadListing } from "../lib/listing.server.ts";
+import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import type { Route } from "./+types/category";
 
-export function loader() {
-  return data(null, { status: 404 });
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  return loadListing(services, { type: "category", slug: params.slug }, new URL(request.url));
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const shouldRevalidate = shouldRevalidateListing;
+
+function crumbs(title: string) {
+  return [{ label: "Home", to: "/" }, { label: "Categories", to: "/category" }, { label: title }];
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData: data, location, params }) => {
+  const category = data ? selectedCategory(data) : undefined;
+  if (!category) return pageMeta(matches, { title: "Page Not Found", noindex: true });
+  const path = `/category/${params.slug}`;
+  return pageMeta(matches, {
+    title: `${category.title} Deals`,
+    description: category.description,
+    path: listingCanonical(path, new URLSearchParams(location.search)),
+    image: category.image_url,
+    extra: [
+      breadcrumbJsonLd(
+        crumbs(category.title),
+        rootLoaderData(matches)?.publicConfig.publicUrl ?? "",
+        path,
+      ),
+    ],
+  });
+};
+
+export default function CategoryPage() {
+  const data = useLoaderData<typeof loader>();
+  const category = selectedCategory(data)!;
+  return (
+    <ListingPage
+      title={`${category.title} Deals`}
+      breadcrumbs={crumbs(category.title)}
+      data={data}
+      filter={{ filter_type: "category", category_id: category.id }}
+      intro={
+        category.description ? <p className="listing-intro">{category.description}</p> : undefined
+      }
+    />
+  );
 }

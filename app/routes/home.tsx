@@ -1,48 +1,227 @@
-import { useLoaderData } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
+import { PAGE_SIZE } from "../../core/constants.ts";
+import type { DealCard, presentHomeFilter, presentRecentPage } from "../../core/deals/presenter.ts";
 import { DealGrid } from "../components/DealCard.tsx";
+import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
+import { apiCall } from "../lib/api.ts";
 import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import "../styles/home.css";
 import type { Route } from "./+types/home";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  return services.deals.home();
+  const [home, stores, categories] = await Promise.all([
+    services.deals.home(),
+    services.catalog.allStores(),
+    services.catalog.allCategories(),
+  ]);
+  return {
+    ...home,
+    merchants: stores.map((s) => ({ id: s.id, title: s.title })),
+    categories: categories.map((c) => ({ id: c.id, title: c.title })),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, { title: rootLoaderData(matches)?.settings.websiteName ?? "Chalkboard Deals", path: "/" });
+  pageMeta(matches, {
+    title: rootLoaderData(matches)?.settings.websiteName ?? "Chalkboard Deals",
+    path: "/",
+  });
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+type HomeFilterResponse = ReturnType<typeof presentHomeFilter>;
+type RecentPageResponse = ReturnType<typeof presentRecentPage>;
+
+interface HomeLists {
+  trending: DealCard[];
+  recent: DealCard[];
+  currentPage: number;
+  lastPage: number;
+}
+
+function listsOf(data: LoaderData): HomeLists {
+  return {
+    trending: data.trending,
+    recent: data.recent.deals,
+    currentPage: data.recent.currentPage,
+    lastPage: data.recent.lastPage,
+  };
+}
+
+/** Appends a page, leaving out deals already listed (new posts shift later pages by a few). */
+function appendDeals(listed: DealCard[], more: DealCard[]): DealCard[] {
+  const seen = new Set(listed.map((d) => d.unique_id));
+  return [...listed, ...more.filter((d) => !seen.has(d.unique_id))];
+}
 
 export default function Home() {
-  const { wishlist, trending, recent } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const [merchant, setMerchant] = useState("");
+  const [category, setCategory] = useState("");
+  const filtered = merchant !== "" || category !== "";
+  const [lists, setLists] = useState<HomeLists>(() => listsOf(data));
+  const [loading, setLoading] = useState<"filter" | "more" | null>(null);
+  const [failed, setFailed] = useState(false);
+  // Answers to superseded requests (the filter changed again meanwhile) are dropped.
+  const requestSeq = useRef(0);
+
+  useEffect(() => {
+    if (filtered) return;
+    setLists(listsOf(data));
+    setFailed(false);
+  }, [data, filtered]);
+
+  async function applyFilter(nextMerchant: string, nextCategory: string) {
+    setMerchant(nextMerchant);
+    setCategory(nextCategory);
+    setFailed(false);
+    const seq = ++requestSeq.current;
+    if (!nextMerchant && !nextCategory) {
+      // Unfiltered mode again: reload the home lists.
+      setLoading(null);
+      void revalidator.revalidate();
+      return;
+    }
+    setLoading("filter");
+    const result = await apiCall<HomeFilterResponse>("/category_store_filter_home", {
+      store_id: nextMerchant,
+      category_id: nextCategory,
+      page: 1,
+    });
+    if (seq !== requestSeq.current) return;
+    setLoading(null);
+    if (!result.ok) {
+      setLists({ trending: [], recent: [], currentPage: 1, lastPage: 1 });
+      setFailed(true);
+      return;
+    }
+    setLists({
+      trending: result.data.trending_deals_arr,
+      recent: result.data.recent_deals_data,
+      currentPage: result.data.pagination.current_page,
+      lastPage: result.data.pagination.last_page,
+    });
+  }
+
+  async function loadMore() {
+    const seq = requestSeq.current;
+    const page = lists.currentPage + 1;
+    setLoading("more");
+    const next = filtered
+      ? await apiCall<HomeFilterResponse>("/category_store_filter_home", {
+          store_id: merchant,
+          category_id: category,
+          page,
+        }).then((r) => ({
+          ok: r.ok,
+          deals: r.data.recent_deals_data,
+          pagination: r.data.pagination,
+        }))
+      : await apiCall<RecentPageResponse>("/recent_deal_pagination", { page }).then((r) => ({
+          ok: r.ok,
+          deals: r.data.recent_deals,
+          pagination: r.data.recent_deals_pagination,
+        }));
+    if (seq !== requestSeq.current) return;
+    setLoading(null);
+    if (!next.ok) {
+      // The spec: the button hides on error.
+      setFailed(true);
+      return;
+    }
+    setLists((current) => ({
+      ...current,
+      recent: appendDeals(current.recent, next.deals),
+      currentPage: next.pagination.current_page,
+      lastPage: next.pagination.last_page,
+    }));
+  }
+
+  const showLoadMore =
+    !failed && lists.recent.length >= PAGE_SIZE.homeRecent && lists.currentPage < lists.lastPage;
+  const filtering = loading === "filter" || (revalidator.state === "loading" && !filtered);
+
   return (
     <div className="container home">
-      <section aria-labelledby="wishlist-heading" className="home-section">
-        <h2 id="wishlist-heading">Teachers Wishlist</h2>
-        {wishlist.length === 0 ? (
-          <p className="no-data">No Data Found</p>
-        ) : (
-          <ul className="wishlist-strip">
-            {wishlist.map((w) => (
-              <li key={w.id}>
-                <a href={w.amazon_wishlist} target="_blank" rel="noopener noreferrer">
-                  <strong>
-                    {w.first_name} {w.last_name}
-                  </strong>
-                  <span>{w.school_location}</span>
-                </a>
-              </li>
+      <h1 className="visually-hidden">Deals and coupons for teachers and shoppers</h1>
+      <section className="home-filters" aria-label="Filter deals">
+        <div className="form-field">
+          <label htmlFor="home-merchant">By Merchant</label>
+          <select
+            id="home-merchant"
+            value={merchant}
+            onChange={(event) => void applyFilter(event.target.value, category)}
+          >
+            <option value="">All merchants</option>
+            {data.merchants.map((m) => (
+              <option key={m.id} value={String(m.id)}>
+                {m.title}
+              </option>
             ))}
-          </ul>
+          </select>
+        </div>
+        <div className="form-field">
+          <label htmlFor="home-category">By Category</label>
+          <select
+            id="home-category"
+            value={category}
+            onChange={(event) => void applyFilter(merchant, event.target.value)}
+          >
+            <option value="">All categories</option>
+            {data.categories.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        {filtered && (
+          <button
+            type="button"
+            className="btn btn-outline"
+            onClick={() => void applyFilter("", "")}
+          >
+            Clear filters
+          </button>
         )}
       </section>
-      <section aria-labelledby="trending-heading" className="home-section">
-        <h2 id="trending-heading">Trending Deals</h2>
-        <DealGrid deals={trending} />
+
+      <section aria-labelledby="wishlist-heading" className="home-section">
+        <h2 id="wishlist-heading">Teachers Wishlist</h2>
+        <WishlistCarousel entries={data.wishlist} />
       </section>
-      <section aria-labelledby="recent-heading" className="home-section">
-        <h2 id="recent-heading">Recent Deals</h2>
-        <DealGrid deals={recent.deals} />
-      </section>
+
+      <div className="home-lists" aria-busy={filtering}>
+        {filtering && (
+          <div className="loading" role="status">
+            <span className="spinner" aria-hidden="true" />
+            <span className="visually-hidden">Loading deals</span>
+          </div>
+        )}
+        <section aria-labelledby="trending-heading" className="home-section">
+          <h2 id="trending-heading">Trending Deals</h2>
+          <DealGrid deals={lists.trending} />
+        </section>
+        <section aria-labelledby="recent-heading" className="home-section">
+          <h2 id="recent-heading">Recent Deals</h2>
+          <DealGrid deals={lists.recent} />
+          {showLoadMore && (
+            <div className="load-more">
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => void loadMore()}
+                disabled={loading === "more"}
+              >
+                {loading === "more" ? "Loading…" : "LOAD MORE"}
+              </button>
+            </div>
+          )}
+        </section>
+      </div>
     </div>
   );
 }

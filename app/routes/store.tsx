@@ -1,11 +1,53 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { useLoaderData } from "react-router";
+import { requestContext } from "#app-context";
+import { breadcrumbJsonLd } from "../components/Breadcrumbs.tsx";
+import { ListingPage } from "../components/ListingPage.tsx";
+import { listingCanonical, selectedStore, shouldRevalidateListing } from "../lib/listing.ts";
+import { loadListing } from "../lib/listing.server.ts";
+import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import type { Route } from "./+types/store";
 
-export function loader() {
-  return data(null, { status: 404 });
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  return loadListing(services, { type: "store", slug: params.slug }, new URL(request.url));
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const shouldRevalidate = shouldRevalidateListing;
+
+function crumbs(title: string) {
+  return [{ label: "Home", to: "/" }, { label: "Stores", to: "/store" }, { label: title }];
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData: data, location, params }) => {
+  const store = data ? selectedStore(data) : undefined;
+  if (!store) return pageMeta(matches, { title: "Page Not Found", noindex: true });
+  const path = `/store/${params.slug}`;
+  return pageMeta(matches, {
+    title: `${store.title} Deals and Coupons`,
+    description: store.description,
+    path: listingCanonical(path, new URLSearchParams(location.search)),
+    image: store.image_url,
+    extra: [
+      breadcrumbJsonLd(
+        crumbs(store.title),
+        rootLoaderData(matches)?.publicConfig.publicUrl ?? "",
+        path,
+      ),
+    ],
+  });
+};
+
+export default function StorePage() {
+  const data = useLoaderData<typeof loader>();
+  const store = selectedStore(data)!;
+  return (
+    <ListingPage
+      title={`${store.title} Deals`}
+      breadcrumbs={crumbs(store.title)}
+      data={data}
+      filter={{ filter_type: "store", store_id: store.id }}
+      visitStore={store}
+      intro={store.description ? <p className="listing-intro">{store.description}</p> : undefined}
+    />
+  );
 }

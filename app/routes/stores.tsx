@@ -1,11 +1,39 @@
-// Not built yet: answers 404 until its feature lands.
-import { data } from "react-router";
-import { NotFoundContent } from "../components/NotFoundContent.tsx";
+import { useLoaderData } from "react-router";
+import { requestContext } from "#app-context";
+import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { CatalogPage } from "../components/CatalogPage.tsx";
+import { StoreCard } from "../components/StoreCard.tsx";
+import { listingCanonical } from "../lib/listing.ts";
+import { notFound } from "../lib/listing.server.ts";
+import { pageMeta } from "../lib/meta.ts";
+import type { Route } from "./+types/stores";
 
-export function loader() {
-  return data(null, { status: 404 });
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
+  const stores = await services.catalog.storesPage(page);
+  if (page > stores.lastPage) notFound();
+  return stores;
 }
 
-export default function Pending() {
-  return <NotFoundContent />;
+export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }) =>
+  pageMeta(matches, {
+    title: data && data.currentPage > 1 ? `Stores – Page ${data.currentPage}` : "Stores",
+    description:
+      "Every store with deals and coupons for teachers and shoppers, from Amazon to Lakeshore Learning.",
+    path: listingCanonical("/store", new URLSearchParams(location.search)),
+  });
+
+export default function StoresPage() {
+  const stores = useLoaderData<typeof loader>();
+  return (
+    <CatalogPage
+      title="Stores"
+      items={stores.items}
+      renderCard={(store) => <StoreCard store={store} />}
+      page={stores.currentPage}
+      lastPage={stores.lastPage}
+      total={stores.total}
+    />
+  );
 }

@@ -1,3 +1,4 @@
+import { PAGE_SIZE } from "../constants.ts";
 import type { DealCardRow } from "./repository.ts";
 
 /** A deal card in the spec's field names (section 3), plus what the card needs to show state. */
@@ -61,11 +62,28 @@ export function presentWishlistEntry(row: {
 
 export type WishlistEntry = ReturnType<typeof presentWishlistEntry>;
 
+/** One page of a deal list, as the services return it. */
+export interface DealPage {
+  deals: DealCard[];
+  currentPage: number;
+  lastPage: number;
+  total: number;
+}
+
+function presentPagination(page: DealPage) {
+  return {
+    current_page: page.currentPage,
+    last_page: page.lastPage,
+    total: page.total,
+    per_page: PAGE_SIZE.homeRecent,
+  };
+}
+
 /** `POST /api/home`. */
 export function presentHome(home: {
   wishlist: WishlistEntry[];
   trending: DealCard[];
-  recent: { deals: DealCard[]; currentPage: number; lastPage: number; total: number };
+  recent: DealPage;
 }) {
   return {
     status: "true",
@@ -77,5 +95,24 @@ export function presentHome(home: {
       last_page: home.recent.lastPage,
       total: home.recent.total,
     },
+  };
+}
+
+/** `POST /api/recent_deal_pagination`: the next page of Recent Deals for LOAD MORE. */
+export function presentRecentPage(page: DealPage) {
+  return {
+    status: "true",
+    recent_deals: page.deals,
+    recent_deals_pagination: presentPagination(page),
+  };
+}
+
+/** `POST /api/category_store_filter_home`: the home lists of one merchant and/or category. */
+export function presentHomeFilter(result: { trending: DealCard[]; recent: DealPage }) {
+  return {
+    status: "true",
+    recent_deals_data: result.recent.deals,
+    trending_deals_arr: result.trending,
+    pagination: presentPagination(result.recent),
   };
 }

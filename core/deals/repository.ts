@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, PostType } from "../../db/schema.ts";
 
 /**
  * The one query behind every deal card (home, listings, search, profiles): live posts with their
@@ -44,17 +44,339 @@ export function dealCardQuery(db: DbOrTx) {
     ]);
 }
 
-export type DealCardRow = Awaited<ReturnType<ReturnType<typeof dealCardQuery>["executeTakeFirstOrThrow"]>>;
+export type DealCardRow = Awaited<
+  ReturnType<ReturnType<typeof dealCardQuery>["executeTakeFirstOrThrow"]>
+>;
+
+type PostsExpression = ExpressionBuilder<Database, "posts">;
 
 /** Not expired: no expiry, or an expiry still ahead. */
 export function isLive(now: Date) {
-  return (eb: ExpressionBuilder<Database, "posts">) =>
+  return (eb: PostsExpression) =>
     eb.or([eb("posts.expires_at", "is", null), eb("posts.expires_at", ">", now)]);
 }
 
-export function findTrendingDeals(db: DbOrTx, now: Date, limit: number) {
+// Newest-first lists ---------------------------------------------------------------------------
+
+/**
+ * A newest-first list that one of the `(…, created_at DESC, id DESC) WHERE status = 'active'`
+ * indexes serves: every post of a type (posts_recent_idx), or a store's or a category's posts
+ * (posts_store_idx, posts_category_idx). Only deals carry a store or a category.
+ */
+export type DealScope =
+  | { kind: "type"; postType: PostType }
+  | { kind: "store"; storeId: number }
+  | { kind: "category"; categoryId: number };
+
+export function scopeKey(scope: DealScope): string {
+  switch (scope.kind) {
+    case "type":
+      return `type:${scope.postType}`;
+    case "store":
+      return `store:${scope.storeId}`;
+    case "category":
+      return `category:${scope.categoryId}`;
+  }
+}
+
+function inScope(scope: DealScope) {
+  return (eb: PostsExpression) => {
+    switch (scope.kind) {
+      case "type":
+        return eb("posts.post_type", "=", scope.postType);
+      case "store":
+        return eb("posts.store_id", "=", scope.storeId);
+      case "category":
+        return eb("posts.category_id", "=", scope.categoryId);
+    }
+  };
+}
+
+/**
+ * A row's place in newest-first order. created_at travels as PostgreSQL's own text: a JavaScript
+ * Date would drop the microseconds and misplace the key among rows of the same millisecond.
+ */
+export interface RowKey {
+  created_at: string;
+  id: number;
+}
+
+const keyCreatedAt = sql<string>`posts.created_at::text`.as("created_at");
+
+/** At or after `key` in newest-first order (a row comparison the index seeks to). */
+function atOrAfter(key: RowKey) {
+  return (eb: PostsExpression) =>
+    eb(
+      eb.refTuple("posts.created_at", "posts.id"),
+      "<=",
+      eb.tuple(sql<Date>`${key.created_at}::timestamptz`, key.id),
+    );
+}
+
+/**
+ * The key of the row `skip` places after `from` (or after the first row when `from` is null):
+ * an index-only scan that reads keys, never rows.
+ */
+export function findScopeKey(db: DbOrTx, scope: DealScope, from: RowKey | null, skip: number) {
+  let query = db
+    .selectFrom("posts")
+    .select([keyCreatedAt, "posts.id"])
+    .where("posts.status", "=", "active")
+    .where(inScope(scope));
+  if (from) query = query.where(atOrAfter(from));
+  return query
+    .orderBy("posts.created_at", "desc")
+    .orderBy("posts.id", "desc")
+    .offset(skip)
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Up to `limit` deal cards starting at `from` (inclusive), newest first. */
+export function findScopeCards(db: DbOrTx, scope: DealScope, from: RowKey | null, limit: number) {
+  let query = dealCardQuery(db).where(inScope(scope));
+  if (from) query = query.where(atOrAfter(from));
+  return query
+    .orderBy("posts.created_at", "desc")
+    .orderBy("posts.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Keys of the rows `stride`, 2·`stride`, … places after `from` (or after the first row), at most
+ * `count` of them: one index-only scan over `stride · count` keys. Fewer than `count` means the
+ * list ended.
+ */
+export async function findScopeAnchors(
+  db: DbOrTx,
+  scope: DealScope,
+  from: RowKey | null,
+  stride: number,
+  count: number,
+): Promise<RowKey[]> {
+  let keys = db
+    .selectFrom("posts")
+    .select([
+      keyCreatedAt,
+      "posts.id",
+      sql<number>`row_number() OVER (ORDER BY posts.created_at DESC, posts.id DESC)`.as("n"),
+    ])
+    .where("posts.status", "=", "active")
+    .where(inScope(scope));
+  if (from) keys = keys.where(atOrAfter(from));
+  const rows = await db
+    .selectFrom(
+      keys
+        .orderBy("posts.created_at", "desc")
+        .orderBy("posts.id", "desc")
+        .limit(stride * count + 1)
+        .as("k"),
+    )
+    .select(["k.created_at", "k.id"])
+    // Row n sits n - 1 places after the start.
+    .where(sql<boolean>`k.n > 1 AND (k.n - 1) % ${stride} = 0`)
+    .orderBy("k.n")
+    .execute();
+  return rows;
+}
+
+export async function countScope(db: DbOrTx, scope: DealScope): Promise<number> {
+  const row = await db
+    .selectFrom("posts")
+    .select(sql<number>`count(*)`.as("total"))
+    .where("posts.status", "=", "active")
+    .where(inScope(scope))
+    .executeTakeFirstOrThrow();
+  return row.total;
+}
+
+// Filtered lists --------------------------------------------------------------------------------
+
+export interface NumberRange {
+  min?: number;
+  max?: number;
+}
+
+/**
+ * Search text: full-text over the stored `posts.search` document (title, store and category,
+ * description; english stemming, so plurals match). `corrected` is the same text with misspelt
+ * words replaced by known ones; a post matching either counts. See
+ * docs/decisions/0010-search-ranking.md.
+ */
+export interface TextMatch {
+  query: string;
+  corrected?: string;
+}
+
+/** The text as a tsquery: quoted phrases, OR and -word work as on search engines. */
+export function textQuery(text: TextMatch) {
+  const query = sql`websearch_to_tsquery('english', ${text.query})`;
+  return text.corrected
+    ? sql`(${query} || websearch_to_tsquery('english', ${text.corrected}))`
+    : query;
+}
+
+export function matchesText(text: TextMatch) {
+  return (eb: PostsExpression) => eb.and([sql<boolean>`posts.search @@ ${textQuery(text)}`]);
+}
+
+/** Deals narrowed by any of: search text, stores, a category, a price range, a discount range. */
+export interface DealFilter {
+  text?: TextMatch;
+  storeIds?: number[];
+  categoryId?: number;
+  price?: NumberRange;
+  discount?: NumberRange;
+}
+
+function inRange(column: "posts.price" | "posts.discount", range: NumberRange | undefined) {
+  return (eb: PostsExpression) => {
+    const conditions = [];
+    if (range?.min !== undefined) conditions.push(eb(column, ">=", range.min));
+    if (range?.max !== undefined) conditions.push(eb(column, "<=", range.max));
+    return eb.and(conditions);
+  };
+}
+
+/** The conditions of a filter, for any query over posts (deals only). */
+export function matchesFilter(filter: DealFilter) {
+  return (eb: PostsExpression) => {
+    const conditions = [eb("posts.post_type", "=", "d")];
+    if (filter.text) conditions.push(matchesText(filter.text)(eb));
+    if (filter.storeIds?.length) conditions.push(eb("posts.store_id", "in", filter.storeIds));
+    if (filter.categoryId !== undefined) {
+      conditions.push(eb("posts.category_id", "=", filter.categoryId));
+    }
+    conditions.push(inRange("posts.price", filter.price)(eb));
+    conditions.push(inRange("posts.discount", filter.discount)(eb));
+    return eb.and(conditions);
+  };
+}
+
+/**
+ * One page of filtered deals, newest first, walking the newest-first index and skipping what does
+ * not match: quick when matches are dense, so the caller uses it only then.
+ */
+export function findFilteredCards(db: DbOrTx, filter: DealFilter, offset: number, limit: number) {
   return dealCardQuery(db)
-    .where("posts.post_type", "=", "d")
+    .where(matchesFilter(filter))
+    .orderBy("posts.created_at", "desc")
+    .orderBy("posts.id", "desc")
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Ids of one page of filtered deals, newest first, from all the matches read at once (through the
+ * most selective index) and sorted: quick when matches are few, whatever the planner guesses.
+ */
+export async function findSparseFilteredIds(
+  db: DbOrTx,
+  filter: DealFilter,
+  offset: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .with(
+      (cte) => cte("matches").materialized(),
+      (qb) =>
+        qb
+          .selectFrom("posts")
+          .select(["posts.id", "posts.created_at"])
+          .where("posts.status", "=", "active")
+          .where(matchesFilter(filter)),
+    )
+    .selectFrom("matches")
+    .select("matches.id")
+    .orderBy("matches.created_at", "desc")
+    .orderBy("matches.id", "desc")
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Deal cards by id, in the order of `ids`. */
+export async function findCardsByIds(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await dealCardQuery(db).where("posts.id", "in", ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function countFiltered(db: DbOrTx, filter: DealFilter): Promise<number> {
+  const row = await db
+    .selectFrom("posts")
+    .select(sql<number>`count(*)`.as("total"))
+    .where("posts.status", "=", "active")
+    .where(matchesFilter(filter))
+    .executeTakeFirstOrThrow();
+  return row.total;
+}
+
+export interface DealBounds {
+  minPrice: number | null;
+  maxPrice: number | null;
+  minDiscount: number | null;
+  maxDiscount: number | null;
+}
+
+/**
+ * Lowest and highest price and discount of a filter's deals: the sliders' ends. For every deal,
+ * one store's or one category's, min() and max() read the ends of an index. For anything else
+ * (search text, several stores) the ends of a global index may lie far from the first match, so
+ * the matches are aggregated in one pass instead — count(*) beside min/max keeps the planner from
+ * the index-end plan.
+ */
+export async function findFilterBounds(db: DbOrTx, filter: DealFilter): Promise<DealBounds> {
+  const indexed = !filter.text && (filter.storeIds?.length ?? 0) <= 1;
+  const row = await db
+    .selectFrom("posts")
+    .select([
+      sql<number | null>`min(posts.price)`.as("min_price"),
+      sql<number | null>`max(posts.price)`.as("max_price"),
+      sql<number | null>`min(posts.discount)`.as("min_discount"),
+      sql<number | null>`max(posts.discount)`.as("max_discount"),
+      ...(indexed ? [] : [sql<number>`count(*)`.as("matches")]),
+    ])
+    .where("posts.status", "=", "active")
+    .where(matchesFilter(filter))
+    .executeTakeFirstOrThrow();
+  return {
+    minPrice: toNumber(row.min_price),
+    maxPrice: toNumber(row.max_price),
+    minDiscount: toNumber(row.min_discount),
+    maxDiscount: toNumber(row.max_discount),
+  };
+}
+
+/** numeric aggregates arrive as numbers (db/index.ts) or, from PGlite, sometimes as strings. */
+function toNumber(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+/** The stores a filter's deals come from, with how many each: the store checklist. */
+export function findFilterStores(db: DbOrTx, filter: DealFilter) {
+  return db
+    .selectFrom("posts")
+    .innerJoin("stores", "stores.id", "posts.store_id")
+    .select(["stores.id", "stores.title", "stores.slug", sql<number>`count(*)`.as("deal_count")])
+    .where("posts.status", "=", "active")
+    .where(matchesFilter(filter))
+    .groupBy(["stores.id", "stores.title", "stores.slug"])
+    .orderBy(sql`lower(stores.title)`)
+    .orderBy("stores.id")
+    .execute();
+}
+
+// Home ------------------------------------------------------------------------------------------
+
+/** Trending: live deals by hot score (docs/decisions/0008-trending-score.md), walking posts_hot_idx. */
+export function findTrendingDeals(db: DbOrTx, now: Date, limit: number, filter: DealFilter = {}) {
+  return dealCardQuery(db)
+    .where(matchesFilter(filter))
     .where(isLive(now))
     .orderBy("posts.hot_score", "desc")
     .orderBy("posts.id", "desc")
@@ -62,24 +384,31 @@ export function findTrendingDeals(db: DbOrTx, now: Date, limit: number) {
     .execute();
 }
 
-export function findRecentDeals(db: DbOrTx, page: number, pageSize: number) {
-  return dealCardQuery(db)
-    .where("posts.post_type", "=", "d")
-    .orderBy("posts.created_at", "desc")
-    .orderBy("posts.id", "desc")
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
+/** Trending among few matches: all of them read at once and sorted (see findSparseFilteredIds). */
+export async function findSparseTrendingIds(
+  db: DbOrTx,
+  filter: DealFilter,
+  now: Date,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .with(
+      (cte) => cte("matches").materialized(),
+      (qb) =>
+        qb
+          .selectFrom("posts")
+          .select(["posts.id", "posts.hot_score"])
+          .where("posts.status", "=", "active")
+          .where(matchesFilter(filter))
+          .where(isLive(now)),
+    )
+    .selectFrom("matches")
+    .select("matches.id")
+    .orderBy("matches.hot_score", "desc")
+    .orderBy("matches.id", "desc")
+    .limit(limit)
     .execute();
-}
-
-export async function countRecentDeals(db: DbOrTx): Promise<number> {
-  const row = await db
-    .selectFrom("posts")
-    .select(sql<number>`count(*)`.as("total"))
-    .where("status", "=", "active")
-    .where("post_type", "=", "d")
-    .executeTakeFirstOrThrow();
-  return row.total;
+  return rows.map((row) => row.id);
 }
 
 export function findTeachersWishlist(db: DbOrTx) {

@@ -1,35 +1,36 @@
 import { PAGE_SIZE, TRENDING_LIMIT, lastPage } from "../constants.ts";
-import { TtlCache } from "../cache/ttl-cache.ts";
 import type { Deps } from "../deps.ts";
-import { presentDealCard, presentWishlistEntry } from "./presenter.ts";
+import { clearDealListCaches, createDealPager } from "./paging.ts";
+import { presentDealCard, presentWishlistEntry, type DealPage } from "./presenter.ts";
 import * as repo from "./repository.ts";
+import type { DealFilter } from "./repository.ts";
+import type { HomeFilterInput } from "./schema.ts";
 
-/** The home page's lists: trending, recent (paged) and the Teachers Wishlist. */
+/** The home page's lists: trending, recent (paged), the merchant/category filter, the Wishlist. */
 export function createDealsService({ db, now }: Deps) {
-  // count(*) over every live deal is the costly part of a recent-deals page on a large data set;
-  // a count a few seconds old is good enough for "last page".
-  const counts = new TtlCache<number>(10_000, 1);
+  const pager = createDealPager(db);
+  const pageSize = PAGE_SIZE.homeRecent;
 
-  async function recentPage(page: number) {
-    const [rows, total] = await Promise.all([
-      repo.findRecentDeals(db, page, PAGE_SIZE.homeRecent),
-      counts.get("recent", () => repo.countRecentDeals(db)),
-    ]);
+  /** Deals of a filter (every deal when it is empty), newest first. */
+  async function filteredPage(filter: DealFilter, page: number): Promise<DealPage> {
+    const { rows, total } = await pager.filteredPage(filter, page, pageSize);
     const at = now();
     return {
       deals: rows.map((r) => presentDealCard(r, at)),
       total,
       currentPage: page,
-      lastPage: lastPage(total, PAGE_SIZE.homeRecent),
+      lastPage: lastPage(total, pageSize),
     };
   }
+
+  const recentPage = (page: number) => filteredPage({}, page);
 
   return {
     async home() {
       const at = now();
       const [wishlist, trending, recent] = await Promise.all([
         repo.findTeachersWishlist(db),
-        repo.findTrendingDeals(db, at, TRENDING_LIMIT),
+        pager.trending({}, at, TRENDING_LIMIT),
         recentPage(1),
       ]);
       return {
@@ -39,8 +40,24 @@ export function createDealsService({ db, now }: Deps) {
       };
     },
     recentPage,
-    /** Called by every writer of posts so counts show the change at once. */
-    invalidateCounts: () => counts.clear(),
+    /**
+     * The home page's By Merchant / By Category mode: trending and recent deals of the chosen
+     * store and/or category. With neither chosen it is the unfiltered home lists.
+     */
+    async homeFilter(input: HomeFilterInput) {
+      const filter: DealFilter = {
+        ...(input.store_id !== undefined ? { storeIds: [input.store_id] } : {}),
+        ...(input.category_id !== undefined ? { categoryId: input.category_id } : {}),
+      };
+      const at = now();
+      const [trending, recent] = await Promise.all([
+        pager.trending(filter, at, TRENDING_LIMIT),
+        filteredPage(filter, input.page),
+      ]);
+      return { trending: trending.map((r) => presentDealCard(r, at)), recent };
+    },
+    /** Called by every writer of posts so counts, pages and bounds show the change at once. */
+    invalidateCounts: () => clearDealListCaches(db),
   };
 }
 

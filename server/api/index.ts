@@ -3,6 +3,8 @@ import type { Services } from "../../core/services.ts";
 import { registerApiErrorHandling } from "./errors.ts";
 import { healthApi } from "./health.ts";
 import { homeApi } from "./home.ts";
+import { catalogApi } from "./catalog.ts";
+import { listingsApi } from "./listings.ts";
 import { openApiDocs } from "./docs.ts";
 import type { ApiModule } from "./route.ts";
 import { settingsApi } from "./settings.ts";
@@ -30,6 +32,8 @@ const modules: ApiModule[] = [
   profilesApi,
   communityApi,
   authApi,
+  catalogApi,
+  listingsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

@@ -1,0 +1,141 @@
+import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useLocation, useNavigation, useSearchParams } from "react-router";
+import { pageFromQuery } from "../../core/catalog/schema.ts";
+import type { DealCard } from "../../core/deals/presenter.ts";
+import type { ListingResponse } from "../../core/listings/presenter.ts";
+import {
+  panelFromSearchParams,
+  panelToSearchParams,
+  type PanelFilter,
+} from "../../core/listings/schema.ts";
+import { apiCall } from "../lib/api.ts";
+import { filterPayload, listingKey, type FilterContext, type ListingData } from "../lib/listing.ts";
+import { Breadcrumbs, type Crumb } from "./Breadcrumbs.tsx";
+import { DealGrid } from "./DealCard.tsx";
+import { FilterPanel, sliderBounds, type VisitStore } from "./FilterPanel.tsx";
+import { Pager, pageHref } from "./Pager.tsx";
+import "../styles/listings.css";
+
+export interface ListingPageProps {
+  title: string;
+  breadcrumbs: Crumb[];
+  /** The loader's listing (unfiltered, or filtered when the URL asked for it). */
+  data: ListingData;
+  /** The fixed part of this listing's `POST /api/filter` calls. */
+  filter: FilterContext;
+  /** A store page's Visit Store card (it replaces the store checklist). */
+  visitStore?: VisitStore;
+  /** Shown under the title: a store's or category's description. */
+  intro?: ReactNode;
+}
+
+/**
+ * The store, category, new-deals and search pages: breadcrumbs, the Filter panel, the deal grid
+ * and the pager. The unfiltered listing comes server-rendered from the loader; the panel's
+ * choices live in the URL and switch to filtered mode, fetched with `POST /api/filter`.
+ */
+export function ListingPage({
+  title,
+  breadcrumbs,
+  data,
+  filter,
+  visitStore,
+  intro,
+}: ListingPageProps) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const key = listingKey(searchParams);
+  const panel = useMemo(() => panelFromSearchParams(searchParams), [searchParams]);
+  const page = pageFromQuery(searchParams.get("page"));
+  const [fetched, setFetched] = useState<ListingData | null>(null);
+  const [fetching, setFetching] = useState(false);
+  // The panel shows a choice at once, before the URL (and then the listing) catches up.
+  const [chosen, setChosen] = useState<PanelFilter | null>(null);
+  useEffect(() => setChosen(null), [key]);
+
+  const needsFetch = data.key !== key && fetched?.key !== key;
+  const payload = JSON.stringify(filterPayload(filter, panel, page));
+  useEffect(() => {
+    if (!needsFetch) return;
+    let cancelled = false;
+    setFetching(true);
+    void apiCall<ListingResponse<DealCard>>("/filter", JSON.parse(payload)).then((result) => {
+      if (cancelled) return;
+      setFetching(false);
+      // The spec: listing failures only stop the spinner.
+      if (result.ok && result.data.status === "true") setFetched({ key, listing: result.data });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [needsFetch, payload, key]);
+
+  // Fresh loader data (unfiltered mode) supersedes anything fetched before it.
+  useEffect(() => setFetched(null), [data]);
+
+  // While a filtered page loads, the previous results stay in place under the spinner.
+  const shown = data.key === key ? data : (fetched ?? data);
+  const { response } = shown.listing;
+  const pagination = response.deal_data_pagination;
+  const navigating =
+    navigation.state === "loading" && navigation.location?.pathname === location.pathname;
+  const loading = navigating || (fetching && needsFetch);
+  const first = (pagination.current_page - 1) * pagination.per_page + 1;
+  const last = Math.min(pagination.total, first + response.deal_data.length - 1);
+
+  const applyPanel = (next: PanelFilter) => {
+    setChosen(next);
+    const params = panelToSearchParams(next, searchParams);
+    params.delete("page");
+    setSearchParams(params, { preventScrollReset: true });
+  };
+
+  return (
+    <div className="container listing">
+      <Breadcrumbs items={breadcrumbs} />
+      <h1 className="page-title">{title}</h1>
+      {intro}
+      <div className="listing-layout">
+        <FilterPanel
+          priceBounds={sliderBounds(
+            response.price_filter[0]?.min_price,
+            response.price_filter[0]?.max_price,
+          )}
+          discountBounds={sliderBounds(
+            response.discount_filter[0]?.min_discount,
+            response.discount_filter[0]?.max_discount,
+          )}
+          value={chosen ?? panel}
+          onChange={applyPanel}
+          stores={visitStore ? undefined : response.store_filter}
+          visitStore={visitStore}
+        />
+        <section className="listing-results" aria-label={`${title}: results`} aria-busy={loading}>
+          <p className="listing-summary" aria-live="polite">
+            {loading
+              ? "Loading…"
+              : pagination.total > 0
+                ? `Showing ${first}–${last} of ${pagination.total} deals`
+                : ""}
+          </p>
+          {loading && (
+            <div className="loading listing-loading" role="status">
+              <span className="spinner" aria-hidden="true" />
+              <span className="visually-hidden">Loading deals</span>
+            </div>
+          )}
+          <div className={loading ? "listing-grid stale" : "listing-grid"}>
+            <DealGrid deals={response.deal_data} headingLevel={2} />
+          </div>
+          <Pager
+            page={pagination.current_page}
+            lastPage={pagination.last_page}
+            hrefFor={(n) => pageHref(searchParams, n)}
+            label={`${title} pages`}
+          />
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { Suspense, lazy, useEffect, useState } from "react";
+// The carousel's layout rules come with the page (a few hundred bytes), so that the lazily loaded
+// slider never shows unstyled.
+import "slick-carousel/slick/slick.css";
+import type { WishlistEntry } from "../../core/deals/presenter.ts";
+import { WishlistCard } from "./WishlistCard.tsx";
+
+const WishlistSlider = lazy(() => import("./WishlistSlider.tsx"));
+
+/**
+ * The Teachers Wishlist strip. The server renders the teachers as a plain list (so the first HTML
+ * has their names); once the page is interactive the carousel replaces it.
+ */
+export function WishlistCarousel({ entries }: { entries: WishlistEntry[] }) {
+  const [interactive, setInteractive] = useState(false);
+  useEffect(() => setInteractive(true), []);
+
+  if (entries.length === 0) return <p className="no-data">No Data Found</p>;
+  const list = (
+    <ul className="wishlist-strip">
+      {entries.map((entry) => (
+        <li key={entry.id}>
+          <WishlistCard entry={entry} />
+        </li>
+      ))}
+    </ul>
+  );
+  if (!interactive) return list;
+  return (
+    <Suspense fallback={list}>
+      <WishlistSlider entries={entries} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,94 @@
+import type { ShouldRevalidateFunctionArgs } from "react-router";
+import { pageFromQuery } from "../../core/catalog/schema.ts";
+import type { CategoryDetail, StoreDetail } from "../../core/catalog/presenter.ts";
+import type { DealCard } from "../../core/deals/presenter.ts";
+import type { ListingResponse } from "../../core/listings/presenter.ts";
+import {
+  isPanelFiltered,
+  panelFromSearchParams,
+  searchText,
+  type FilterType,
+  type PanelFilter,
+} from "../../core/listings/schema.ts";
+
+/** What a listing page's loader returns: the listing and the URL state it was made for. */
+export interface ListingData {
+  /** listingKey() of the URL the listing answers; the page refetches when the URL moves on. */
+  key: string;
+  listing: ListingResponse<DealCard>;
+}
+
+/** Identifies a listing's URL state: page, search text and the Filter panel's choices. */
+export function listingKey(params: URLSearchParams): string {
+  return JSON.stringify({
+    page: pageFromQuery(params.get("page")),
+    query: searchText(params.get("query")),
+    panel: panelFromSearchParams(params),
+  });
+}
+
+/**
+ * Listing pages skip their loader when only the Filter panel's URL state or its page changes: the
+ * page then asks `POST /api/filter` itself. A fresh load of a filtered URL is still rendered on
+ * the server by the loader, and leaving filtered mode reloads the unfiltered listing.
+ */
+export function shouldRevalidateListing({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs): boolean {
+  const sameListing =
+    currentUrl.pathname === nextUrl.pathname &&
+    searchText(currentUrl.searchParams.get("query")) ===
+      searchText(nextUrl.searchParams.get("query"));
+  if (sameListing && isPanelFiltered(panelFromSearchParams(nextUrl.searchParams))) return false;
+  return defaultShouldRevalidate;
+}
+
+/** Which listing a page's filter calls are about (the fixed part of `POST /api/filter`). */
+export interface FilterContext {
+  filter_type: FilterType;
+  store_id?: number;
+  category_id?: number;
+  search_title?: string;
+}
+
+/** The `POST /api/filter` payload for a listing, the panel's choices and a page. */
+export function filterPayload(context: FilterContext, panel: PanelFilter, page: number) {
+  return {
+    filter_type: context.filter_type,
+    store_id: context.store_id !== undefined ? [context.store_id] : panel.storeIds,
+    category_id: context.category_id ?? "",
+    search_title: context.search_title ?? "",
+    page,
+    min_price: panel.price.min ?? "",
+    max_price: panel.price.max ?? "",
+    min_discount: panel.discount.min ?? "",
+    max_discount: panel.discount.max ?? "",
+  };
+}
+
+/** The canonical path of a listing page: filters dropped, page kept when it is not the first. */
+export function listingCanonical(path: string, params: URLSearchParams, keep: string[] = []) {
+  const canonical = new URLSearchParams();
+  for (const name of keep) {
+    const value = params.get(name);
+    if (value) canonical.set(name, value);
+  }
+  const page = pageFromQuery(params.get("page"));
+  if (page > 1) canonical.set("page", String(page));
+  const query = canonical.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** The store a store page's listing is about (`selected[0]`). */
+export function selectedStore(data: ListingData): StoreDetail | undefined {
+  const selected = data.listing.response.selected[0];
+  return selected && "store_id" in selected ? selected : undefined;
+}
+
+/** The category a category page's listing is about (`selected[0]`). */
+export function selectedCategory(data: ListingData): CategoryDetail | undefined {
+  const selected = data.listing.response.selected[0];
+  return selected && "category_id" in selected ? selected : undefined;
+}

@@ -1,0 +1,198 @@
+import { TtlCache } from "../cache/ttl-cache.ts";
+import { RefreshingCache } from "./refreshing-cache.ts";
+import type { DbOrTx } from "../../db/index.ts";
+import * as repo from "./repository.ts";
+import type { DealBounds, DealFilter, DealScope, RowKey } from "./repository.ts";
+
+/**
+ * Deep pages of newest-first lists without OFFSET over rows (docs/decisions/0011-deep-pagination.md).
+ *
+ * Every ANCHOR_STRIDE-th key of a list (an "anchor") is remembered for a short while. Page N
+ * starts at offset o = (N − 1) · size: take anchor ⌊o / ANCHOR_STRIDE⌋, skip fewer than
+ * ANCHOR_STRIDE keys from it in an index-only scan, then read `size` rows from there by key. Any
+ * page thus costs at most what page 20 does; the anchors come from one index-only scan, paid
+ * once per TTL.
+ */
+export const ANCHOR_STRIDE = 300;
+
+/** Up to this many matches, a filtered list is read whole and sorted rather than walked in order. */
+export const SPARSE_MATCHES = 20_000;
+
+/**
+ * How long counts, anchors, bounds, checklists and rankings live. After that a count, bounds,
+ * checklist or ranking is answered from its last value while it is recomputed, and anchors are
+ * found again. Writers drop them all at once.
+ */
+export const LIST_CACHE_TTL_MS = 30_000;
+
+interface AnchorList {
+  /** keys[i] is the key of the row at offset (i + 1) · ANCHOR_STRIDE. */
+  keys: RowKey[];
+  complete: boolean;
+  /** The extension under way, so concurrent requests do not scan twice. */
+  extending?: Promise<void>;
+}
+
+export type StoreFacet = Awaited<ReturnType<typeof repo.findFilterStores>>[number];
+
+/** Per-database caches shared by the services that list deals, so one writer clears them all. */
+export interface DealListCaches {
+  counts: RefreshingCache<number>;
+  anchors: TtlCache<AnchorList>;
+  bounds: RefreshingCache<DealBounds>;
+  stores: RefreshingCache<StoreFacet[]>;
+  /** Search results' ids in rank order (the first pages), by search and filter. */
+  rankings: RefreshingCache<number[]>;
+}
+
+const cachesByDb = new WeakMap<DbOrTx, DealListCaches>();
+
+export function dealListCaches(db: DbOrTx): DealListCaches {
+  let caches = cachesByDb.get(db);
+  if (!caches) {
+    caches = {
+      counts: new RefreshingCache<number>(LIST_CACHE_TTL_MS),
+      anchors: new TtlCache<AnchorList>(LIST_CACHE_TTL_MS, 200),
+      bounds: new RefreshingCache<DealBounds>(LIST_CACHE_TTL_MS),
+      stores: new RefreshingCache<StoreFacet[]>(LIST_CACHE_TTL_MS, 200),
+      rankings: new RefreshingCache<number[]>(LIST_CACHE_TTL_MS, 200),
+    };
+    cachesByDb.set(db, caches);
+  }
+  return caches;
+}
+
+export function clearDealListCaches(db: DbOrTx): void {
+  const caches = cachesByDb.get(db);
+  if (!caches) return;
+  caches.counts.clear();
+  caches.anchors.clear();
+  caches.bounds.clear();
+  caches.stores.clear();
+  caches.rankings.clear();
+}
+
+/**
+ * The list a filter describes, as an indexed scope when it is one: every deal, one store's or one
+ * category's deals. Anything narrower is a filtered list.
+ */
+export function scopeOf(filter: DealFilter): DealScope | null {
+  const { storeIds = [], categoryId, text, price, discount } = filter;
+  const ranged = [price?.min, price?.max, discount?.min, discount?.max].some(
+    (v) => v !== undefined,
+  );
+  if (text || ranged || storeIds.length > 1) return null;
+  if (storeIds.length === 1) {
+    return categoryId === undefined ? { kind: "store", storeId: storeIds[0]! } : null;
+  }
+  return categoryId === undefined
+    ? { kind: "type", postType: "d" }
+    : { kind: "category", categoryId };
+}
+
+/** A cache key for a filter; store ids are sorted so the same set gives the same key. */
+export function filterKey(filter: DealFilter): string {
+  const storeIds = filter.storeIds ? [...filter.storeIds].sort((a, b) => a - b) : undefined;
+  return JSON.stringify({ ...filter, storeIds });
+}
+
+/**
+ * Pages of deal lists: indexed scopes (and the educators' forum) page by keyset at a cost that
+ * does not grow with the page number; narrower filters page by OFFSET over their few rows.
+ * Counts, bounds and checklists are cached for LIST_CACHE_TTL_MS.
+ */
+export function createDealPager(db: DbOrTx) {
+  const caches = dealListCaches(db);
+
+  async function anchorAt(scope: DealScope, index: number): Promise<RowKey | undefined> {
+    const list = await caches.anchors.get(repo.scopeKey(scope), async () => ({
+      keys: [],
+      complete: false,
+    }));
+    while (list.keys.length < index && !list.complete) {
+      if (!list.extending) {
+        const wanted = index - list.keys.length;
+        list.extending = repo
+          .findScopeAnchors(db, scope, list.keys.at(-1) ?? null, ANCHOR_STRIDE, wanted)
+          .then((found) => {
+            list.keys.push(...found);
+            if (found.length < wanted) list.complete = true;
+          })
+          .finally(() => {
+            list.extending = undefined;
+          });
+      }
+      await list.extending;
+    }
+    return list.keys[index - 1];
+  }
+
+  async function scopeCards(scope: DealScope, page: number, size: number) {
+    const offset = (page - 1) * size;
+    const anchorIndex = Math.floor(offset / ANCHOR_STRIDE);
+    let from: RowKey | null = null;
+    if (anchorIndex > 0) {
+      from = (await anchorAt(scope, anchorIndex)) ?? null;
+      if (!from) return [];
+    }
+    const skip = offset - anchorIndex * ANCHOR_STRIDE;
+    if (skip > 0) {
+      from = (await repo.findScopeKey(db, scope, from, skip)) ?? null;
+      if (!from) return [];
+    }
+    return repo.findScopeCards(db, scope, from, size);
+  }
+
+  const scopeCount = (scope: DealScope) =>
+    caches.counts.get(repo.scopeKey(scope), () => repo.countScope(db, scope));
+
+  /** Deals of a filter without search text, newest first, and how many there are. */
+  async function filteredPage(filter: DealFilter, page: number, size: number) {
+    const scope = scopeOf(filter);
+    if (scope) {
+      const [rows, total] = await Promise.all([scopeCards(scope, page, size), scopeCount(scope)]);
+      return { rows, total };
+    }
+    // The (cached) count says how the matches lie: none, few (read and sort them all), or many
+    // (walk the newest-first index). The planner cannot know: store and category correlate.
+    const total = await count(filter);
+    const offset = (page - 1) * size;
+    if (offset >= total) return { rows: [], total };
+    const rows =
+      total <= SPARSE_MATCHES
+        ? await repo.findCardsByIds(db, await repo.findSparseFilteredIds(db, filter, offset, size))
+        : await repo.findFilteredCards(db, filter, offset, size);
+    return { rows, total };
+  }
+
+  /** How many deals match a filter. */
+  function count(filter: DealFilter) {
+    const scope = scopeOf(filter);
+    return scope
+      ? scopeCount(scope)
+      : caches.counts.get(`filter:${filterKey(filter)}`, () => repo.countFiltered(db, filter));
+  }
+
+  /** Trending deals of a filter, the same way: none, few (sorted whole) or many (index walk). */
+  async function trending(filter: DealFilter, now: Date, limit: number) {
+    const total = await count(filter);
+    if (total === 0) return [];
+    return total <= SPARSE_MATCHES
+      ? repo.findCardsByIds(db, await repo.findSparseTrendingIds(db, filter, now, limit))
+      : repo.findTrendingDeals(db, now, limit, filter);
+  }
+
+  return {
+    trending,
+    scopeCards,
+    scopeCount,
+    filteredPage,
+    count,
+    bounds: (filter: DealFilter) =>
+      caches.bounds.get(filterKey(filter), () => repo.findFilterBounds(db, filter)),
+    stores: (filter: DealFilter) =>
+      caches.stores.get(filterKey(filter), () => repo.findFilterStores(db, filter)),
+  };
+}
+
+export type DealPager = ReturnType<typeof createDealPager>;

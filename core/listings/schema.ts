@@ -1,0 +1,238 @@
+import { z } from "zod";
+import { pageNumber } from "../catalog/schema.ts";
+import { SEARCH_MAX_LENGTH } from "../constants.ts";
+import { optionalId } from "../deals/schema.ts";
+
+/** `type` of `POST /api/category_page`: a store, a category, all deals (d), the educators forum (g). */
+export const LISTING_TYPES = ["store", "category", "d", "g"] as const;
+export type ListingType = (typeof LISTING_TYPES)[number];
+
+/** The only forum slug of type g: the educators' forum. */
+export const EDUCATORS_SLUG = "educators";
+
+/** `POST /api/category_page`: `{ slug, type, page }`. */
+export const CategoryPageBody = z
+  .object({
+    slug: z
+      .string({ error: "slug must be text." })
+      .trim()
+      .max(200, { error: "slug is too long." })
+      .optional(),
+    type: z.enum(LISTING_TYPES, { error: "type must be one of store, category, d or g." }),
+    page: pageNumber,
+  })
+  .superRefine((body, ctx) => {
+    if (body.type !== "d" && !body.slug) {
+      ctx.addIssue({ code: "custom", path: ["slug"], message: "slug is required." });
+    }
+  });
+
+export type CategoryPageInput = z.output<typeof CategoryPageBody>;
+
+/**
+ * `filter_type` of `POST /api/filter`, i.e. which listing the filter panel belongs to:
+ * - `store`: the deals of `store_id` (one store, or several), optionally of `category_id`;
+ * - `category`: the deals of `category_id`, optionally only from the `store_id` stores;
+ * - `newdeals`: every deal, optionally only from the `store_id` stores;
+ * - `search`: the deals matching `search_title`, optionally only from the `store_id` stores.
+ * The listing decides the sliders' bounds (`price_filter`, `discount_filter`) and the checklist.
+ * When absent it is inferred: search_title → search, else category_id → category, else
+ * store_id → store, else newdeals.
+ */
+export const FILTER_TYPES = ["store", "category", "newdeals", "search"] as const;
+export type FilterType = (typeof FILTER_TYPES)[number];
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && !value.trim());
+}
+
+/** A list of store ids: a number, a comma-separated string, or an array of either. */
+const storeIdList = z.preprocess(
+  (value) => {
+    if (isBlank(value)) return [];
+    const parts = Array.isArray(value)
+      ? value
+      : typeof value === "string"
+        ? value.split(",")
+        : [value];
+    return parts
+      .map((part) => (typeof part === "string" ? part.trim() : part))
+      .filter((part) => !isBlank(part));
+  },
+  z
+    .array(
+      z.coerce
+        .number({ error: "store_id must be a store id or a list of them." })
+        .int({ error: "store_id must be a store id or a list of them." })
+        .positive({ error: "store_id must be a store id or a list of them." }),
+    )
+    .max(200, { error: "store_id lists at most 200 stores." }),
+);
+
+function optionalAmount(field: string, max: number) {
+  return z.preprocess(
+    (value) => (isBlank(value) ? undefined : value),
+    z.coerce
+      .number({ error: `${field} must be a number.` })
+      .min(0, { error: `${field} must be 0 or more.` })
+      .max(max, { error: `${field} must be at most ${max}.` })
+      .optional(),
+  );
+}
+
+const MAX_PRICE = 10_000_000;
+
+/** `POST /api/filter`, with every parameter of the spec. */
+export const FilterBody = z
+  .object({
+    store_id: storeIdList,
+    category_id: optionalId,
+    page: pageNumber,
+    min_discount: optionalAmount("min_discount", 100),
+    max_discount: optionalAmount("max_discount", 100),
+    min_price: optionalAmount("min_price", MAX_PRICE),
+    max_price: optionalAmount("max_price", MAX_PRICE),
+    filter_type: z.preprocess(
+      (value) => (isBlank(value) ? undefined : value),
+      z
+        .enum(FILTER_TYPES, {
+          error: "filter_type must be one of store, category, newdeals or search.",
+        })
+        .optional(),
+    ),
+    search_title: z.preprocess(
+      (value) => (isBlank(value) ? "" : value),
+      z
+        .string({ error: "search_title must be text." })
+        .transform((text) => text.trim().slice(0, SEARCH_MAX_LENGTH)),
+    ),
+  })
+  .transform((body) => ({
+    ...body,
+    filter_type: (body.filter_type ??
+      (body.search_title
+        ? "search"
+        : body.category_id !== undefined
+          ? "category"
+          : body.store_id.length
+            ? "store"
+            : "newdeals")) as FilterType,
+  }))
+  .superRefine((body, ctx) => {
+    if (body.filter_type === "store" && body.store_id.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["store_id"],
+        message: "store_id is required for a store.",
+      });
+    }
+    if (body.filter_type === "category" && body.category_id === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["category_id"],
+        message: "category_id is required for a category.",
+      });
+    }
+    if (body.filter_type === "search" && !body.search_title) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["search_title"],
+        message: "Please enter something to search for.",
+      });
+    }
+    if (
+      body.min_price !== undefined &&
+      body.max_price !== undefined &&
+      body.min_price > body.max_price
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["min_price"],
+        message: "min_price must not be more than max_price.",
+      });
+    }
+    if (
+      body.min_discount !== undefined &&
+      body.max_discount !== undefined &&
+      body.min_discount > body.max_discount
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["min_discount"],
+        message: "min_discount must not be more than max_discount.",
+      });
+    }
+  });
+
+export type FilterInput = z.output<typeof FilterBody>;
+
+/** The search text of `/search?query=`: trimmed and cut to a sane length. */
+export function searchText(value: string | null | undefined): string {
+  return (value ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
+}
+
+/** The Filter panel's choices: stores of the checklist, price and discount ranges. */
+export interface PanelFilter {
+  storeIds: number[];
+  price: { min?: number; max?: number };
+  discount: { min?: number; max?: number };
+}
+
+export const EMPTY_PANEL: PanelFilter = { storeIds: [], price: {}, discount: {} };
+
+export function isPanelFiltered(panel: PanelFilter): boolean {
+  return (
+    panel.storeIds.length > 0 ||
+    [panel.price.min, panel.price.max, panel.discount.min, panel.discount.max].some(
+      (value) => value !== undefined,
+    )
+  );
+}
+
+/** A listing page's URL keeps the panel's choices in the API's own parameter names. */
+const PanelQuery = z.object({
+  store_id: storeIdList,
+  min_price: optionalAmount("min_price", MAX_PRICE),
+  max_price: optionalAmount("max_price", MAX_PRICE),
+  min_discount: optionalAmount("min_discount", 100),
+  max_discount: optionalAmount("max_discount", 100),
+});
+
+export const PANEL_PARAMS = [
+  "store_id",
+  "min_price",
+  "max_price",
+  "min_discount",
+  "max_discount",
+] as const;
+
+/** The panel's choices from a URL; anything invalid reads as no choice at all. */
+export function panelFromSearchParams(params: URLSearchParams): PanelFilter {
+  const parsed = PanelQuery.safeParse(
+    Object.fromEntries(PANEL_PARAMS.map((name) => [name, params.get(name) ?? undefined])),
+  );
+  if (!parsed.success) return EMPTY_PANEL;
+  const { store_id, min_price, max_price, min_discount, max_discount } = parsed.data;
+  return {
+    storeIds: store_id,
+    price: { min: min_price, max: max_price },
+    discount: { min: min_discount, max: max_discount },
+  };
+}
+
+/** Writes the panel's choices into a URL's parameters (and removes the ones not chosen). */
+export function panelToSearchParams(panel: PanelFilter, params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const values: Record<(typeof PANEL_PARAMS)[number], string> = {
+    store_id: panel.storeIds.join(","),
+    min_price: panel.price.min?.toString() ?? "",
+    max_price: panel.price.max?.toString() ?? "",
+    min_discount: panel.discount.min?.toString() ?? "",
+    max_discount: panel.discount.max?.toString() ?? "",
+  };
+  for (const name of PANEL_PARAMS) {
+    if (values[name]) next.set(name, values[name]);
+    else next.delete(name);
+  }
+  return next;
+}

@@ -1,0 +1,325 @@
+import { TtlCache } from "../cache/ttl-cache.ts";
+import type { CategoryDetail, StoreDetail } from "../catalog/presenter.ts";
+import { presentCategoryDetail, presentStoreDetail } from "../catalog/presenter.ts";
+import * as catalogRepo from "../catalog/repository.ts";
+import { NO_DATA_FOUND, PAGE_SIZE, lastPage } from "../constants.ts";
+import { LIST_CACHE_TTL_MS, createDealPager, dealListCaches, filterKey } from "../deals/paging.ts";
+import { presentDealCard, type DealCard } from "../deals/presenter.ts";
+import { findCardsByIds } from "../deals/repository.ts";
+import type { DealBounds, DealCardRow, DealFilter, TextMatch } from "../deals/repository.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../http/errors.ts";
+import {
+  presentEducatorPost,
+  type EducatorPost,
+  type Listing,
+  type StoreOption,
+} from "./presenter.ts";
+import { findNearestTerms, findSearchIds } from "./repository.ts";
+import {
+  EDUCATORS_SLUG,
+  EMPTY_PANEL,
+  type CategoryPageInput,
+  type FilterInput,
+  type PanelFilter,
+} from "./schema.ts";
+
+/** The spec's convention for unknown items: HTTP 404 with status 'false' and 'No Data Found'. */
+export function noDataFound(): AppError {
+  return new AppError(404, NO_DATA_FOUND, { status: "false" });
+}
+
+/** Which listing a request is about, once its store or category is known. */
+export type ListingContext =
+  | { type: "store"; store: StoreDetail; storeIds: number[] }
+  | { type: "category"; category: CategoryDetail }
+  | { type: "newdeals" }
+  | { type: "search"; query: string; categoryId?: number };
+
+/** A listing page as a loader asks for it: by slug or query, with the panel's choices. */
+export type ListingRequest =
+  | { type: "store"; slug: string }
+  | { type: "category"; slug: string }
+  | { type: "newdeals" }
+  | { type: "search"; query: string };
+
+/**
+ * Search results ranked once per search are kept (ids only) for the first pages, so a popular
+ * search and paging through it skip the ranking.
+ */
+const RANKED_RESULTS_KEPT = 600;
+
+/** A word of search text (letters and digits of any script). */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+const NO_BOUNDS: DealBounds = {
+  minPrice: null,
+  maxPrice: null,
+  minDiscount: null,
+  maxDiscount: null,
+};
+
+/**
+ * The listing pages and their calls: a store's, a category's, all new deals, search results and
+ * the educators' forum, with the Filter panel's narrowing (`POST /api/filter`). Unfiltered lists
+ * page by keyset (docs/decisions/0011-deep-pagination.md); search ranks by relevance and
+ * freshness (docs/decisions/0010-search-ranking.md). Lists are newest first; an expired deal
+ * keeps its place and its card says "Expired".
+ */
+export function createListingsService({ db, now }: Deps) {
+  const pager = createDealPager(db);
+  const { rankings } = dealListCaches(db);
+  const allStores = new TtlCache<StoreOption[]>(60_000, 1);
+  const corrections = new TtlCache<string | null>(LIST_CACHE_TTL_MS, 500);
+  const size = PAGE_SIZE.listing;
+
+  const cards = (rows: DealCardRow[]): DealCard[] => {
+    const at = now();
+    return rows.map((row) => presentDealCard(row, at));
+  };
+
+  function storeOptions(checklist: "none" | "all" | DealFilter): Promise<StoreOption[]> {
+    if (checklist === "none") return Promise.resolve([]);
+    if (checklist === "all") {
+      return allStores.get("all", async () =>
+        (await catalogRepo.findAllStores(db)).map((s) => ({
+          id: s.id,
+          title: s.title,
+          slug: s.slug,
+          deal_count: null,
+        })),
+      );
+    }
+    return pager.stores(checklist);
+  }
+
+  /**
+   * One page of a listing narrowed by the panel. `base` is the whole listing (the sliders' bounds
+   * and the checklist come from it), `narrowed` what the panel leaves of it.
+   */
+  async function dealListing(
+    base: DealFilter,
+    panel: PanelFilter,
+    page: number,
+    selected: StoreDetail | CategoryDetail | null,
+    checklist: "none" | "all" | "base",
+  ): Promise<Listing> {
+    const narrowed: DealFilter = {
+      ...base,
+      ...(panel.storeIds.length ? { storeIds: panel.storeIds } : {}),
+      price: panel.price,
+      discount: panel.discount,
+    };
+    const listing = (
+      items: DealCard[],
+      total: number,
+      bounds: DealBounds,
+      stores: StoreOption[],
+    ) => ({
+      items,
+      total,
+      currentPage: page,
+      lastPage: lastPage(total, size),
+      perPage: size,
+      selected,
+      bounds,
+      stores,
+    });
+
+    if (!base.text) {
+      const [{ rows, total }, bounds, stores] = await Promise.all([
+        pager.filteredPage(narrowed, page, size),
+        pager.bounds(base),
+        storeOptions(checklist === "base" ? base : checklist),
+      ]);
+      return listing(cards(rows), total, bounds, stores);
+    }
+
+    // Search: misspelt words are corrected only when the text as typed finds less than a page.
+    const text = await searchMatch(base.text.query, base);
+    const [rows, total, bounds, stores] = await Promise.all([
+      searchCards(text, { ...narrowed, text: undefined }, page),
+      pager.count({ ...narrowed, text }),
+      pager.bounds({ ...base, text }),
+      storeOptions(checklist === "base" ? { ...base, text } : checklist),
+    ]);
+    return listing(cards(rows), total, bounds, stores);
+  }
+
+  /** The search text as typed, plus its correction when the text alone finds too little. */
+  async function searchMatch(query: string, base: DealFilter): Promise<TextMatch> {
+    const typed: TextMatch = { query };
+    if ((await pager.count({ ...base, text: typed })) >= size) return typed;
+    const corrected = await corrections.get(query.toLowerCase(), () => correctWords(query));
+    return corrected ? { query, corrected } : typed;
+  }
+
+  /** The text with each misspelt word replaced by the nearest known word; null if none is. */
+  async function correctWords(query: string): Promise<string | null> {
+    const lower = query.toLowerCase();
+    const words = [...new Set(lower.match(WORD) ?? [])].filter(
+      (word) => word.length >= 3 && /\p{L}/u.test(word),
+    );
+    const nearest = await findNearestTerms(db, words);
+    if (![...nearest].some(([word, term]) => word !== term)) return null;
+    return lower.replace(WORD, (word) => nearest.get(word) ?? word);
+  }
+
+  async function searchCards(text: TextMatch, filter: DealFilter, page: number) {
+    const offset = (page - 1) * size;
+    const ids =
+      offset + size <= RANKED_RESULTS_KEPT
+        ? (
+            await rankings.get(filterKey({ ...filter, text }), () =>
+              findSearchIds(db, text, filter, now(), 0, RANKED_RESULTS_KEPT),
+            )
+          ).slice(offset, offset + size)
+        : await findSearchIds(db, text, filter, now(), offset, size);
+    return findCardsByIds(db, ids);
+  }
+
+  async function resolve(request: ListingRequest): Promise<ListingContext> {
+    switch (request.type) {
+      case "store": {
+        const store = await catalogRepo.findStoreBySlug(db, request.slug);
+        if (!store) throw noDataFound();
+        return { type: "store", store: presentStoreDetail(store), storeIds: [store.id] };
+      }
+      case "category": {
+        const category = await catalogRepo.findCategoryBySlug(db, request.slug);
+        if (!category) throw noDataFound();
+        return { type: "category", category: presentCategoryDetail(category) };
+      }
+      case "newdeals":
+        return request;
+      case "search":
+        return request;
+    }
+  }
+
+  function contextListing(context: ListingContext, panel: PanelFilter, page: number) {
+    switch (context.type) {
+      case "store":
+        // The store page shows a Visit Store card instead of a checklist.
+        return dealListing(
+          { storeIds: context.storeIds },
+          { ...panel, storeIds: [] },
+          page,
+          context.store,
+          "none",
+        );
+      case "category":
+        return dealListing(
+          { categoryId: context.category.id },
+          panel,
+          page,
+          context.category,
+          "base",
+        );
+      case "newdeals":
+        return dealListing({}, panel, page, null, "all");
+      case "search":
+        return dealListing(
+          {
+            text: { query: context.query },
+            ...(context.categoryId !== undefined ? { categoryId: context.categoryId } : {}),
+          },
+          panel,
+          page,
+          null,
+          "base",
+        );
+    }
+  }
+
+  async function educatorPage(page: number): Promise<Listing<EducatorPost>> {
+    const perPage = PAGE_SIZE.educatorsForum;
+    const scope = { kind: "type", postType: "g" } as const;
+    const [rows, total] = await Promise.all([
+      pager.scopeCards(scope, page, perPage),
+      pager.scopeCount(scope),
+    ]);
+    return {
+      items: cards(rows).map(presentEducatorPost),
+      total,
+      currentPage: page,
+      lastPage: lastPage(total, perPage),
+      perPage,
+      selected: null,
+      bounds: NO_BOUNDS,
+      stores: [],
+    };
+  }
+
+  /** A listing page (store, category, new deals, search) with the panel's choices from its URL. */
+  async function listingPage(request: ListingRequest, page: number, panel = EMPTY_PANEL) {
+    return contextListing(await resolve(request), panel, page);
+  }
+
+  return {
+    page: listingPage,
+
+    /** `POST /api/category_page`. */
+    async categoryPage(
+      input: CategoryPageInput,
+    ): Promise<Listing<DealCard> | Listing<EducatorPost>> {
+      const slug = input.slug ?? "";
+      switch (input.type) {
+        case "store":
+          return listingPage({ type: "store", slug }, input.page);
+        case "category":
+          return listingPage({ type: "category", slug }, input.page);
+        case "d":
+          return listingPage({ type: "newdeals" }, input.page);
+        case "g":
+          if (slug !== EDUCATORS_SLUG) throw noDataFound();
+          return educatorPage(input.page);
+      }
+    },
+
+    /** The educators' forum list (/educator): 12 posts a page, newest first. */
+    educatorPage,
+
+    /** `POST /api/filter` (filter_type: see FilterBody in ./schema.ts). */
+    async filter(input: FilterInput): Promise<Listing> {
+      const panel: PanelFilter = {
+        storeIds: input.filter_type === "store" ? [] : input.store_id,
+        price: { min: input.min_price, max: input.max_price },
+        discount: { min: input.min_discount, max: input.max_discount },
+      };
+      switch (input.filter_type) {
+        case "store": {
+          const stores = await catalogRepo.findStoresByIds(db, input.store_id);
+          const first = stores.find((s) => s.id === input.store_id[0]) ?? stores[0];
+          if (!first) throw noDataFound();
+          const base: DealFilter = {
+            storeIds: input.store_id,
+            ...(input.category_id !== undefined ? { categoryId: input.category_id } : {}),
+          };
+          return dealListing(base, panel, input.page, presentStoreDetail(first), "none");
+        }
+        case "category": {
+          const category = await catalogRepo.findCategoryById(db, input.category_id!);
+          if (!category) throw noDataFound();
+          return contextListing(
+            { type: "category", category: presentCategoryDetail(category) },
+            panel,
+            input.page,
+          );
+        }
+        case "newdeals":
+          return input.category_id === undefined
+            ? contextListing({ type: "newdeals" }, panel, input.page)
+            : dealListing({ categoryId: input.category_id }, panel, input.page, null, "all");
+        case "search":
+          return contextListing(
+            { type: "search", query: input.search_title, categoryId: input.category_id },
+            panel,
+            input.page,
+          );
+      }
+    },
+  };
+}
+
+export type ListingsService = ReturnType<typeof createListingsService>;
