@@ -42,7 +42,11 @@ export function pageMeta(matches: Matches, page: PageMeta): MetaDescriptor[] {
   const title = page.title === siteName ? siteName : `${page.title} | ${siteName}`;
   const description = (page.description || root?.settings.description || "").slice(0, 300);
   const canonical = page.path !== undefined ? absolute(base, page.path) : undefined;
-  const image = page.image ? absolute(base, page.image) : root?.settings.logo ? absolute(base, root.settings.logo) : undefined;
+  const image = page.image
+    ? absolute(base, page.image)
+    : root?.settings.logo
+      ? absolute(base, root.settings.logo)
+      : undefined;
   const tags: MetaDescriptor[] = [
     { title },
     { name: "description", content: description },

@@ -38,7 +38,10 @@ export function createMailer(options: {
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
       await fs.mkdir(options.outboxDir, { recursive: true });
-      const file = path.join(options.outboxDir, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.eml`);
+      const file = path.join(
+        options.outboxDir,
+        `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.eml`,
+      );
       await fs.writeFile(file, info.message as Buffer);
       options.log(`mail to ${message.to} ("${message.subject}") written to ${file}`);
     },

@@ -44,7 +44,9 @@ export async function registerApi(app: FastifyInstance, services: Services) {
       registerApiErrorHandling(api);
       for (const register of modules) register(api, services);
       // Unknown calls answer JSON here rather than falling through to the pages' catch-all.
-      api.all("/*", async (_request, reply) => reply.code(404).send({ status: false, message: "No such API call." }));
+      api.all("/*", async (_request, reply) =>
+        reply.code(404).send({ status: false, message: "No such API call." }),
+      );
     },
     { prefix: "/api" },
   );

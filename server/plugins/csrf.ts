@@ -43,13 +43,10 @@ export const csrfPlugin = fp<{ secureCookies: boolean }>(
       if (!request.cookies[SESSION_COOKIE]) return;
       const header = request.headers[XSRF_HEADER];
       if (typeof header !== "string" || !existing || !same(header, existing)) {
-        return reply
-          .code(403)
-          .type("application/json")
-          .send({
-            status: false,
-            message: "Missing or invalid XSRF token. Reload the page and try again.",
-          });
+        return reply.code(403).type("application/json").send({
+          status: false,
+          message: "Missing or invalid XSRF token. Reload the page and try again.",
+        });
       }
     });
   },
