@@ -1,3 +1,4 @@
+import { TtlCache } from "../cache/ttl-cache.ts";
 import { PAGE_SIZE, TRENDING_LIMIT, lastPage } from "../constants.ts";
 import type { Deps } from "../deps.ts";
 import { clearDealListCaches, createDealPager } from "./paging.ts";
@@ -5,6 +6,8 @@ import { presentDealCard, presentWishlistEntry, type DealPage } from "./presente
 import * as repo from "./repository.ts";
 import type { DealFilter } from "./repository.ts";
 import type { HomeFilterInput } from "./schema.ts";
+
+const HOME_CACHE_TTL_MS = 5_000;
 
 /** The home page's lists: trending, recent (paged), the merchant/category filter, the Wishlist. */
 export function createDealsService({ db, now }: Deps) {
@@ -25,20 +28,26 @@ export function createDealsService({ db, now }: Deps) {
 
   const recentPage = (page: number) => filteredPage({}, page);
 
+  // The unfiltered home lists are the same for every visitor and asked for on every home page
+  // view: they are built at most every few seconds, and at once after a post is written.
+  const homeLists = new TtlCache<Awaited<ReturnType<typeof loadHome>>>(HOME_CACHE_TTL_MS, 1);
+
+  async function loadHome() {
+    const at = now();
+    const [wishlist, trending, recent] = await Promise.all([
+      repo.findTeachersWishlist(db),
+      pager.trending({}, at, TRENDING_LIMIT),
+      recentPage(1),
+    ]);
+    return {
+      wishlist: wishlist.map(presentWishlistEntry),
+      trending: trending.map((r) => presentDealCard(r, at)),
+      recent,
+    };
+  }
+
   return {
-    async home() {
-      const at = now();
-      const [wishlist, trending, recent] = await Promise.all([
-        repo.findTeachersWishlist(db),
-        pager.trending({}, at, TRENDING_LIMIT),
-        recentPage(1),
-      ]);
-      return {
-        wishlist: wishlist.map(presentWishlistEntry),
-        trending: trending.map((r) => presentDealCard(r, at)),
-        recent,
-      };
-    },
+    home: () => homeLists.get("home", loadHome),
     recentPage,
     /**
      * The home page's By Merchant / By Category mode: trending and recent deals of the chosen
@@ -57,7 +66,10 @@ export function createDealsService({ db, now }: Deps) {
       return { trending: trending.map((r) => presentDealCard(r, at)), recent };
     },
     /** Called by every writer of posts so counts, pages and bounds show the change at once. */
-    invalidateCounts: () => clearDealListCaches(db),
+    invalidateCounts: () => {
+      clearDealListCaches(db);
+      homeLists.clear();
+    },
   };
 }
 
