@@ -6,16 +6,14 @@ import { Link } from "react-router";
 import "slick-carousel/slick/slick.css";
 import { FOLLOW_CAROUSEL } from "../../core/constants.ts";
 import type { FollowEntry } from "../../core/profiles/presenter.ts";
+import { commonJsDefault } from "../lib/interop.ts";
 import { Avatar } from "./Avatar.tsx";
 import "../styles/profile.css";
 
-// Loaded after first paint, and only on the pages that show a carousel. react-slick is CommonJS:
-// depending on the bundler's interop its class arrives as `default` or as `default.default`.
-const Slider = lazy(async () => {
-  const module = await import("react-slick");
-  const exported = module.default as typeof SlickSlider | { default: typeof SlickSlider };
-  return { default: "default" in exported ? exported.default : exported };
-});
+// Loaded after first paint, and only on the pages that show a carousel.
+const Slider = lazy(async () => ({
+  default: commonJsDefault((await import("react-slick")).default as typeof SlickSlider),
+}));
 
 const SETTINGS: Settings = {
   slidesToShow: FOLLOW_CAROUSEL.slidesToShow,

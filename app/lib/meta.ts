@@ -10,6 +10,8 @@ export interface PageMeta {
   /** Open Graph type: "website" (default) or "article"/"product". */
   type?: string;
   noindex?: boolean;
+  /** The page's RSS feed, announced for feed readers. */
+  feed?: { title: string; path: string };
   /** Extra descriptors (JSON-LD, article times, …). */
   extra?: MetaDescriptor[];
 }
@@ -68,5 +70,14 @@ export function pageMeta(matches: Matches, page: PageMeta): MetaDescriptor[] {
     tags.push({ name: "twitter:image", content: image });
   }
   if (page.noindex) tags.push({ name: "robots", content: "noindex" });
+  if (page.feed) {
+    tags.push({
+      tagName: "link",
+      rel: "alternate",
+      type: "application/rss+xml",
+      title: page.feed.title,
+      href: absolute(base, page.feed.path),
+    });
+  }
   return [...tags, ...(page.extra ?? [])];
 }

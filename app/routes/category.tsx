@@ -27,6 +27,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData: data, location, 
     description: category.description,
     path: listingCanonical(path, new URLSearchParams(location.search)),
     image: category.image_url,
+    feed: { title: `${category.title} deals`, path: `/rss/category/${params.slug}.xml` },
     extra: [
       breadcrumbJsonLd(
         crumbs(category.title),

@@ -28,6 +28,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: rootLoaderData(matches)?.settings.websiteName ?? "Chalkboard Deals",
     path: "/",
+    feed: { title: "New deals", path: "/rss/newdeals.xml" },
   });
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;

@@ -22,6 +22,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }
     title: page > 1 ? `New Deals – Page ${page}` : "New Deals",
     description: "The newest deals and coupons posted by teachers and shoppers, newest first.",
     path: listingCanonical("/newdeals", new URLSearchParams(location.search)),
+    feed: { title: "New deals", path: "/rss/newdeals.xml" },
     extra: [
       breadcrumbJsonLd(CRUMBS, rootLoaderData(matches)?.publicConfig.publicUrl ?? "", "/newdeals"),
     ],

@@ -27,6 +27,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData: data, location, 
     description: store.description,
     path: listingCanonical(path, new URLSearchParams(location.search)),
     image: store.image_url,
+    feed: { title: `${store.title} deals`, path: `/rss/store/${params.slug}.xml` },
     extra: [
       breadcrumbJsonLd(
         crumbs(store.title),

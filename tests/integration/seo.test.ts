@@ -142,6 +142,33 @@ describe("sitemaps", () => {
 });
 
 describe("RSS feeds", () => {
+  it("are announced by the pages they follow", async () => {
+    const store = await t.deps.db
+      .selectFrom("stores")
+      .select("slug")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const category = await t.deps.db
+      .selectFrom("categories")
+      .select("slug")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    for (const [page, feed] of [
+      ["/", "/rss/newdeals.xml"],
+      ["/newdeals", "/rss/newdeals.xml"],
+      [`/store/${store.slug}`, `/rss/store/${store.slug}.xml`],
+      [`/category/${category.slug}`, `/rss/category/${category.slug}.xml`],
+    ]) {
+      const html = (await get(page!)).body;
+      expect(html, page).toMatch(
+        new RegExp(
+          `<link rel="alternate" type="application/rss\\+xml" title="[^"]+" href="${PUBLIC_URL}${feed!.replace(/[.]/g, "\\.")}"`,
+        ),
+      );
+      expect((await get(feed!)).statusCode, feed).toBe(200);
+    }
+  });
+
   it("serves the newest live deals as RSS 2.0", async () => {
     const response = await get("/rss/newdeals.xml");
     expect(response.statusCode).toBe(200);
