@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { DEFAULT_DEAL_TYPE } from "../../core/constants.ts";
 import { fieldErrors } from "../../core/http/validate.ts";
 import type { Choice } from "../../core/submissions/presenter.ts";
@@ -14,7 +14,7 @@ import {
   SelectField,
   TextField,
   focusFirstError,
-  useSubmission,
+  useSubmitForm,
   type FieldErrors,
 } from "./SubmitFormParts.tsx";
 
@@ -31,8 +31,6 @@ const EMPTY = {
   deal_image: "",
   deal_description: "",
 };
-
-type DealValues = typeof EMPTY;
 
 /** The order fields appear in, for moving focus to the first one with a message. */
 const FIELD_ORDER = [
@@ -71,26 +69,11 @@ export function SubmitDealForm({
   stores,
   categories,
 }: SubmitDealFormProps) {
-  const [values, setValues] = useState<DealValues>(EMPTY);
-  const [image, setImage] = useState<File | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [resetKey, setResetKey] = useState(0);
-  const submission = useSubmission("/save_deal", () => {
-    setValues(EMPTY);
-    setImage(null);
-    setErrors({});
-    setResetKey((key) => key + 1);
-  });
-
-  const field = (name: keyof DealValues) => ({
-    id: `${FORM_ID}-${name}`,
-    value: values[name],
-    error: errors[name],
-    onChange: (value: string) => {
-      setValues((current) => ({ ...current, [name]: value }));
-      if (errors[name]) setErrors(({ [name]: _cleared, ...rest }) => rest);
-    },
-  });
+  const { values, image, setImage, errors, setErrors, resetKey, submission, field } = useSubmitForm(
+    FORM_ID,
+    EMPTY,
+    "/save_deal",
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { fieldErrors } from "../../core/http/validate.ts";
 import type { Choice } from "../../core/submissions/presenter.ts";
 import { DiscussionSchema, SUBMISSION_LIMITS } from "../../core/submissions/schema.ts";
@@ -9,13 +9,11 @@ import {
   SelectField,
   TextField,
   focusFirstError,
-  useSubmission,
+  useSubmitForm,
   type FieldErrors,
 } from "./SubmitFormParts.tsx";
 
 const EMPTY = { forum_category_id: "", title: "", detail: "" };
-
-type DiscussionValues = typeof EMPTY;
 
 const FIELD_ORDER = ["forum_category_id", "title", "image", "detail"] as const;
 
@@ -29,26 +27,11 @@ export function SubmitDiscussionForm({
   userId: number;
   categories: Choice[];
 }) {
-  const [values, setValues] = useState<DiscussionValues>(EMPTY);
-  const [image, setImage] = useState<File | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [resetKey, setResetKey] = useState(0);
-  const submission = useSubmission("/save_discussion", () => {
-    setValues(EMPTY);
-    setImage(null);
-    setErrors({});
-    setResetKey((key) => key + 1);
-  });
-
-  const field = (name: keyof DiscussionValues) => ({
-    id: `${FORM_ID}-${name}`,
-    value: values[name],
-    error: errors[name],
-    onChange: (value: string) => {
-      setValues((current) => ({ ...current, [name]: value }));
-      if (errors[name]) setErrors(({ [name]: _cleared, ...rest }) => rest);
-    },
-  });
+  const { values, image, setImage, errors, setErrors, resetKey, submission, field } = useSubmitForm(
+    FORM_ID,
+    EMPTY,
+    "/save_discussion",
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

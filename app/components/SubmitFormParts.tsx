@@ -204,3 +204,37 @@ export function useSubmission(path: string, onReset: () => void) {
 
   return { send, sending, submitted, progress, notice, setNotice };
 }
+
+/**
+ * The state both Submit Deals forms keep: field values, the chosen image, field errors, and the
+ * submission (which resets all of them a moment after a success). `field(name)` gives an input
+ * its id, value, error and change handler.
+ */
+export function useSubmitForm<V extends Record<string, string>>(
+  formId: string,
+  empty: V,
+  path: string,
+) {
+  const [values, setValues] = useState<V>(empty);
+  const [image, setImage] = useState<File | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [resetKey, setResetKey] = useState(0);
+  const submission = useSubmission(path, () => {
+    setValues(empty);
+    setImage(null);
+    setErrors({});
+    setResetKey((key) => key + 1);
+  });
+
+  const field = (name: keyof V & string) => ({
+    id: `${formId}-${name}`,
+    value: values[name],
+    error: errors[name],
+    onChange: (value: string) => {
+      setValues((current) => ({ ...current, [name]: value }));
+      if (errors[name]) setErrors(({ [name]: _cleared, ...rest }) => rest);
+    },
+  });
+
+  return { values, image, setImage, errors, setErrors, resetKey, submission, field };
+}
