@@ -7,6 +7,7 @@ import "slick-carousel/slick/slick.css";
 import { FOLLOW_CAROUSEL } from "../../core/constants.ts";
 import type { FollowEntry } from "../../core/profiles/presenter.ts";
 import { commonJsDefault } from "../lib/interop.ts";
+import { slidesToShowAt } from "../lib/slick.ts";
 import { Avatar } from "./Avatar.tsx";
 import "../styles/profile.css";
 
@@ -25,20 +26,7 @@ const SETTINGS: Settings = {
   dots: false,
   pauseOnHover: true,
   pauseOnFocus: true,
-  responsive: FOLLOW_CAROUSEL.responsive.map(({ breakpoint, slidesToShow }) => ({
-    breakpoint,
-    settings: { slidesToShow },
-  })),
 };
-
-/** How many slides the settings show at a window width (slick's breakpoints are max-widths). */
-function slidesToShowAt(width: number): number {
-  let count: number = FOLLOW_CAROUSEL.slidesToShow;
-  for (const { breakpoint, slidesToShow } of FOLLOW_CAROUSEL.responsive) {
-    if (width <= breakpoint) count = Math.min(count, slidesToShow);
-  }
-  return count;
-}
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
@@ -91,7 +79,10 @@ export function FollowCarousel({ entries, label }: { entries: FollowEntry[]; lab
   useHiddenSlidesUnfocusable(root);
 
   useEffect(() => {
-    const measure = () => setVisible(slidesToShowAt(window.innerWidth));
+    const measure = () =>
+      setVisible(
+        slidesToShowAt(window.innerWidth, FOLLOW_CAROUSEL.slidesToShow, FOLLOW_CAROUSEL.responsive),
+      );
     measure();
     if (prefersReducedMotion()) setPlaying(false);
     window.addEventListener("resize", measure);
@@ -140,7 +131,7 @@ export function FollowCarousel({ entries, label }: { entries: FollowEntry[]; lab
         </button>
       </div>
       <Suspense fallback={list}>
-        <Slider ref={slider} {...SETTINGS} autoplay={playing}>
+        <Slider ref={slider} {...SETTINGS} slidesToShow={visible} autoplay={playing}>
           {entries.map((entry) => (
             <div key={entry.id} className="follow-slide">
               <FollowCard entry={entry} />

@@ -3,9 +3,15 @@ import SlickSlider, { type Settings } from "react-slick";
 import { WISHLIST_CAROUSEL } from "../../core/constants.ts";
 import type { WishlistEntry } from "../../core/deals/presenter.ts";
 import { commonJsDefault } from "../lib/interop.ts";
+import { useSlidesToShow } from "../lib/slick.ts";
 import { WishlistCard } from "./WishlistCard.tsx";
 
 const Slider = commonJsDefault(SlickSlider);
+
+const BREAKPOINTS = WISHLIST_CAROUSEL.responsive.map((r) => ({
+  breakpoint: r.breakpoint,
+  slidesToShow: r.settings.slidesToShow,
+}));
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
@@ -48,15 +54,14 @@ export default function WishlistSlider({ entries }: { entries: WishlistEntry[] }
     return () => observer.disconnect();
   }, []);
 
+  const slidesToShow = useSlidesToShow(WISHLIST_CAROUSEL.slidesToShow, BREAKPOINTS);
+  const { responsive: _applied, ...base } = WISHLIST_CAROUSEL;
   const settings: Settings = {
-    ...WISHLIST_CAROUSEL,
+    ...base,
+    slidesToShow,
     autoplay: playing,
     pauseOnHover: true,
     pauseOnFocus: true,
-    responsive: WISHLIST_CAROUSEL.responsive.map((r) => ({
-      breakpoint: r.breakpoint,
-      settings: { ...r.settings },
-    })),
   };
 
   const toggle = () => {

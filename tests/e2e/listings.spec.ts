@@ -99,6 +99,23 @@ test.describe("home", () => {
     await page.setViewportSize({ width: 700, height: 900 });
     await expect(active).toHaveCount(1);
   });
+
+  test("the Teachers Wishlist opens with the slide count of the window it starts in", async ({
+    page,
+  }) => {
+    for (const [width, slides] of [
+      [375, 1],
+      [800, 2],
+      [1280, 3],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/");
+      await expect(page.locator(".wishlist-carousel .slick-slider")).toBeVisible();
+      await expect(page.locator(".wishlist-carousel .slick-slide.slick-active")).toHaveCount(
+        slides,
+      );
+    }
+  });
 });
 
 test.describe("stores and categories grids", () => {

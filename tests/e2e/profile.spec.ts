@@ -223,3 +223,12 @@ test("Edit profile: validation, then an update with a new avatar", async ({ page
   expect(await avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await expect(page.getByText("5th-grade teacher and tech coach.")).toBeVisible();
 });
+
+test("the followers carousel opens on a phone with the phone's slide count", async ({ page }) => {
+  await page.setViewportSize({ width: 400, height: 900 });
+  await page.goto("/profile/1");
+  const followers = page.locator("section", {
+    has: page.getByRole("heading", { name: "Followers" }),
+  });
+  await expect(followers.locator(".slick-slide.slick-active")).toHaveCount(2);
+});
