@@ -33,7 +33,7 @@ function SubscriptionCard({ subscription }: { subscription: Subscription }) {
       </dl>
       {active && (
         // The spec's Cancel button does nothing; rather than a button that silently fails, it is
-        // shown disabled with the way that works (docs/decisions/0024-profiles-and-community.md).
+        // shown disabled with the way that works (docs/decisions/0019-profiles-and-community.md).
         <div className="subscription-cancel">
           <button type="button" className="btn btn-outline" disabled aria-describedby={noteId}>
             Cancel
