@@ -78,7 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await app.register(cookie);
   await registerSecurityHeaders(app, { dev });
   await app.register(compress, { threshold: 1024 });
-  await registerRateLimits(app, config.rateLimit);
+  await registerRateLimits(app, { enabled: config.rateLimit, redisUrl: config.redisUrl });
   await app.register(sessionPlugin, { db, secureCookies, now: deps.now });
   await app.register(csrfPlugin, { secureCookies });
   await app.register(multipart, {

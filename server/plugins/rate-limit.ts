@@ -1,5 +1,6 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { Redis } from "ioredis";
 
 export interface RouteRateLimit {
   max: number;
@@ -21,11 +22,25 @@ export const RATE_LIMITS = {
   social: { max: 20, timeWindow: "15 minutes" },
 } satisfies Record<string, RouteRateLimit>;
 
-/** Registers the limiter (in-process store) unless RATE_LIMIT=off; routes opt in through config. */
-export async function registerRateLimits(app: FastifyInstance, enabled: boolean) {
-  if (!enabled) return;
+/**
+ * Registers the limiter unless RATE_LIMIT=off; routes opt in through their config. Counters live
+ * in the process, or in Redis when REDIS_URL is set so that every server process shares them.
+ */
+export async function registerRateLimits(
+  app: FastifyInstance,
+  options: { enabled: boolean; redisUrl?: string },
+) {
+  if (!options.enabled) return;
+  let redis: Redis | undefined;
+  if (options.redisUrl) {
+    redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    app.addHook("onClose", async () => {
+      await redis!.quit();
+    });
+  }
   await app.register(rateLimit, {
     global: false,
+    ...(redis ? { redis, nameSpace: "chalkboard-rate-limit:", skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       status: false,
