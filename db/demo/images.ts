@@ -164,7 +164,6 @@ export function tileSvg(title: string, color: string, caption: string): string {
 
 export interface DealImageSpec {
   headline: string;
-  store: string;
   color: string;
   kind: "deal" | "coupon";
   price?: string;
@@ -184,8 +183,6 @@ export function dealSvg(spec: DealImageSpec): string {
     `<rect width="800" height="600" fill="url(#bg)"/>` +
     `<circle cx="720" cy="80" r="220" fill="#ffffff" fill-opacity="0.07"/>` +
     `<circle cx="60" cy="600" r="180" fill="#000000" fill-opacity="0.08"/>` +
-    `<rect x="60" y="52" width="${Math.min(520, 40 + spec.store.length * 15)}" height="46" rx="23" fill="#000000" fill-opacity="0.25"/>` +
-    `<text x="80" y="83" font-family="${FONT}" font-size="22" font-weight="bold" fill="#ffffff">${escapeXml(spec.store.toUpperCase())}</text>` +
     textLines(lines, { x: 60, y: 215, size, color: fg });
   if (spec.discount) {
     body +=

@@ -576,7 +576,6 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
       svg: () =>
         dealSvg({
           headline: freebie.title,
-          store: store.seed.title,
           color: seed.color,
           kind: "deal",
           price: "FREE",
@@ -667,7 +666,6 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
     const imageFile = `deal-${slugOf(title).slice(0, 60).replace(/-+$/, "")}-${store.slug}.webp`;
     const image: DealImageSpec = {
       headline: offer.headline,
-      store: store.seed.title,
       color: seed.color,
       kind: isCoupon ? "coupon" : "deal",
       discount: offer.showDiscount ? discount : null,
