@@ -1,6 +1,4 @@
-import type { FormEvent } from "react";
 import { DEFAULT_DEAL_TYPE } from "../../core/constants.ts";
-import { fieldErrors } from "../../core/http/validate.ts";
 import type { Choice } from "../../core/submissions/presenter.ts";
 import {
   SUBMISSION_LIMITS,
@@ -9,14 +7,7 @@ import {
 } from "../../core/submissions/schema.ts";
 import { ImageInput } from "./ImageInput.tsx";
 import { RichTextEditor } from "./RichTextEditor.tsx";
-import {
-  FormNotice,
-  SelectField,
-  TextField,
-  focusFirstError,
-  useSubmitForm,
-  type FieldErrors,
-} from "./SubmitFormParts.tsx";
+import { FormNotice, SelectField, TextField, useSubmitForm } from "./SubmitFormParts.tsx";
 
 const EMPTY = {
   deal_category: "",
@@ -69,39 +60,22 @@ export function SubmitDealForm({
   stores,
   categories,
 }: SubmitDealFormProps) {
-  const { values, image, setImage, errors, setErrors, resetKey, submission, field } = useSubmitForm(
-    FORM_ID,
-    EMPTY,
-    "/save_deal",
-  );
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found: FieldErrors = {
-      ...fieldErrors(createDealSchema(earliestExpiryDate(new Date())), values),
-      ...(errors.image ? { image: errors.image } : {}),
-    };
-    if (Object.keys(found).length) {
-      setErrors(found);
-      submission.setNotice({ kind: "danger", text: "Please correct the fields marked below." });
-      focusFirstError(FORM_ID, found, FIELD_ORDER);
-      return;
-    }
-    const form = new FormData();
-    form.append("user_id", String(userId));
-    form.append("type", DEFAULT_DEAL_TYPE);
-    for (const [name, value] of Object.entries(values)) form.append(name, value);
-    if (image) form.append("image", image);
-    const serverErrors = await submission.send(form, Boolean(image));
-    if (serverErrors) {
-      setErrors(serverErrors);
-      focusFirstError(FORM_ID, serverErrors, FIELD_ORDER);
-    }
-  }
+  const { values, image, setImage, errors, setErrors, resetKey, submission, field, submit } =
+    useSubmitForm(FORM_ID, EMPTY, "/save_deal", FIELD_ORDER);
 
   const busy = submission.sending || submission.submitted;
   return (
-    <form className="submit-form" onSubmit={onSubmit} noValidate aria-label="Submit a deal">
+    <form
+      className="submit-form"
+      onSubmit={(event) =>
+        submit(event, createDealSchema(earliestExpiryDate(new Date())), {
+          user_id: String(userId),
+          type: DEFAULT_DEAL_TYPE,
+        })
+      }
+      noValidate
+      aria-label="Submit a deal"
+    >
       <FormNotice notice={submission.notice} />
       <p className="form-note">
         Fields marked <span aria-hidden="true">*</span>

@@ -1,17 +1,8 @@
-import type { FormEvent } from "react";
-import { fieldErrors } from "../../core/http/validate.ts";
 import type { Choice } from "../../core/submissions/presenter.ts";
 import { DiscussionSchema, SUBMISSION_LIMITS } from "../../core/submissions/schema.ts";
 import { ImageInput } from "./ImageInput.tsx";
 import { RichTextEditor } from "./RichTextEditor.tsx";
-import {
-  FormNotice,
-  SelectField,
-  TextField,
-  focusFirstError,
-  useSubmitForm,
-  type FieldErrors,
-} from "./SubmitFormParts.tsx";
+import { FormNotice, SelectField, TextField, useSubmitForm } from "./SubmitFormParts.tsx";
 
 const EMPTY = { forum_category_id: "", title: "", detail: "" };
 
@@ -27,38 +18,21 @@ export function SubmitDiscussionForm({
   userId: number;
   categories: Choice[];
 }) {
-  const { values, image, setImage, errors, setErrors, resetKey, submission, field } = useSubmitForm(
+  const { image, setImage, errors, setErrors, resetKey, submission, field, submit } = useSubmitForm(
     FORM_ID,
     EMPTY,
     "/save_discussion",
+    FIELD_ORDER,
   );
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found: FieldErrors = {
-      ...fieldErrors(DiscussionSchema, values),
-      ...(errors.image ? { image: errors.image } : {}),
-    };
-    if (Object.keys(found).length) {
-      setErrors(found);
-      submission.setNotice({ kind: "danger", text: "Please correct the fields marked below." });
-      focusFirstError(FORM_ID, found, FIELD_ORDER);
-      return;
-    }
-    const form = new FormData();
-    form.append("user_id", String(userId));
-    for (const [name, value] of Object.entries(values)) form.append(name, value);
-    if (image) form.append("image", image);
-    const serverErrors = await submission.send(form, Boolean(image));
-    if (serverErrors) {
-      setErrors(serverErrors);
-      focusFirstError(FORM_ID, serverErrors, FIELD_ORDER);
-    }
-  }
 
   const busy = submission.sending || submission.submitted;
   return (
-    <form className="submit-form" onSubmit={onSubmit} noValidate aria-label="Start a discussion">
+    <form
+      className="submit-form"
+      onSubmit={(event) => submit(event, DiscussionSchema, { user_id: String(userId) })}
+      noValidate
+      aria-label="Start a discussion"
+    >
       <FormNotice notice={submission.notice} />
       <p className="form-note">
         Fields marked <span aria-hidden="true">*</span>

@@ -1,6 +1,8 @@
-import { useEffect, useRef, useState, type InputHTMLAttributes } from "react";
+import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import { Link, useNavigate } from "react-router";
+import type { z } from "zod";
 import { DELAYS_MS } from "../../core/constants.ts";
+import { fieldErrors } from "../../core/http/validate.ts";
 import type { Choice } from "../../core/submissions/presenter.ts";
 import { uploadWithProgress } from "../lib/upload.ts";
 
@@ -214,6 +216,7 @@ export function useSubmitForm<V extends Record<string, string>>(
   formId: string,
   empty: V,
   path: string,
+  fieldOrder: readonly string[],
 ) {
   const [values, setValues] = useState<V>(empty);
   const [image, setImage] = useState<File | null>(null);
@@ -236,5 +239,35 @@ export function useSubmitForm<V extends Record<string, string>>(
     },
   });
 
-  return { values, image, setImage, errors, setErrors, resetKey, submission, field };
+  /**
+   * Checks the values with the form's schema (plus any file error), then sends them with the
+   * image and `extra` fields; field messages from either side focus the first field in error.
+   */
+  async function submit(
+    event: FormEvent<HTMLFormElement>,
+    schema: z.ZodType,
+    extra: Record<string, string>,
+  ) {
+    event.preventDefault();
+    const found: FieldErrors = {
+      ...fieldErrors(schema, values),
+      ...(errors.image ? { image: errors.image } : {}),
+    };
+    if (Object.keys(found).length) {
+      setErrors(found);
+      submission.setNotice({ kind: "danger", text: "Please correct the fields marked below." });
+      focusFirstError(formId, found, fieldOrder);
+      return;
+    }
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...extra, ...values })) form.append(name, value);
+    if (image) form.append("image", image);
+    const serverErrors = await submission.send(form, Boolean(image));
+    if (serverErrors) {
+      setErrors(serverErrors);
+      focusFirstError(formId, serverErrors, fieldOrder);
+    }
+  }
+
+  return { values, image, setImage, errors, setErrors, resetKey, submission, field, submit };
 }
