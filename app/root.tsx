@@ -14,6 +14,7 @@ import { DisclosureBanner } from "./components/DisclosureBanner.tsx";
 import { Footer } from "./components/Footer.tsx";
 import { Navbar } from "./components/Navbar.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
+import { chunkFailureMessage } from "./lib/chunks.tsx";
 import "./styles/app.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -83,6 +84,18 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />;
+  const chunkFailure = chunkFailureMessage(error);
+  if (chunkFailure) {
+    return (
+      <div className="container page-message">
+        <h1>{chunkFailure}</h1>
+        <p>Part of this page could not be downloaded. Check your connection and reload the page.</p>
+        <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+      </div>
+    );
+  }
   // Never a stack trace: the details are in the server log.
   return (
     <div className="container page-message">

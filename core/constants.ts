@@ -118,3 +118,6 @@ export const NO_DATA_FOUND = "No Data Found";
 
 /** Longest search text taken from the URL or a payload; longer input is cut, not refused. */
 export const SEARCH_MAX_LENGTH = 200;
+
+/** How long a lazily loaded script chunk may take before it counts as failed (the spec's 120 s). */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useRef, useState, type ReactNode } from "react";
+import { Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import { FiChevronLeft, FiChevronRight, FiPause, FiPlay } from "react-icons/fi";
 import type SlickSlider from "react-slick";
 import type { Settings } from "react-slick";
@@ -6,13 +6,14 @@ import { Link } from "react-router";
 import "slick-carousel/slick/slick.css";
 import { FOLLOW_CAROUSEL } from "../../core/constants.ts";
 import type { FollowEntry } from "../../core/profiles/presenter.ts";
+import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { commonJsDefault } from "../lib/interop.ts";
 import { slidesToShowAt } from "../lib/slick.ts";
 import { Avatar } from "./Avatar.tsx";
 import "../styles/profile.css";
 
 // Loaded after first paint, and only on the pages that show a carousel.
-const Slider = lazy(async () => ({
+const Slider = lazyChunk("carousel", async () => ({
   default: commonJsDefault((await import("react-slick")).default as typeof SlickSlider),
 }));
 
@@ -130,15 +131,17 @@ export function FollowCarousel({ entries, label }: { entries: FollowEntry[]; lab
           <FiChevronRight aria-hidden="true" />
         </button>
       </div>
-      <Suspense fallback={list}>
-        <Slider ref={slider} {...SETTINGS} slidesToShow={visible} autoplay={playing}>
-          {entries.map((entry) => (
-            <div key={entry.id} className="follow-slide">
-              <FollowCard entry={entry} />
-            </div>
-          ))}
-        </Slider>
-      </Suspense>
+      <ChunkBoundary fallback={list}>
+        <Suspense fallback={list}>
+          <Slider ref={slider} {...SETTINGS} slidesToShow={visible} autoplay={playing}>
+            {entries.map((entry) => (
+              <div key={entry.id} className="follow-slide">
+                <FollowCard entry={entry} />
+              </div>
+            ))}
+          </Slider>
+        </Suspense>
+      </ChunkBoundary>
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { Component, Suspense, lazy, useEffect, useState, type ReactNode } from "react";
+import { Suspense, useEffect, useState } from "react";
+import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 
 /** TipTap and ProseMirror are a chunk of their own, fetched only by pages that show an editor. */
-const TiptapEditor = lazy(() => import("./TiptapEditor.tsx"));
+const TiptapEditor = lazyChunk("editor", () => import("./TiptapEditor.tsx"));
 
 export interface RichTextEditorProps {
   id: string;
@@ -27,20 +28,6 @@ function textToParagraphs(text: string): string {
     .split(/\n{2,}/)
     .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br>")}</p>`)
     .join("");
-}
-
-/** The editor's chunk failing to load (offline, a new deployment) leaves the plain textarea. */
-class EditorLoadBoundary extends Component<
-  { fallback: ReactNode; children: ReactNode },
-  { failed: boolean }
-> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    return this.state.failed ? this.props.fallback : this.props.children;
-  }
 }
 
 /**
@@ -80,7 +67,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
         {required && <span aria-hidden="true"> *</span>}
       </label>
       {mounted ? (
-        <EditorLoadBoundary fallback={fallback}>
+        <ChunkBoundary fallback={fallback}>
           <Suspense fallback={fallback}>
             <TiptapEditor
               id={id}
@@ -93,7 +80,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
               resetKey={resetKey}
             />
           </Suspense>
-        </EditorLoadBoundary>
+        </ChunkBoundary>
       ) : (
         fallback
       )}

@@ -1,11 +1,12 @@
-import { Suspense, lazy, useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 // The carousel's layout rules come with the page (a few hundred bytes), so that the lazily loaded
 // slider never shows unstyled.
 import "slick-carousel/slick/slick.css";
 import type { WishlistEntry } from "../../core/deals/presenter.ts";
+import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { WishlistCard } from "./WishlistCard.tsx";
 
-const WishlistSlider = lazy(() => import("./WishlistSlider.tsx"));
+const WishlistSlider = lazyChunk("wishlist-carousel", () => import("./WishlistSlider.tsx"));
 
 /**
  * The Teachers Wishlist strip. The server renders the teachers as a plain list (so the first HTML
@@ -27,8 +28,10 @@ export function WishlistCarousel({ entries }: { entries: WishlistEntry[] }) {
   );
   if (!interactive) return list;
   return (
-    <Suspense fallback={list}>
-      <WishlistSlider entries={entries} />
-    </Suspense>
+    <ChunkBoundary fallback={list}>
+      <Suspense fallback={list}>
+        <WishlistSlider entries={entries} />
+      </Suspense>
+    </ChunkBoundary>
   );
 }

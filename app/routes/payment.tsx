@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { PAYMENT } from "../../core/constants.ts";
@@ -8,9 +8,10 @@ import { pageMeta } from "../lib/meta.ts";
 import "../styles/payment.css";
 import type { Route } from "./+types/payment";
 import { clientErrorStatus } from "../lib/errors.ts";
+import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 
 /** Stripe's card form is a chunk of its own, fetched only here and only with keys configured. */
-const PaymentForm = lazy(() => import("../components/PaymentForm.tsx"));
+const PaymentForm = lazyChunk("payment-form", () => import("../components/PaymentForm.tsx"));
 
 /**
  * The subscription payment page (signed in only). Coming back from Stripe with ?payment_intent=…,
@@ -96,16 +97,25 @@ export default function PaymentPage() {
           ) : !configured || !publishableKey ? (
             <p className="alert alert-info">Payments are not configured on this site.</p>
           ) : mounted ? (
-            <Suspense
+            <ChunkBoundary
               fallback={
-                <div className="loading" role="status">
-                  <span className="spinner" aria-hidden="true" />
-                  <span className="visually-hidden">Loading the card form…</span>
-                </div>
+                <p className="alert alert-danger" role="alert">
+                  The card form could not be loaded (Loading chunk payment-form failed). Check your
+                  connection and reload the page.
+                </p>
               }
             >
-              <PaymentForm publishableKey={publishableKey} userId={userId} />
-            </Suspense>
+              <Suspense
+                fallback={
+                  <div className="loading" role="status">
+                    <span className="spinner" aria-hidden="true" />
+                    <span className="visually-hidden">Loading the card form…</span>
+                  </div>
+                }
+              >
+                <PaymentForm publishableKey={publishableKey} userId={userId} />
+              </Suspense>
+            </ChunkBoundary>
           ) : null}
         </section>
       )}
