@@ -57,7 +57,9 @@ describe("chunkFailureMessage", () => {
 describe("ChunkBoundary", () => {
   it("shows the plain fallback when a lazy widget cannot load, and reports it", async () => {
     const report = vi.spyOn(console, "error").mockImplementation(() => {});
-    const Widget = lazyChunk("wishlist-carousel", () => Promise.reject(new Error("offline")));
+    const Widget = lazyChunk("wishlist-carousel", (): Promise<{ default: () => null }> =>
+      Promise.reject(new Error("offline")),
+    );
     render(
       <ChunkBoundary fallback={<p>Plain list</p>}>
         <Suspense fallback={<p>Loading</p>}>
