@@ -176,7 +176,14 @@ export function useSchemaForm<Values extends Record<string, string>>(
     setValues(initial);
     setErrors({});
   }, [initial]);
-  return { values, errors, set, validate, showErrors, reset };
+  /** What a Field needs for one value: its id (the field's name), value, error and change handler. */
+  const bind = (field: keyof Values & string) => ({
+    id: field,
+    value: values[field],
+    onChange: set(field),
+    error: errors[field],
+  });
+  return { values, errors, set, bind, validate, showErrors, reset };
 }
 
 /** The message of an API answer: a string, or the first of the field messages (sign-up's shape). */

@@ -53,32 +53,23 @@ export function ChangePasswordForm({ userId }: { userId: number }) {
     >
       <FormAlert message={feedback.message} />
       <Field
-        id="old_password"
+        {...form.bind("old_password")}
         label="Old Password"
         type="password"
         autoComplete="current-password"
-        value={form.values.old_password}
-        onChange={form.set("old_password")}
-        error={form.errors.old_password}
       />
       <Field
-        id="new_password"
+        {...form.bind("new_password")}
         label="New Password"
         type="password"
         autoComplete="new-password"
         hint={PASSWORD_HINT}
-        value={form.values.new_password}
-        onChange={form.set("new_password")}
-        error={form.errors.new_password}
       />
       <Field
-        id="new_password_confirmation"
+        {...form.bind("new_password_confirmation")}
         label="Confirm Password"
         type="password"
         autoComplete="new-password"
-        value={form.values.new_password_confirmation}
-        onChange={form.set("new_password_confirmation")}
-        error={form.errors.new_password_confirmation}
       />
       <div>
         <SubmitButton busy={busy}>Change Password</SubmitButton>

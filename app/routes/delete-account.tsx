@@ -111,23 +111,12 @@ export default function DeleteAccount() {
             noValidate
             aria-label="Sign in to delete your account"
           >
+            <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
             <Field
-              id="email"
-              label="Email"
-              type="email"
-              autoComplete="email"
-              value={form.values.email}
-              onChange={form.set("email")}
-              error={form.errors.email}
-            />
-            <Field
-              id="password"
+              {...form.bind("password")}
               label="Password"
               type="password"
               autoComplete="current-password"
-              value={form.values.password}
-              onChange={form.set("password")}
-              error={form.errors.password}
             />
             <div>
               <SubmitButton busy={busy && userId === null}>Sign in</SubmitButton>

@@ -5,7 +5,7 @@ import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { ForumTable } from "../components/ForumTable.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { PostNewTopicButton } from "../components/PostNewTopicButton.tsx";
-import { notFound } from "../lib/listing.server.ts";
+import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/educator";
 // Breadcrumbs and the pager are styled with the listing pages.

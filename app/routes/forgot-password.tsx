@@ -61,15 +61,7 @@ export default function ForgotPassword() {
       </p>
       <FormAlert message={feedback.message} />
       <form className="form" onSubmit={submit} noValidate aria-label="Forgot password">
-        <Field
-          id="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={form.values.email}
-          onChange={form.set("email")}
-          error={form.errors.email}
-        />
+        <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <div>
           <SubmitButton busy={busy || done}>Submit</SubmitButton>
         </div>

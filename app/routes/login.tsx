@@ -68,23 +68,12 @@ export default function Login() {
       {socialFailed && <p className="alert alert-danger">{ACCOUNT_MESSAGES.socialFailed}</p>}
       <FormAlert message={feedback.message} />
       <form className="form" onSubmit={submit} noValidate aria-label="Login">
+        <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <Field
-          id="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={form.values.email}
-          onChange={form.set("email")}
-          error={form.errors.email}
-        />
-        <Field
-          id="password"
+          {...form.bind("password")}
           label="Password"
           type="password"
           autoComplete="current-password"
-          value={form.values.password}
-          onChange={form.set("password")}
-          error={form.errors.password}
         />
         <p className="auth-aside">
           <Link to="/forgotpassword">Forgot password?</Link>

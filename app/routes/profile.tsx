@@ -1,27 +1,18 @@
-import { data, useLoaderData } from "react-router";
+import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { ProfileView, pageNumber } from "../components/ProfileView.tsx";
+import { notFound, orNotFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/profile";
-import { clientErrorStatus } from "../lib/errors.ts";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
-  if (!/^\d{1,15}$/.test(params.userId)) throw data(null, { status: 404 });
-  try {
-    const profile = await services.profiles.publicProfile(user, {
-      user_id: params.userId,
-      page: pageNumber(request),
-    });
-    return { profile, viewerId: user?.id ?? null };
-  } catch (error) {
-    // An unknown or deleted member is the 404 page. (Checked by status, not instanceof: in the
-    // production build the services' error classes are not the copies bundled with the routes.)
-    if (clientErrorStatus(error) === 404) {
-      throw data(null, { status: 404 });
-    }
-    throw error;
-  }
+  if (!/^\d{1,15}$/.test(params.userId)) notFound();
+  // An unknown or deleted member is the 404 page.
+  const profile = await orNotFound(
+    services.profiles.publicProfile(user, { user_id: params.userId, page: pageNumber(request) }),
+  );
+  return { profile, viewerId: user?.id ?? null };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {

@@ -75,41 +75,20 @@ export default function Register() {
     <AuthCard title="Register">
       <FormAlert message={feedback.message} />
       <form className="form" onSubmit={submit} noValidate aria-label="Register">
+        <Field {...form.bind("name")} label="Name" autoComplete="name" />
+        <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <Field
-          id="name"
-          label="Name"
-          autoComplete="name"
-          value={form.values.name}
-          onChange={form.set("name")}
-          error={form.errors.name}
-        />
-        <Field
-          id="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={form.values.email}
-          onChange={form.set("email")}
-          error={form.errors.email}
-        />
-        <Field
-          id="password"
+          {...form.bind("password")}
           label="Password"
           type="password"
           autoComplete="new-password"
           hint={PASSWORD_HINT}
-          value={form.values.password}
-          onChange={form.set("password")}
-          error={form.errors.password}
         />
         <Field
-          id="confirm_password"
+          {...form.bind("confirm_password")}
           label="Confirm Password"
           type="password"
           autoComplete="new-password"
-          value={form.values.confirm_password}
-          onChange={form.set("confirm_password")}
-          error={form.errors.confirm_password}
         />
         <SubmitButton busy={busy || done}>Register</SubmitButton>
       </form>

@@ -77,23 +77,17 @@ export default function ResetPassword() {
       <FormAlert message={feedback.message} />
       <form className="form" onSubmit={submit} noValidate aria-label="Choose a new password">
         <Field
-          id="password"
+          {...form.bind("password")}
           label="New Password"
           type="password"
           autoComplete="new-password"
           hint={PASSWORD_HINT}
-          value={form.values.password}
-          onChange={form.set("password")}
-          error={form.errors.password}
         />
         <Field
-          id="password_confirmation"
+          {...form.bind("password_confirmation")}
           label="Confirm Password"
           type="password"
           autoComplete="new-password"
-          value={form.values.password_confirmation}
-          onChange={form.set("password_confirmation")}
-          error={form.errors.password_confirmation}
         />
         <div>
           <SubmitButton busy={busy || done}>Save new password</SubmitButton>

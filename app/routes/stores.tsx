@@ -4,7 +4,7 @@ import { pageFromQuery } from "../../core/catalog/schema.ts";
 import { CatalogPage } from "../components/CatalogPage.tsx";
 import { StoreCard } from "../components/StoreCard.tsx";
 import { listingCanonical } from "../lib/listing.ts";
-import { notFound } from "../lib/listing.server.ts";
+import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/stores";
 

@@ -80,15 +80,7 @@ export default function Verify() {
         noValidate
         aria-label="Send the confirmation link again"
       >
-        <Field
-          id="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={form.values.email}
-          onChange={form.set("email")}
-          error={form.errors.email}
-        />
+        <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <div>
           <SubmitButton busy={busy} className="btn btn-outline">
             Resend confirmation email
