@@ -1,5 +1,5 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
-import { RefreshingCache } from "./refreshing-cache.ts";
+import { RefreshingCache } from "../cache/refreshing-cache.ts";
 import type { DbOrTx } from "../../db/index.ts";
 import * as repo from "./repository.ts";
 import type { DealBounds, DealFilter, DealScope, RowKey } from "./repository.ts";

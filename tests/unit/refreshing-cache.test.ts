@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RefreshingCache } from "../../core/deals/refreshing-cache.ts";
+import { RefreshingCache } from "../../core/cache/refreshing-cache.ts";
 
 beforeEach(() => {
   vi.useFakeTimers();
