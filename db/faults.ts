@@ -30,7 +30,9 @@ const UNAVAILABLE_MESSAGES = [
   /^Connection terminated/, // "… unexpectedly", "… due to connection timeout"
   /^timeout exceeded when trying to connect/, // no client free within connectionTimeoutMillis
   /^Client has encountered a connection error and is not queryable/,
-  /^Cannot use a pool after calling end on the pool/, // shutting down
+  // Closed while shutting down: the pool, or Kysely's driver over it.
+  /^Cannot use a pool after calling end on the pool/,
+  /^driver has already been destroyed/,
 ];
 
 /** True when `error` (or its cause) says the database is unreachable, not that the query failed. */

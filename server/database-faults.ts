@@ -52,7 +52,10 @@ export function registerDatabaseFaultHandling(app: FastifyInstance, db: Db) {
  * thrown 503 response, which React Router renders as the root ErrorBoundary's 503 page (a plain
  * Error would be a 500 page, and reach the browser only as "Unexpected Server Error").
  */
-export function servicesForPages<T extends object>(services: T, log: FastifyBaseLogger): T {
+export function servicesForPages<T extends object>(
+  services: T,
+  log: Pick<FastifyBaseLogger, "warn">,
+): T {
   const translate = (error: unknown): never => {
     if (!isDatabaseUnavailable(error)) throw error;
     log.warn({ err: error }, "database unavailable");

@@ -27,7 +27,7 @@ const ENABLED = Boolean(DATABASE_URL) && process.env.PG_RESTART_TEST === "1";
 const run = promisify(execFile);
 
 function cluster(action: "restart" | "start") {
-  const version = fs.readdirSync("/etc/postgresql").sort().at(-1)!;
+  const version = fs.readdirSync("/etc/postgresql").sort()[0]!;
   return run("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", action]);
 }
 
