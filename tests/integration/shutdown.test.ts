@@ -82,6 +82,7 @@ describe(`SIGTERM under load (${DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () =>
   it("answers every request on kept-alive connections, resets none, and exits within 10 s", async () => {
     const tally: Tally = { sent: 0, answered: 0, answeredAfterSignal: 0, byStatus: {}, errors: [] };
     let signalledAt = 0;
+    const answeredClients = new Set<number>();
 
     // Connections that were used once and then sit idle while the server shuts down.
     const idleAgents = Array.from(
@@ -101,10 +102,12 @@ describe(`SIGTERM under load (${DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () =>
           try {
             answer = await send(agent, server.url, REQUESTS[round % REQUESTS.length]!);
           } catch (error) {
-            tally.errors.push((error as NodeJS.ErrnoException).code ?? String(error));
+            const code = (error as NodeJS.ErrnoException).code ?? String(error);
+            tally.errors.push(`${code} after ${signalledAt ? Date.now() - signalledAt : -1} ms`);
             return;
           }
           tally.answered++;
+          answeredClients.add(index);
           if (signalledAt) tally.answeredAfterSignal++;
           tally.byStatus[answer.status] = (tally.byStatus[answer.status] ?? 0) + 1;
           if (answer.connection === "close") return; // the server is closing this connection
@@ -114,7 +117,11 @@ describe(`SIGTERM under load (${DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () =>
       }
     });
 
-    await waitUntil(() => tally.answered >= 150, { timeoutMs: 60_000, what: "load to build up" });
+    // Every connection is established and kept alive, and the load has built up.
+    await waitUntil(() => answeredClients.size === CLIENTS && tally.answered >= 150, {
+      timeoutMs: 60_000,
+      what: "load to build up",
+    });
     signalledAt = Date.now();
     const inFlight = tally.sent - tally.answered;
     server.child.kill("SIGTERM");
@@ -127,7 +134,7 @@ describe(`SIGTERM under load (${DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () =>
     console.info(
       `shutdown under load: ${tally.sent} requests sent on ${CLIENTS} kept-alive connections ` +
         `(+${IDLE_CLIENTS} idle), ${inFlight} in flight at SIGTERM; answers ${JSON.stringify(tally.byStatus)}, ` +
-        `${tally.answeredAfterSignal} of them after SIGTERM; resets and other errors: ${tally.errors.length}; ` +
+        `${tally.answeredAfterSignal} of them after SIGTERM; resets and other errors: ${tally.errors.length} ${JSON.stringify(tally.errors)}; ` +
         `exit code ${code} after ${exitMs} ms`,
     );
     expect(tally.errors).toEqual([]);
