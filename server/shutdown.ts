@@ -40,12 +40,12 @@ export function httpDrain(app: FastifyInstance, timing = SHUTDOWN_TIMING) {
     draining = true;
     const server = app.server;
     const started = Date.now();
-    // net.Server#close stops listening and calls back once every connection has ended. (http's
-    // own close() would also drop idle kept-alive connections at once, racing a client that is
-    // sending on one of them right now: that race is the reset this drain exists to avoid.)
     // Connections the kernel has completed but Node has not accepted yet would be reset when the
     // listener closes: let the event loop poll (and accept them) once more before closing it.
     for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // net.Server#close stops listening and calls back once every connection has ended. (http's
+    // own close() would also drop idle kept-alive connections at once, racing a client that is
+    // sending on one of them right now: that race is the reset this drain exists to avoid.)
     const allClosed = new Promise<void>((resolve) => {
       if (!server.listening) return resolve();
       net.Server.prototype.close.call(server, () => resolve());
