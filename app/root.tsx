@@ -84,6 +84,18 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />;
+  // The database is out of reach (server/database-faults.ts): the page answers 503 + Retry-After.
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    return (
+      <div className="container page-message">
+        <h1>Temporarily unavailable</h1>
+        <p>The site is temporarily unavailable. Please try again in a moment.</p>
+        <a className="btn btn-primary" href="">
+          Try again
+        </a>
+      </div>
+    );
+  }
   const chunkFailure = chunkFailureMessage(error);
   if (chunkFailure) {
     return (

@@ -12,6 +12,7 @@ describe("loadConfig", () => {
     expect(config.demoData).toBe("auto");
     expect(config.oauth.google).toBeUndefined();
     expect(config.stripe).toBeUndefined();
+    expect(config.trustProxy).toBe(false);
   });
 
   it("derives PUBLIC_URL from PORT and treats empty values as unset", () => {
@@ -29,6 +30,13 @@ describe("loadConfig", () => {
     ["DEMO_DATA", "sometimes"],
     ["RATE_LIMIT", "maybe"],
     ["LOG_LEVEL", "loud"],
+    ["TRUST_PROXY", "true"],
+    ["TRUST_PROXY", "10.0.0.1,proxy.example.com"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["TRUST_PROXY", "::1/129"],
+    ["TRUST_PROXY", "10.0.0.1/8/8"],
+    ["TRUST_PROXY", "-1"],
+    ["TRUST_PROXY", ","],
   ])("refuses %s=%s with a line naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(
@@ -53,5 +61,23 @@ describe("loadConfig", () => {
         GOOGLE_ISSUER: "http://127.0.0.1:9/",
       }).oauth.google,
     ).toEqual({ clientId: "id", clientSecret: "s", issuer: "http://127.0.0.1:9/" });
+  });
+
+  it("trusts no proxy by default, whatever PUBLIC_URL says", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://deals.example.com" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+  });
+
+  it("reads TRUST_PROXY as a hop count or a list of addresses and ranges", () => {
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(
+      loadConfig({ TRUST_PROXY: "10.0.0.7, 192.168.0.0/16,::1, fd00::/8,loopback" }).trustProxy,
+    ).toEqual(["10.0.0.7", "192.168.0.0/16", "::1", "fd00::/8", "loopback"]);
+  });
+
+  it("names the entry of TRUST_PROXY it cannot read", () => {
+    expect(() => loadConfig({ TRUST_PROXY: "10.0.0.1,proxy.example.com" })).toThrow(
+      'Invalid environment variable TRUST_PROXY="10.0.0.1,proxy.example.com": "proxy.example.com" is not a hop count, an IP address or a CIDR range',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -6,6 +7,41 @@ import { z } from "zod";
 const onOff = z.enum(["on", "off"]);
 const optionalUrl = z.url().optional();
 const optionalText = z.string().min(1).optional();
+
+/** Names of address ranges that Fastify's trustProxy (proxy-addr) understands. */
+const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = net.isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For to believe. Unset: nobody (the socket's address is the
+ * client's). A number: that many proxy hops in front of the server. Otherwise the proxies'
+ * addresses or CIDR ranges, comma-separated. Never "every hop", which lets any client pick its own
+ * address and so its own rate-limit counter (docs/decisions/0023).
+ */
+const TrustProxySchema = z.string().transform((value, context): number | string[] => {
+  if (/^\d{1,2}$/.test(value.trim())) return Number(value);
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const wrong = entries.find((entry) => !isAddressOrRange(entry));
+  if (wrong !== undefined || !entries.length) {
+    context.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(wrong ?? value)} is not a hop count, an IP address or a CIDR range`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -24,6 +60,7 @@ const EnvSchema = z.object({
   MAIL_FROM: optionalText,
   DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
   RATE_LIMIT: onOff.default("on"),
+  TRUST_PROXY: TrustProxySchema.optional(),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
@@ -60,6 +97,8 @@ export interface Config {
   mailFrom: string;
   demoData: "auto" | "on" | "off";
   rateLimit: boolean;
+  /** Fastify's trustProxy: false (nobody), a hop count, or proxy addresses and CIDR ranges. */
+  trustProxy: false | number | string[];
   redisUrl: string | undefined;
   oauth: { google?: OAuthProviderConfig; facebook?: OAuthProviderConfig };
   stripe?: { secretKey: string; publishableKey: string; apiBase?: string };
@@ -106,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM ?? `Chalkboard Deals <no-reply@${new URL(publicUrl).hostname}>`,
     demoData: e.DEMO_DATA,
     rateLimit: e.RATE_LIMIT === "on",
+    trustProxy: e.TRUST_PROXY === undefined || e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
     redisUrl: e.REDIS_URL,
     oauth: {
       google: provider(

@@ -31,12 +31,42 @@ export interface CreateDbOptions {
   /** PostgreSQL only: a schema to create and use (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
+  /** Told about each connection the pool lost (it is replaced on the next query). */
+  onConnectionError?: (error: Error) => void;
 }
+
+/** How long a query waits for a free or new connection before it fails (and answers 503). */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A dropped connection (pg_terminate_backend, a PostgreSQL restart, a network cut) makes pg emit
+ * 'error' on the client and, for an idle one, on the pool; unheard, that event ends the process.
+ * Idle clients are already removed by the pool; a checked-out one fails its running query (which
+ * the request answers with 503, see db/faults.ts) and is discarded when released, as it is no longer
+ * queryable. Either way the next query opens a new connection.
+ */
+function survivePoolErrors(pool: pg.Pool, onConnectionError: (error: Error) => void) {
+  pool.on("error", (error) => onConnectionError(error));
+  pool.on("connect", (client) => {
+    client.on("error", () => {
+      /* the running query rejects with this error; the pool drops the client on release */
+    });
+  });
+}
+
+const logConnectionError = (error: Error) =>
+  console.warn(`database connection lost (${error.message}); it will be replaced`);
 
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const poolOptions: pg.PoolConfig = { connectionString: url, max: options.poolSize ?? 10 };
+    const poolOptions: pg.PoolConfig = {
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Names the server's sessions in pg_stat_activity; a URL's ?application_name= wins.
+      application_name: "chalkboard-deals",
+    };
     if (options.schema) {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
@@ -46,6 +76,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
       poolOptions.options = `-c search_path="${options.schema}",public`;
     }
     const pool = new pg.Pool(poolOptions);
+    survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
     return { db, engine: "postgres", close: () => db.destroy() };
@@ -58,6 +89,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   }
   const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm } });
   const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
+  survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db);
   return {

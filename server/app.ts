@@ -18,6 +18,7 @@ import { createMailer, type Mailer } from "../core/mail/mailer.ts";
 import { createServices, type Services } from "../core/services.ts";
 import type { Db } from "../db/index.ts";
 import { registerApi } from "./api/index.ts";
+import { registerDatabaseFaultHandling, servicesForPages } from "./database-faults.ts";
 import { registerFeeds } from "./feeds.ts";
 import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
@@ -47,13 +48,19 @@ export interface BuiltApp {
   deps: Deps;
 }
 
+/** The first `hops` addresses, counted from the socket towards the client, are proxies. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const dev = config.env === "development";
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: config.publicUrl.startsWith("https://"),
+    // Only TRUST_PROXY's proxies may say who the client is (rate limits key on request.ip).
+    // Fastify refuses a bare hop count (it fails closed), so a count becomes a trust function.
+    trustProxy:
+      typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
   });
 
@@ -75,6 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const services = createServices(deps);
   const secureCookies = config.publicUrl.startsWith("https://");
 
+  registerDatabaseFaultHandling(app, db);
   await app.register(cookie);
   await registerSecurityHeaders(app, { dev });
   await app.register(compress, { threshold: 1024 });
@@ -104,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   if (options.pages) {
     const pages = options.pages;
+    const pageServices = servicesForPages(services, app.log);
     await app.register(fastifyReactRouter, {
       ...(pages === "build"
         ? { build: (await import(path.join(projectRoot, "build/server/index.js"))) as ServerBuild }
@@ -115,7 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       getLoadContext(request) {
         const context = new RouterContextProvider();
         context.set(requestContext, {
-          services,
+          services: pageServices,
           user: request.user,
           csrfToken: request.csrfToken,
           publicConfig: publicConfig(config),

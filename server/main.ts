@@ -5,6 +5,7 @@ import { createDb } from "../db/index.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
 import { buildApp } from "./app.ts";
+import { httpDrain, shutdownSequence } from "./shutdown.ts";
 
 /** Starts the production server: config, lock, database, demo data, listen, graceful shutdown. */
 export async function main(env = process.env): Promise<void> {
@@ -21,25 +22,23 @@ export async function main(env = process.env): Promise<void> {
     throw error;
   }
 
-  const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let log: { warn(message: string): void } = console;
+  const handle = await createDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) =>
+      log.warn(`database connection lost (${error.message}); it will be replaced`),
+  });
   const { app } = await buildApp({ config, db: handle.db, pages: "build" });
+  log = app.log;
   await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal}: finishing in-flight requests, then closing`);
-    const timer = setTimeout(() => {
-      app.log.error("shutdown took over 20 s; exiting");
-      process.exit(1);
-    }, 20_000);
-    timer.unref();
-    await app.close(); // stops accepting, waits for in-flight requests
-    await handle.close();
-    releaseLock();
-    process.exit(0);
-  };
+  // SIGTERM: stop accepting, answer in flight, close kept-alive connections, then these in order.
+  const shutdown = shutdownSequence(app.log, [
+    { name: "HTTP server", close: httpDrain(app) },
+    { name: "database", close: () => handle.close() },
+    { name: "DATA_DIR lock", close: releaseLock },
+  ]);
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 

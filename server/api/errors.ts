@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 import { AppError } from "../../core/http/errors.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/faults.ts";
 
 /** The JSON error convention of DESIGN.md. A client's mistake is never a 500. */
 export function registerApiErrorHandling(app: FastifyInstance) {
@@ -28,6 +29,11 @@ export function registerApiErrorHandling(app: FastifyInstance) {
                 ? "Malformed JSON in the request body."
                 : error.message;
       return reply.code(status).send({ status: false, message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Retry-After is added to every 503 (server/database-faults.ts).
+      request.log.warn({ err: error }, "database unavailable");
+      return reply.code(503).send({ status: false, message: DATABASE_UNAVAILABLE_MESSAGE });
     }
     request.log.error({ err: error }, "request failed");
     return reply
