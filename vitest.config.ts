@@ -1,8 +1,20 @@
-import { defineConfig } from "vitest/config";
+import fs from "node:fs";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const TEST_FILES = "{core,server,app,db,config,tests/unit,tests/integration}/**/*.test.{ts,tsx}";
+
+/**
+ * The test files that need the production build: they serve pages from build/ (`pages: true`) or
+ * start the production server. They run as a project of their own whose global setup builds
+ * first when build/ is missing or stale, so the other tests never wait for a build.
+ */
+const NEEDS_BUILD = /pages: true|server\/main\.ts/;
+const BUILD_TESTS = fs
+  .globSync(TEST_FILES)
+  .filter((file) => NEEDS_BUILD.test(fs.readFileSync(file, "utf8")));
 
 export default defineConfig({
   test: {
-    include: ["{core,server,app,db,config,tests/unit,tests/integration}/**/*.test.{ts,tsx}"],
     environment: "node",
     pool: "forks",
     maxWorkers: 2,
@@ -10,5 +22,23 @@ export default defineConfig({
     hookTimeout: 60_000,
     // PGlite instances are heavy; keep files isolated but not too many at once.
     fileParallelism: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: [TEST_FILES],
+          exclude: [...configDefaults.exclude, ...BUILD_TESTS],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "pages",
+          include: BUILD_TESTS,
+          globalSetup: ["tests/setup/production-build.ts"],
+        },
+      },
+    ],
   },
 });

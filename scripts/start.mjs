@@ -1,7 +1,5 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves in production
 // mode on this same process (the npm script runs on the pinned Node 24).
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
@@ -13,6 +11,7 @@ register();
 
 const { loadConfig, ConfigError } = await import("../config/env.ts");
 const { lockDataDir, DataDirLockedError } = await import("../db/lock.ts");
+const { productionBuildState, runProductionBuild } = await import("./production-build.ts");
 
 let config;
 try {
@@ -27,36 +26,14 @@ try {
   throw error;
 }
 
-function newestMtime(entry) {
-  const stat = fs.statSync(entry, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const name of fs.readdirSync(entry))
-    newest = Math.max(newest, newestMtime(path.join(entry, name)));
-  return newest;
-}
-
-const built = fs.statSync("build/server/index.js", { throwIfNoEntry: false })?.mtimeMs ?? 0;
-const sources = [
-  "app",
-  "core",
-  "config",
-  "public",
-  "react-router.config.ts",
-  "vite.config.ts",
-  "package.json",
-];
-if (built < Math.max(...sources.map(newestMtime))) {
+const buildState = productionBuildState(root);
+if (buildState !== "fresh") {
   console.log(
-    built ? "Sources changed since the last build: building…" : "No build yet: building…",
+    buildState === "stale"
+      ? "Sources changed since the last build: building…"
+      : "No build yet: building…",
   );
-  const result = spawnSync("react-router", ["build"], {
-    stdio: "inherit",
-    shell: false,
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  if (result.status !== 0) {
+  if (!runProductionBuild(root, "inherit").ok) {
     console.error("The build failed; see above.");
     process.exit(1);
   }

@@ -117,7 +117,12 @@ export function FollowCarousel({ entries, label }: { entries: FollowEntry[]; lab
         <button
           type="button"
           className="carousel-control"
-          onClick={() => setPlaying(!playing)}
+          onClick={() => {
+            // react-slick ignores `autoplay` turning true again after a pause: tell it directly.
+            if (playing) slider.current?.slickPause();
+            else slider.current?.slickPlay();
+            setPlaying(!playing);
+          }}
           aria-label={playing ? `Pause ${label}` : `Play ${label}`}
         >
           {playing ? <FiPause aria-hidden="true" /> : <FiPlay aria-hidden="true" />}

@@ -435,16 +435,63 @@ function pushUnique<T>(set: Set<T>, value: T): boolean {
 
 export function buildDemoPlan(scale: DemoScale): DemoPlan {
   const size = SCALES[scale];
+  // Each part draws from its own fork of one fixed seed; the forks are taken in this order.
   const root = new Random("chalkboard-deals-demo-v1");
-  const images: ImageJob[] = [];
+  const images: ImageJob[] = [
+    { file: "logo.png", svg: () => logoSvg(SITE_NAME) },
+    { file: "google-play-badge.png", svg: () => storeBadgeSvg("google-play") },
+    { file: "app-store-badge.png", svg: () => storeBadgeSvg("app-store") },
+  ];
 
-  images.push({ file: "logo.png", svg: () => logoSvg(SITE_NAME) });
-  images.push({ file: "google-play-badge.png", svg: () => storeBadgeSvg("google-play") });
-  images.push({ file: "app-store-badge.png", svg: () => storeBadgeSvg("app-store") });
+  const users = planUsers(root.fork("users"), size.users, images);
+  const stores = planStores(size.stores, images);
+  const categories = planCategories(size.categories, images);
+  const forumCategories = planForumCategories();
+  const context: PostContext = {
+    users,
+    categories,
+    storeByTitle: new Map(stores.map((s) => [s.seed.title, s])),
+    categoryByTitle: new Map(categories.map((c) => [c.seed.title, c])),
+    forumCategoryId: (title) => forumCategories.find((fc) => fc.title === title)!.id,
+    images,
+  };
 
-  // Members --------------------------------------------------------------------------------
-  const userRng = root.fork("users");
-  const users: PlanUser[] = USERS.slice(0, size.users).map((seed, i) => {
+  const dealRng = root.fork("deals");
+  const titles = new Set<string>();
+  const freebies = planFreebies(dealRng, context, titles);
+  const drafts = [
+    ...freebies,
+    ...planOffers(dealRng, context, size.deals - freebies.length, titles),
+    ...planDiscussions(root.fork("discussions"), context, size.discussions),
+  ];
+  keepCouponAmongNewest(drafts);
+
+  const posts = numberPosts(root.fork("unique-ids"), drafts);
+  const welcome = featurePosts(root.fork("featured"), posts, scale === "full" ? 8 : 3);
+  endOneOfNewestDeals(posts);
+  const { comments, likes } = planCommentsAndLikes(root.fork("comments"), posts, users);
+
+  return {
+    users,
+    stores,
+    categories,
+    forums: FORUMS,
+    forumCategories,
+    posts,
+    comments,
+    likes,
+    follows: planFollows(root.fork("follows"), users),
+    wishlist: planWishlist(root.fork("wishlist")),
+    featuredStoreIds: stores.slice(0, FEATURED_STORES).map((s) => s.id),
+    educatorPostUniqueId: welcome.uniqueId,
+    images,
+  };
+}
+
+// Members -------------------------------------------------------------------------------------
+
+function planUsers(rng: Random, count: number, images: ImageJob[]): PlanUser[] {
+  return USERS.slice(0, count).map((seed, i) => {
     const id = i + 1;
     const local = seed.name
       .toLowerCase()
@@ -454,10 +501,10 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
     const agoMin =
       id === 1
         ? JOIN_WINDOW_DAYS * MINUTES_PER_DAY
-        : userRng.int(5 * MINUTES_PER_DAY, (JOIN_WINDOW_DAYS - 5) * MINUTES_PER_DAY);
-    const mobile = userRng.chance(0.6) ? `${userRng.int(201, 989)}55501${userRng.int(10, 99)}` : "";
-    const dob = userRng.chance(0.7)
-      ? `${userRng.int(1965, 2001)}-${String(userRng.int(1, 12)).padStart(2, "0")}-${String(userRng.int(1, 28)).padStart(2, "0")}`
+        : rng.int(5 * MINUTES_PER_DAY, (JOIN_WINDOW_DAYS - 5) * MINUTES_PER_DAY);
+    const mobile = rng.chance(0.6) ? `${rng.int(201, 989)}55501${rng.int(10, 99)}` : "";
+    const dob = rng.chance(0.7)
+      ? `${rng.int(1965, 2001)}-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`
       : null;
     const slug = slugOf(seed.name);
     const color = AVATAR_COLORS[i % AVATAR_COLORS.length]!;
@@ -465,45 +512,95 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
     images.push({ file: imageFile, svg: () => avatarSvg(seed.name, color) });
     return { id, seed, email, mobile, dob, agoMin, imageFile };
   });
-  const authorsAt = (agoMin: number) => users.filter((u) => u.agoMin > agoMin);
+}
 
-  // Catalogue ------------------------------------------------------------------------------
-  const stores: PlanStore[] = STORES.slice(0, size.stores).map((seed, i) => {
+/** The members who had joined by then: the only ones who can post, comment or like at that time. */
+function membersAt(users: readonly PlanUser[], agoMin: number): PlanUser[] {
+  return users.filter((u) => u.agoMin > agoMin);
+}
+
+function planFollows(rng: Random, users: readonly PlanUser[]): PlanFollow[] {
+  const follows: PlanFollow[] = [];
+  const followKeys = new Set<string>();
+  const follow = (follower: PlanUser, followee: PlanUser) => {
+    if (follower.id === followee.id || !pushUnique(followKeys, `${follower.id}>${followee.id}`)) {
+      return;
+    }
+    const since = Math.min(follower.agoMin, followee.agoMin);
+    follows.push({
+      followerId: follower.id,
+      followeeId: followee.id,
+      agoMin: rng.int(60, since - 1),
+    });
+  };
+  for (const user of users) {
+    const others = users.filter((u) => u.id !== user.id);
+    const count = rng.int(
+      Math.min(2, others.length),
+      Math.min(others.length, user.id === 1 ? 9 : 7),
+    );
+    for (const other of rng.sample(others, count)) follow(user, other);
+  }
+  // The demo account is the best-followed member.
+  for (const fan of rng.sample(users.slice(1), Math.ceil(users.length * 0.3)))
+    follow(fan, users[0]!);
+  return follows;
+}
+
+function planWishlist(rng: Random): PlanWishlist[] {
+  return WISHLIST.map((w, i) => ({
+    firstName: w.firstName,
+    lastName: w.lastName,
+    schoolLocation: w.schoolLocation,
+    amazonWishlist: `https://www.amazon.com/hz/wishlist/ls/${rng.string(13, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")}`,
+    position: i + 1,
+    agoMin: rng.int(1, 120) * MINUTES_PER_DAY,
+  }));
+}
+
+// Catalogue and forums ------------------------------------------------------------------------
+
+function planStores(count: number, images: ImageJob[]): PlanStore[] {
+  return STORES.slice(0, count).map((seed, i) => {
     const slug = slugOf(seed.title);
     const imageFile = `store-${slug}.webp`;
     images.push({ file: imageFile, svg: () => tileSvg(seed.title, seed.color, seed.domain) });
     return { id: i + 1, seed, slug, imageFile };
   });
-  const storeByTitle = new Map(stores.map((s) => [s.seed.title, s]));
-  const categories: PlanCategory[] = CATEGORIES.slice(0, size.categories).map((seed, i) => {
+}
+
+function planCategories(count: number, images: ImageJob[]): PlanCategory[] {
+  return CATEGORIES.slice(0, count).map((seed, i) => {
     const slug = slugOf(seed.title);
     const imageFile = `category-${slug}.webp`;
     images.push({ file: imageFile, svg: () => tileSvg(seed.title, seed.color, "Shop the deals") });
     return { id: i + 1, seed, slug, imageFile };
   });
-  const categoryByTitle = new Map(categories.map((c) => [c.seed.title, c]));
+}
 
-  const forums = [
-    {
-      id: 1,
-      title: "Educators",
-      slug: "educators",
-      detail:
-        "Teachers, librarians and school staff trading classroom ideas, product recommendations and funding tips.",
-      type: "g" as const,
-      position: 1,
-    },
-    {
-      id: 2,
-      title: "Deals",
-      slug: "deals",
-      detail:
-        "The newest deals, coupons and freebies on school supplies, classroom tech, books and more, posted by the community.",
-      type: "d" as const,
-      position: 2,
-    },
-  ];
-  const forumCategories: PlanForumCategory[] = [
+const FORUMS: DemoPlan["forums"] = [
+  {
+    id: 1,
+    title: "Educators",
+    slug: "educators",
+    detail:
+      "Teachers, librarians and school staff trading classroom ideas, product recommendations and funding tips.",
+    type: "g",
+    position: 1,
+  },
+  {
+    id: 2,
+    title: "Deals",
+    slug: "deals",
+    detail:
+      "The newest deals, coupons and freebies on school supplies, classroom tech, books and more, posted by the community.",
+    type: "d",
+    position: 2,
+  },
+];
+
+function planForumCategories(): PlanForumCategory[] {
+  return [
     ...DEAL_FORUM_CATEGORIES.map((title, i) => ({
       title,
       kind: "deal" as const,
@@ -517,44 +614,63 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
       position: i + 1,
     })),
   ].map((fc, i) => ({ ...fc, id: i + 1 }));
-  const forumCategoryId = (title: string) => forumCategories.find((fc) => fc.title === title)!.id;
+}
 
-  // Deals and coupons ----------------------------------------------------------------------
-  type DraftPost = Omit<PlanPost, "id" | "uniqueId" | "slug" | "isFeatured">;
+// Deals, coupons and discussions --------------------------------------------------------------
+
+/** A post before it has its place in time order (id), unique_id, slug and featured flag. */
+type DraftPost = Omit<PlanPost, "id" | "uniqueId" | "slug" | "isFeatured">;
+
+/** What the post builders draw on: the members, the catalogue and the forum's categories. */
+interface PostContext {
+  users: readonly PlanUser[];
+  categories: readonly PlanCategory[];
+  storeByTitle: ReadonlyMap<string, PlanStore>;
+  categoryByTitle: ReadonlyMap<string, PlanCategory>;
+  forumCategoryId: (title: string) => number;
+  images: ImageJob[];
+}
+
+/** When a post was written: more recent posts than old ones, as on a living site. */
+function postAgo(rng: Random): number {
+  return Math.max(30, Math.floor(Math.pow(rng.next(), 1.5) * POST_WINDOW_DAYS * MINUTES_PER_DAY));
+}
+
+/** A member who had joined by then; the demo account posts more than the others. */
+function pickAuthor(rng: Random, users: readonly PlanUser[], agoMin: number): number {
+  const eligible = membersAt(users, agoMin);
+  return rng.weighted(
+    eligible,
+    eligible.map((u) => (u.id === 1 ? 4 : 1)),
+  ).id;
+}
+
+/** Who sells the product; with no product, who could run a category-wide coupon. */
+function storesFor(
+  storeByTitle: PostContext["storeByTitle"],
+  category: CategorySeed,
+  product?: ProductSeed,
+): PlanStore[] {
+  const titles = product
+    ? (product.stores ?? [...category.stores, ...GENERAL_STORES, ...(product.alsoAt ?? [])])
+    : [
+        ...category.stores,
+        ...GENERAL_STORES,
+        ...category.products.flatMap((p) => [...(p.stores ?? []), ...(p.alsoAt ?? [])]),
+      ];
+  return [...new Set(titles)]
+    .map((t) => storeByTitle.get(t))
+    .filter((s): s is PlanStore => s !== undefined);
+}
+
+/** Every freebie whose store and category are in the catalogue. Adds the titles to `titles`. */
+function planFreebies(rng: Random, context: PostContext, titles: Set<string>): DraftPost[] {
   const drafts: DraftPost[] = [];
-  const titles = new Set<string>();
-  const pairs = new Set<string>();
-  const dealRng = root.fork("deals");
-
-  const postAgo = (rng: Random) =>
-    // More recent posts than old ones, as on a living site.
-    Math.max(30, Math.floor(Math.pow(rng.next(), 1.5) * POST_WINDOW_DAYS * MINUTES_PER_DAY));
-  const pickAuthor = (rng: Random, agoMin: number) => {
-    const eligible = authorsAt(agoMin);
-    return rng.weighted(
-      eligible,
-      eligible.map((u) => (u.id === 1 ? 4 : 1)),
-    ).id;
-  };
-  /** Who sells the product; with no product, who could run a category-wide coupon. */
-  const storesFor = (category: CategorySeed, product?: ProductSeed) => {
-    const titles = product
-      ? (product.stores ?? [...category.stores, ...GENERAL_STORES, ...(product.alsoAt ?? [])])
-      : [
-          ...category.stores,
-          ...GENERAL_STORES,
-          ...category.products.flatMap((p) => [...(p.stores ?? []), ...(p.alsoAt ?? [])]),
-        ];
-    return [...new Set(titles)]
-      .map((t) => storeByTitle.get(t))
-      .filter((s): s is PlanStore => s !== undefined);
-  };
-
   for (const freebie of FREEBIES) {
-    const store = storeByTitle.get(freebie.store);
-    const category = categoryByTitle.get(freebie.category);
+    const store = context.storeByTitle.get(freebie.store);
+    const category = context.categoryByTitle.get(freebie.category);
     if (!store || !category) continue;
-    const agoMin = postAgo(dealRng);
+    const agoMin = postAgo(rng);
     const description = new Description()
       .paragraph(
         `**${freebie.title.replace(/^free:?\s*/i, "")}** is free right now from ${store.seed.title} (normally ${money(Math.round(freebie.listPrice * 100))}).`,
@@ -571,7 +687,7 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
     titles.add(freebie.title);
     const imageFile = `deal-${slugOf(freebie.title).slice(0, 60)}.webp`;
     const seed = category.seed;
-    images.push({
+    context.images.push({
       file: imageFile,
       svg: () =>
         dealSvg({
@@ -585,8 +701,8 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
     drafts.push({
       postType: "d",
       kind: "deal",
-      userId: pickAuthor(dealRng, agoMin),
-      forumCategoryId: forumCategoryId("Freebies"),
+      userId: pickAuthor(rng, context.users, agoMin),
+      forumCategoryId: context.forumCategoryId("Freebies"),
       storeId: store.id,
       categoryId: category.id,
       title: freebie.title,
@@ -596,127 +712,173 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
       price: 0,
       listPrice: freebie.listPrice,
       discount: 100,
-      dealBadge: dealRng.pick(["Hot Deal", "Teacher Favorite", ""]),
+      dealBadge: rng.pick(["Hot Deal", "Teacher Favorite", ""]),
       link,
       linkKey: linkKey(link),
       couponCode: "",
-      expiresAfterMin: dealRng.int(3, 30) * MINUTES_PER_DAY,
-      views: dealRng.skewed(80, 6000, 2),
+      expiresAfterMin: rng.int(3, 30) * MINUTES_PER_DAY,
+      views: rng.skewed(80, 6000, 2),
       agoMin,
     });
   }
+  return drafts;
+}
 
+/** What a deal or coupon is about: a product at a store, or (product undefined) a whole category. */
+interface OfferTarget {
+  category: PlanCategory;
+  product: ProductSeed | undefined;
+  store: PlanStore;
+  isCoupon: boolean;
+}
+
+/**
+ * `count` deals and coupons with distinct titles, each on a distinct product (or category) and
+ * store pair, spread over all stores. Adds the titles to `titles`.
+ */
+function planOffers(
+  rng: Random,
+  context: PostContext,
+  count: number,
+  titles: Set<string>,
+): DraftPost[] {
+  const drafts: DraftPost[] = [];
+  const pairs = new Set<string>();
   const dealsPerStore = new Map<number, number>();
   let attempts = 0;
-  while (drafts.length < size.deals) {
-    if (++attempts > size.deals * 50) throw new Error("Demo data: not enough distinct deals");
-    const category = dealRng.pick(categories);
-    const seed = category.seed;
-    const isCoupon = dealRng.chance(0.3);
-    const product = isCoupon && dealRng.chance(0.4) ? undefined : dealRng.pick(seed.products);
-    const candidates = storesFor(seed, product);
-    if (candidates.length === 0) continue;
-    // Spread deals over all stores (a brand store has few products), the big three a bit more.
-    const store = dealRng.weighted(
-      candidates,
-      candidates.map(
-        (c) =>
-          ((GENERAL_STORES as readonly string[]).includes(c.seed.title) ? 2 : 1) /
-          Math.pow(1 + (dealsPerStore.get(c.id) ?? 0), 1.5),
-      ),
-    );
+  while (drafts.length < count) {
+    if (++attempts > count * 50) throw new Error("Demo data: not enough distinct deals");
+    const target = pickOfferTarget(rng, context, dealsPerStore);
+    if (!target) continue;
+    const { category, product, store, isCoupon } = target;
     const pairKey = `${store.id}|${product ? product.name : `all:${category.id}`}`;
     if (pairs.has(pairKey)) continue;
     const offer = product
-      ? productOffer(dealRng, product, store.seed.title, isCoupon)
-      : storeWideOffer(dealRng, seed, store.seed.title);
+      ? productOffer(rng, product, store.seed.title, isCoupon)
+      : storeWideOffer(rng, category.seed, store.seed.title);
     if (titles.has(offer.title)) continue; // seen before: try another combination
     titles.add(offer.title);
     pairs.add(pairKey);
     dealsPerStore.set(store.id, (dealsPerStore.get(store.id) ?? 0) + 1);
-
-    const agoMin = postAgo(dealRng);
-    const { title, description, priceCents, listCents, discount, code } = offer;
-    description.list([
-      ...dealRng.sample(seed.highlights, dealRng.int(2, 3)),
-      ...(isCoupon ? dealRng.sample(COUPON_TERMS, 2) : [dealRng.pick(GENERIC_BULLETS)]),
-    ]);
-    if (!product) {
-      const favorites = dealRng.sample(seed.products, 2).map((p) => p.name);
-      description.paragraph(`Our favorites right now: ${favorites.join(" and ")}.`);
-    }
-    if (dealRng.chance(0.55)) {
-      description.paragraph(dealRng.pick(DEAL_TIPS).replace("{store}", store.seed.title));
-    }
-    const link = product
-      ? productLink(store.seed, slugOf(product.name), dealRng)
-      : `https://www.${store.seed.domain}/deals/${category.slug}`;
-    const badge =
-      offer.badge ||
-      dealRng.weighted(
-        ["", "Hot Deal", "Best Price", "Free Shipping", "Teacher Favorite"],
-        [12, discount >= 40 ? 6 : 2, 2, 1, seed.school ? 3 : 1],
-      );
-    const forumCategory = isCoupon
-      ? "Coupons"
-      : seed.school && dealRng.chance(0.45)
-        ? "Back to School"
-        : "Hot Deals";
-    const noEnd = dealRng.chance(isCoupon ? 0.05 : 0.22);
-    const imageFile = `deal-${slugOf(title).slice(0, 60).replace(/-+$/, "")}-${store.slug}.webp`;
-    const image: DealImageSpec = {
-      headline: offer.headline,
-      color: seed.color,
-      kind: isCoupon ? "coupon" : "deal",
-      discount: offer.showDiscount ? discount : null,
-      couponCode: code,
-      ...(priceCents !== null ? { price: money(priceCents) } : {}),
-      ...(listCents !== null ? { listPrice: money(listCents) } : {}),
-    };
-    images.push({ file: imageFile, svg: () => dealSvg(image) });
-    drafts.push({
-      postType: "d",
-      kind: isCoupon ? "coupon" : "deal",
-      userId: pickAuthor(dealRng, agoMin),
-      forumCategoryId: forumCategoryId(forumCategory),
-      storeId: store.id,
-      categoryId: category.id,
-      title,
-      description: description.html,
-      descriptionText: description.text,
-      imageFile,
-      price: priceCents === null ? null : priceCents / 100,
-      listPrice: listCents === null ? null : listCents / 100,
-      discount,
-      dealBadge: badge,
-      link,
-      linkKey: linkKey(link),
-      couponCode: code,
-      expiresAfterMin: noEnd ? null : dealRng.int(3 * MINUTES_PER_DAY, 150 * MINUTES_PER_DAY),
-      views: dealRng.skewed(12, 5000, 2.4),
-      agoMin,
-    });
+    drafts.push(offerPost(rng, context, target, offer));
   }
+  return drafts;
+}
 
-  // Discussions ----------------------------------------------------------------------------
-  const talkRng = root.fork("discussions");
+/** A category, maybe a product of it, and a store that sells it; undefined when none does. */
+function pickOfferTarget(
+  rng: Random,
+  context: PostContext,
+  dealsPerStore: ReadonlyMap<number, number>,
+): OfferTarget | undefined {
+  const category = rng.pick(context.categories);
+  const seed = category.seed;
+  const isCoupon = rng.chance(0.3);
+  const product = isCoupon && rng.chance(0.4) ? undefined : rng.pick(seed.products);
+  const candidates = storesFor(context.storeByTitle, seed, product);
+  if (candidates.length === 0) return undefined;
+  // Spread deals over all stores (a brand store has few products), the big three a bit more.
+  const store = rng.weighted(
+    candidates,
+    candidates.map(
+      (c) =>
+        ((GENERAL_STORES as readonly string[]).includes(c.seed.title) ? 2 : 1) /
+        Math.pow(1 + (dealsPerStore.get(c.id) ?? 0), 1.5),
+    ),
+  );
+  return { category, product, store, isCoupon };
+}
+
+/** The post of an offer: its description's details, link, badge, deal category, image and dates. */
+function offerPost(
+  rng: Random,
+  context: PostContext,
+  { category, product, store, isCoupon }: OfferTarget,
+  offer: Offer,
+): DraftPost {
+  const seed = category.seed;
+  const agoMin = postAgo(rng);
+  const { title, description, priceCents, listCents, discount, code } = offer;
+  description.list([
+    ...rng.sample(seed.highlights, rng.int(2, 3)),
+    ...(isCoupon ? rng.sample(COUPON_TERMS, 2) : [rng.pick(GENERIC_BULLETS)]),
+  ]);
+  if (!product) {
+    const favorites = rng.sample(seed.products, 2).map((p) => p.name);
+    description.paragraph(`Our favorites right now: ${favorites.join(" and ")}.`);
+  }
+  if (rng.chance(0.55)) {
+    description.paragraph(rng.pick(DEAL_TIPS).replace("{store}", store.seed.title));
+  }
+  const link = product
+    ? productLink(store.seed, slugOf(product.name), rng)
+    : `https://www.${store.seed.domain}/deals/${category.slug}`;
+  const badge =
+    offer.badge ||
+    rng.weighted(
+      ["", "Hot Deal", "Best Price", "Free Shipping", "Teacher Favorite"],
+      [12, discount >= 40 ? 6 : 2, 2, 1, seed.school ? 3 : 1],
+    );
+  const forumCategory = isCoupon
+    ? "Coupons"
+    : seed.school && rng.chance(0.45)
+      ? "Back to School"
+      : "Hot Deals";
+  const noEnd = rng.chance(isCoupon ? 0.05 : 0.22);
+  const imageFile = `deal-${slugOf(title).slice(0, 60).replace(/-+$/, "")}-${store.slug}.webp`;
+  const image: DealImageSpec = {
+    headline: offer.headline,
+    color: seed.color,
+    kind: isCoupon ? "coupon" : "deal",
+    discount: offer.showDiscount ? discount : null,
+    couponCode: code,
+    ...(priceCents !== null ? { price: money(priceCents) } : {}),
+    ...(listCents !== null ? { listPrice: money(listCents) } : {}),
+  };
+  context.images.push({ file: imageFile, svg: () => dealSvg(image) });
+  return {
+    postType: "d",
+    kind: isCoupon ? "coupon" : "deal",
+    userId: pickAuthor(rng, context.users, agoMin),
+    forumCategoryId: context.forumCategoryId(forumCategory),
+    storeId: store.id,
+    categoryId: category.id,
+    title,
+    description: description.html,
+    descriptionText: description.text,
+    imageFile,
+    price: priceCents === null ? null : priceCents / 100,
+    listPrice: listCents === null ? null : listCents / 100,
+    discount,
+    dealBadge: badge,
+    link,
+    linkKey: linkKey(link),
+    couponCode: code,
+    expiresAfterMin: noEnd ? null : rng.int(3 * MINUTES_PER_DAY, 150 * MINUTES_PER_DAY),
+    views: rng.skewed(12, 5000, 2.4),
+    agoMin,
+  };
+}
+
+/** The first `count` educator discussions; the first (the forum's welcome) is the oldest post. */
+function planDiscussions(rng: Random, context: PostContext, count: number): DraftPost[] {
   const discussionImage = new Map<string, string>();
   for (const [i, title] of DISCUSSION_FORUM_CATEGORIES.entries()) {
     const file = `discussion-${slugOf(title)}.webp`;
     const color = ["#2E86AB", "#2F5D50", "#E4572E", "#6A4C93"][i]!;
     discussionImage.set(title, file);
-    images.push({ file, svg: () => discussionSvg(title, color) });
+    context.images.push({ file, svg: () => discussionSvg(title, color) });
   }
-  DISCUSSIONS.slice(0, size.discussions).forEach((topic, i) => {
-    const agoMin = i === 0 ? POST_WINDOW_DAYS * MINUTES_PER_DAY : postAgo(talkRng);
+  return DISCUSSIONS.slice(0, count).map((topic, i): DraftPost => {
+    const agoMin = i === 0 ? POST_WINDOW_DAYS * MINUTES_PER_DAY : postAgo(rng);
     const description = new Description().paragraph(topic.body);
     if (topic.points) description.list(topic.points);
-    if (i > 0) description.paragraph(talkRng.pick(DISCUSSION_CLOSINGS));
-    drafts.push({
+    if (i > 0) description.paragraph(rng.pick(DISCUSSION_CLOSINGS));
+    return {
       postType: "g",
       kind: "discussion",
-      userId: i === 0 ? 1 : pickAuthor(talkRng, agoMin),
-      forumCategoryId: forumCategoryId(topic.category),
+      userId: i === 0 ? 1 : pickAuthor(rng, context.users, agoMin),
+      forumCategoryId: context.forumCategoryId(topic.category),
       storeId: null,
       categoryId: null,
       title: topic.title,
@@ -731,104 +893,174 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
       linkKey: "",
       couponCode: "",
       expiresAfterMin: null,
-      views: talkRng.skewed(20, 2500, 2),
+      views: rng.skewed(20, 2500, 2),
       agoMin,
-    });
+    };
   });
-  const welcomeTitle = DISCUSSIONS[0]!.title;
+}
 
-  // Ids in creation order, reproducible unique_ids, a few featured posts ---------------------
-  const idRng = root.fork("unique-ids");
+// The newest deals ----------------------------------------------------------------------------
+// The first page of the new-deals list always shows a coupon with a code and a deal that has
+// ended, so visitors (and the browser tests) meet both there at every scale.
+
+/** How far down the new-deals list the guaranteed coupon may sit. */
+const NEWEST_COUPON_RANK = 3;
+
+/** Deals newest first, as the new-deals list orders them (equal times: the later-made first). */
+function newestDeals<T extends DraftPost>(posts: readonly T[]): T[] {
+  return posts
+    .map((post, order) => ({ post, order }))
+    .filter(({ post }) => post.postType === "d")
+    .sort((a, b) => a.post.agoMin - b.post.agoMin || b.order - a.order)
+    .map(({ post }) => post);
+}
+
+/** Moves the newest coupon with a code up among the NEWEST_COUPON_RANK newest deals. */
+function keepCouponAmongNewest(drafts: DraftPost[]): void {
+  const deals = newestDeals(drafts);
+  const coupon = deals.find((d) => d.kind === "coupon" && d.couponCode !== "");
+  if (!coupon) throw new Error("Demo data: no coupon with a code");
+  // A newer date never precedes its author's joining; comments and likes are dated after it.
+  coupon.agoMin = Math.min(coupon.agoMin, deals[NEWEST_COUPON_RANK - 1]!.agoMin);
+}
+
+/**
+ * The second-newest plain deal that is not featured (the newest stays live) was a short sale: it
+ * ended halfway between its posting and now.
+ */
+function endOneOfNewestDeals(posts: PlanPost[]): void {
+  const deal = newestDeals(posts).filter(
+    (p) => p.kind === "deal" && p.price !== 0 && !p.isFeatured,
+  )[1];
+  if (!deal) throw new Error("Demo data: too few deals to end one");
+  deal.expiresAfterMin = Math.floor(deal.agoMin / 2);
+}
+
+// Ids, featured posts -------------------------------------------------------------------------
+
+/** Ids in creation order, and reproducible unique_ids. */
+function numberPosts(rng: Random, drafts: readonly DraftPost[]): PlanPost[] {
   const usedIds = new Set<string>();
-  const posts: PlanPost[] = drafts
+  return drafts
     .map((draft, order) => ({ draft, order }))
     .sort((a, b) => b.draft.agoMin - a.draft.agoMin || a.order - b.order)
     .map(({ draft }, i) => {
-      let uniqueId = idRng.uniqueId();
-      while (!pushUnique(usedIds, uniqueId)) uniqueId = idRng.uniqueId();
+      let uniqueId = rng.uniqueId();
+      while (!pushUnique(usedIds, uniqueId)) uniqueId = rng.uniqueId();
       return { ...draft, id: i + 1, uniqueId, slug: slugOf(draft.title), isFeatured: false };
     });
-  const featureRng = root.fork("featured");
+}
+
+/**
+ * Features `dealCount` live deals of the last month, the forum's welcome post and two other
+ * discussions. Returns the welcome post.
+ */
+function featurePosts(rng: Random, posts: PlanPost[], dealCount: number): PlanPost {
   const liveDeals = posts.filter(
     (p) =>
       p.postType === "d" &&
       p.agoMin < 30 * MINUTES_PER_DAY &&
       (p.expiresAfterMin === null || p.expiresAfterMin > p.agoMin),
   );
-  for (const p of featureRng.sample(liveDeals, scale === "full" ? 8 : 3)) p.isFeatured = true;
+  for (const p of rng.sample(liveDeals, dealCount)) p.isFeatured = true;
   const discussions = posts.filter((p) => p.postType === "g");
-  const welcome = discussions.find((p) => p.title === welcomeTitle)!;
+  const welcome = discussions.find((p) => p.title === DISCUSSIONS[0]!.title)!;
   welcome.isFeatured = true;
   welcome.views += 3000;
-  for (const p of featureRng.sample(
+  for (const p of rng.sample(
     discussions.filter((p) => p !== welcome),
     2,
   ))
     p.isFeatured = true;
-  for (const p of posts.filter((p) => p.isFeatured)) p.views += featureRng.int(500, 3000);
+  for (const p of posts.filter((p) => p.isFeatured)) p.views += rng.int(500, 3000);
+  return welcome;
+}
 
-  // Comments, replies and likes ----------------------------------------------------------------
-  const talk = root.fork("comments");
-  interface CommentDraft extends Omit<PlanComment, "id"> {
-    key: number;
-    parentKey: number | null;
-  }
-  const commentDrafts: CommentDraft[] = [];
-  let key = 0;
+// Comments, replies and likes -----------------------------------------------------------------
+
+interface CommentDraft extends Omit<PlanComment, "id"> {
+  key: number;
+  parentKey: number | null;
+}
+
+/** A moment after `agoMin`, mostly within two weeks of it. */
+function laterThan(agoMin: number, rng: Random): number {
+  return Math.max(Math.floor(agoMin * 0.02), agoMin - rng.skewed(10, 14 * MINUTES_PER_DAY, 3));
+}
+
+function planCommentsAndLikes(
+  rng: Random,
+  posts: readonly PlanPost[],
+  users: readonly PlanUser[],
+): { comments: PlanComment[]; likes: PlanLike[] } {
+  const drafts: CommentDraft[] = [];
   const likes: PlanLike[] = [];
-  const laterThan = (agoMin: number, rng: Random) =>
-    Math.max(Math.floor(agoMin * 0.02), agoMin - rng.skewed(10, 14 * MINUTES_PER_DAY, 3));
   for (const post of posts) {
     const isTalk = post.postType === "g";
-    if (talk.chance(isTalk ? 0.92 : 0.62)) {
-      const topLevel = talk.skewed(1, isTalk ? 8 : 5, 1.6);
-      for (let c = 0; c < topLevel; c++) {
-        const agoMin = laterThan(post.agoMin, talk);
-        const eligible = authorsAt(agoMin);
-        const author = talk.pick(eligible);
-        const parentKey = key++;
-        commentDrafts.push({
-          key: parentKey,
-          parentKey: null,
-          postId: post.id,
-          userId: author.id,
-          parentId: null,
-          body: `<p>${html(talk.pick(isTalk ? DISCUSSION_COMMENTS : DEAL_COMMENTS))}</p>`,
-          agoMin,
-        });
-        if (talk.chance(0.4)) {
-          let replyAgo = agoMin;
-          for (let r = talk.int(1, 2); r > 0; r--) {
-            replyAgo = laterThan(replyAgo, talk);
-            const others = authorsAt(replyAgo).filter((u) => u.id !== author.id);
-            if (others.length === 0) break;
-            commentDrafts.push({
-              key: key++,
-              parentKey,
-              postId: post.id,
-              userId: talk.pick(others).id,
-              parentId: null,
-              body: `<p>${html(talk.pick(REPLIES))}</p>`,
-              agoMin: replyAgo,
-            });
-          }
-        }
-      }
-    }
-    const fans = authorsAt(post.agoMin).filter((u) => u.id !== post.userId);
-    const likeCount = talk.skewed(0, Math.min(fans.length, post.isFeatured ? 30 : 22), 1.7);
-    for (const fan of talk.sample(fans, likeCount)) {
+    if (rng.chance(isTalk ? 0.92 : 0.62))
+      drafts.push(...planThreads(rng, post, users, drafts.length));
+    const fans = membersAt(users, post.agoMin).filter((u) => u.id !== post.userId);
+    const likeCount = rng.skewed(0, Math.min(fans.length, post.isFeatured ? 30 : 22), 1.7);
+    for (const fan of rng.sample(fans, likeCount)) {
       likes.push({
         postId: post.id,
         userId: fan.id,
-        reaction: talk.chance(isTalk ? 0.05 : 0.1) ? "unlike" : "like",
-        agoMin: laterThan(post.agoMin, talk),
+        reaction: rng.chance(isTalk ? 0.05 : 0.1) ? "unlike" : "like",
+        agoMin: laterThan(post.agoMin, rng),
       });
     }
   }
-  // Ids in time order, so a reply always has a larger id than the comment it answers.
+  return { comments: numberComments(drafts), likes };
+}
+
+/** A post's top-level comments, some with one or two replies; keys count on from `firstKey`. */
+function planThreads(
+  rng: Random,
+  post: PlanPost,
+  users: readonly PlanUser[],
+  firstKey: number,
+): CommentDraft[] {
+  const isTalk = post.postType === "g";
+  const drafts: CommentDraft[] = [];
+  let key = firstKey;
+  const topLevel = rng.skewed(1, isTalk ? 8 : 5, 1.6);
+  for (let c = 0; c < topLevel; c++) {
+    const agoMin = laterThan(post.agoMin, rng);
+    const author = rng.pick(membersAt(users, agoMin));
+    const parentKey = key++;
+    drafts.push({
+      key: parentKey,
+      parentKey: null,
+      postId: post.id,
+      userId: author.id,
+      parentId: null,
+      body: `<p>${html(rng.pick(isTalk ? DISCUSSION_COMMENTS : DEAL_COMMENTS))}</p>`,
+      agoMin,
+    });
+    if (!rng.chance(0.4)) continue;
+    let replyAgo = agoMin;
+    for (let r = rng.int(1, 2); r > 0; r--) {
+      replyAgo = laterThan(replyAgo, rng);
+      const others = membersAt(users, replyAgo).filter((u) => u.id !== author.id);
+      if (others.length === 0) break;
+      drafts.push({
+        key: key++,
+        parentKey,
+        postId: post.id,
+        userId: rng.pick(others).id,
+        parentId: null,
+        body: `<p>${html(rng.pick(REPLIES))}</p>`,
+        agoMin: replyAgo,
+      });
+    }
+  }
+  return drafts;
+}
+
+/** Ids in time order, so a reply always has a larger id than the comment it answers. */
+function numberComments(drafts: readonly CommentDraft[]): PlanComment[] {
   const commentIdByKey = new Map<number, number>();
-  const comments: PlanComment[] = commentDrafts
+  return drafts
     .map((c, order) => ({ c, order }))
     .sort((a, b) => b.c.agoMin - a.c.agoMin || a.order - b.order)
     .map(({ c }, i) => {
@@ -839,57 +1071,4 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
       ...c,
       parentId: parentKey === null ? null : commentIdByKey.get(parentKey)!,
     }));
-
-  // Follows ------------------------------------------------------------------------------------
-  const followRng = root.fork("follows");
-  const follows: PlanFollow[] = [];
-  const followKeys = new Set<string>();
-  const follow = (follower: PlanUser, followee: PlanUser) => {
-    if (follower.id === followee.id || !pushUnique(followKeys, `${follower.id}>${followee.id}`)) {
-      return;
-    }
-    const since = Math.min(follower.agoMin, followee.agoMin);
-    follows.push({
-      followerId: follower.id,
-      followeeId: followee.id,
-      agoMin: followRng.int(60, since - 1),
-    });
-  };
-  for (const user of users) {
-    const others = users.filter((u) => u.id !== user.id);
-    const count = followRng.int(
-      Math.min(2, others.length),
-      Math.min(others.length, user.id === 1 ? 9 : 7),
-    );
-    for (const other of followRng.sample(others, count)) follow(user, other);
-  }
-  for (const fan of followRng.sample(users.slice(1), Math.ceil(users.length * 0.3)))
-    follow(fan, users[0]!);
-
-  // Teachers Wishlist ----------------------------------------------------------------------------
-  const wishRng = root.fork("wishlist");
-  const wishlist: PlanWishlist[] = WISHLIST.map((w, i) => ({
-    firstName: w.firstName,
-    lastName: w.lastName,
-    schoolLocation: w.schoolLocation,
-    amazonWishlist: `https://www.amazon.com/hz/wishlist/ls/${wishRng.string(13, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")}`,
-    position: i + 1,
-    agoMin: wishRng.int(1, 120) * MINUTES_PER_DAY,
-  }));
-
-  return {
-    users,
-    stores,
-    categories,
-    forums,
-    forumCategories,
-    posts,
-    comments,
-    likes,
-    follows,
-    wishlist,
-    featuredStoreIds: stores.slice(0, FEATURED_STORES).map((s) => s.id),
-    educatorPostUniqueId: welcome.uniqueId,
-    images,
-  };
 }

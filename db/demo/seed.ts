@@ -112,7 +112,29 @@ async function insertPlan(
   passwordHash: string,
 ): Promise<void> {
   const at = (agoMin: number) => new Date(now.getTime() - agoMin * 60_000);
+  await insertMembers(tx, plan, at, passwordHash);
+  await insertCatalogue(tx, plan, at);
+  await insertForums(tx, plan);
+  await insertPosts(tx, plan, at);
+  await insertEngagement(tx, plan, at);
+  await insertSiteContent(tx, plan, at);
+  await insertSubscription(tx, plan, at);
+  for (const table of EXPLICIT_ID_TABLES) {
+    await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT max(id) FROM ${sql.table(table)}))`.execute(
+      tx,
+    );
+  }
+}
 
+/** Turns a plan's "minutes before now" into a date. */
+type DateOf = (agoMin: number) => Date;
+
+async function insertMembers(
+  tx: Transaction<Database>,
+  plan: DemoPlan,
+  at: DateOf,
+  passwordHash: string,
+): Promise<void> {
   await insertChunked(
     tx,
     "users",
@@ -146,7 +168,9 @@ async function insertPlan(
       created_at: at(f.agoMin),
     })),
   );
+}
 
+async function insertCatalogue(tx: Transaction<Database>, plan: DemoPlan, at: DateOf) {
   const catalogueCreated = at(730 * 24 * 60);
   await insertChunked(
     tx,
@@ -178,6 +202,9 @@ async function insertPlan(
       created_at: catalogueCreated,
     })),
   );
+}
+
+async function insertForums(tx: Transaction<Database>, plan: DemoPlan): Promise<void> {
   await insertChunked(tx, "forums", plan.forums);
   await insertChunked(
     tx,
@@ -190,7 +217,9 @@ async function insertPlan(
       position: fc.position,
     })),
   );
+}
 
+async function insertPosts(tx: Transaction<Database>, plan: DemoPlan, at: DateOf) {
   await insertChunked(
     tx,
     "posts",
@@ -230,6 +259,10 @@ async function insertPlan(
       };
     }),
   );
+}
+
+/** Comments and likes, then each post's counts and trending score from the rows just written. */
+async function insertEngagement(tx: Transaction<Database>, plan: DemoPlan, at: DateOf) {
   await insertChunked(
     tx,
     "comments",
@@ -252,8 +285,6 @@ async function insertPlan(
       created_at: at(l.agoMin),
     })),
   );
-
-  // Engagement counts from the rows just written, and the trending score from them.
   await sql`
     UPDATE posts AS p
     SET likes_count = c.likes,
@@ -277,7 +308,10 @@ async function insertPlan(
       ) m ON m.post_id = p2.id
     ) AS c
     WHERE c.id = p.id`.execute(tx);
+}
 
+/** The Teachers Wishlist, site settings, footer, social links and the privacy policy. */
+async function insertSiteContent(tx: Transaction<Database>, plan: DemoPlan, at: DateOf) {
   await insertChunked(
     tx,
     "teachers_wishlist",
@@ -290,7 +324,6 @@ async function insertPlan(
       created_at: at(w.agoMin),
     })),
   );
-
   await tx
     .insertInto("general_settings")
     .values({ id: 1, ...GENERAL_SETTINGS, educator_post_unique_id: plan.educatorPostUniqueId })
@@ -305,7 +338,10 @@ async function insertPlan(
     .insertInto("cms_pages")
     .values({ slug: "privacy-policy", title: PRIVACY_POLICY_TITLE, detail: PRIVACY_POLICY_HTML })
     .execute();
+}
 
+/** The subscription plan, and the demo account's month of it, begun 12 days ago. */
+async function insertSubscription(tx: Transaction<Database>, plan: DemoPlan, at: DateOf) {
   const plan1 = await tx
     .insertInto("subscription_plans")
     .values(SUBSCRIPTION_PLAN)
@@ -326,10 +362,4 @@ async function insertPlan(
       created_at: start,
     })
     .execute();
-
-  for (const table of EXPLICIT_ID_TABLES) {
-    await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), (SELECT max(id) FROM ${sql.table(table)}))`.execute(
-      tx,
-    );
-  }
 }

@@ -1,5 +1,7 @@
 import sharp from "sharp";
 import type { Page } from "@playwright/test";
+import { slidesToShowAt } from "../../app/lib/slick.ts";
+import { FOLLOW_CAROUSEL } from "../../core/constants.ts";
 import { VIEWPORTS, expect, expectAccessible, test } from "./fixtures.ts";
 
 // Demo members that no other browser test changes (every demo account has the demo password).
@@ -21,6 +23,26 @@ async function count(page: Page, label: string): Promise<number> {
     hasText: label,
   });
   return Number(await item.locator("strong").textContent());
+}
+
+/**
+ * Waits until each follow carousel of the page has loaded and moved once. A section's plain list
+ * (server-rendered) becomes a carousel only when its people outnumber the slides that fit.
+ */
+async function followCarouselsMovedOnce(page: Page, width: number) {
+  const fit = slidesToShowAt(width, FOLLOW_CAROUSEL.slidesToShow, FOLLOW_CAROUSEL.responsive);
+  for (const name of ["Followers", "Following"]) {
+    const section = page.getByRole("region", { name, exact: true });
+    // Distinct people: the carousel repeats some cards for its endless loop.
+    const hrefs = await section
+      .locator("a.follow-card")
+      .evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    if (new Set(hrefs).size <= fit) continue;
+    const first = section.locator(".slick-slide.slick-active").first();
+    await expect(first).toBeVisible();
+    const start = await first.getAttribute("data-index");
+    await expect.poll(() => first.getAttribute("data-index")).not.toBe(start);
+  }
 }
 
 test.describe("profiles at phone, tablet and desktop widths", () => {
@@ -47,8 +69,7 @@ test.describe("profiles at phone, tablet and desktop widths", () => {
       await expect(page.getByRole("button", { name: /FOLLOW/ })).toBeVisible();
       await expect(page.getByRole("link", { name: "EDIT PROFILE" })).toHaveCount(0);
       await expect(page.getByRole("heading", { name: "Subscription", exact: true })).toHaveCount(0);
-      // Let the carousels load and move once before checking them.
-      await page.waitForTimeout(2500);
+      await followCarouselsMovedOnce(page, viewport.width);
       await expectAccessible(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         viewport.width,
@@ -66,6 +87,8 @@ test.describe("profiles at phone, tablet and desktop widths", () => {
 test("the followers carousel shows the spec's number of slides and moves by itself", async ({
   page,
 }) => {
+  // The page's timers run on a clock the test can move forward (at the natural pace otherwise).
+  await page.clock.install();
   // The demo account has more followers than a desktop row holds.
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/profile/1");
@@ -87,11 +110,20 @@ test("the followers carousel shows the spec's number of slides and moves by itse
   await page.setViewportSize({ width: 400, height: 900 });
   await expect(followers.locator(".slick-slide.slick-active")).toHaveCount(2);
 
-  // Pausing stops it.
+  // Pausing stops it: two autoplay periods of the page's time pass without a move…
+  const firstActive = followers.locator(".slick-slide.slick-active").first();
+  const twoPeriods = 2 * FOLLOW_CAROUSEL.autoplaySpeedMs + 500;
   await followers.getByRole("button", { name: "Pause followers" }).click();
-  const paused = await followers.locator(".slick-slide.slick-active").first().textContent();
-  await page.waitForTimeout(2600);
-  expect(await followers.locator(".slick-slide.slick-active").first().textContent()).toBe(paused);
+  const play = followers.getByRole("button", { name: "Play followers" });
+  await expect(play).toBeVisible();
+  const paused = await firstActive.getAttribute("data-index");
+  await page.clock.runFor(twoPeriods);
+  await expect(firstActive).toHaveAttribute("data-index", paused!);
+  // …while after Play the same time moves it again.
+  await play.click();
+  await expect(followers.getByRole("button", { name: "Pause followers" })).toBeVisible();
+  await page.clock.runFor(twoPeriods);
+  await expect.poll(() => firstActive.getAttribute("data-index")).not.toBe(paused);
 });
 
 test("FOLLOW and UN FOLLOW change the button and the counts without a page reload", async ({

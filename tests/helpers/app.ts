@@ -12,7 +12,7 @@ import { buildApp, type BuiltApp } from "../../server/app.ts";
 export interface TestAppOptions {
   /** Demo content to load: "small" (default) or "none". */
   seed?: "small" | "none";
-  /** Serve pages from the production build (build/ must exist: `npm run build`). */
+  /** Serve pages from the production build (built first when stale: see vitest.config.ts). */
   pages?: boolean;
   mailer?: Mailer;
   now?: () => Date;

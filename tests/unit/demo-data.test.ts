@@ -4,6 +4,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../core/auth/password.ts";
+import { PAGE_SIZE } from "../../core/constants.ts";
 import { createDb, type Db, type DbHandle } from "../../db/index.ts";
 import { DEMO_EMAIL, DEMO_PASSWORD, DemoDataError, seedDemoData } from "../../db/demo/seed.ts";
 
@@ -20,6 +21,37 @@ async function seeded(scale: "small" | "full", now = NOW) {
   const handle = await createDb({ databaseUrl: "memory://" });
   await seedDemoData(handle.db, { mediaDir, scale, now });
   return { handle, mediaDir };
+}
+
+/**
+ * The first page of the new-deals list, in its order (newest first, then the larger id), judged
+ * at `now` as the listing's cards are.
+ */
+async function newestDealsPage(db: Db, now: Date) {
+  const rows = await db
+    .selectFrom("posts")
+    .select(["id", "kind", "coupon_code", "expires_at"])
+    .where("post_type", "=", "d")
+    .where("status", "=", "active")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(PAGE_SIZE.listing)
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    isCouponWithCode: row.kind === "coupon" && row.coupon_code !== "",
+    isExpired: row.expires_at !== null && row.expires_at <= now,
+  }));
+}
+
+/** What the browser tests open: a coupon with a code and an ended deal, on the first page. */
+async function expectNewestPageCases(db: Db, now: Date) {
+  const page = await newestDealsPage(db, now);
+  expect(page).toHaveLength(PAGE_SIZE.listing);
+  expect(page.filter((d) => d.isCouponWithCode).length).toBeGreaterThan(0);
+  expect(page.filter((d) => d.isExpired).length).toBeGreaterThan(0);
+  // The newest deal, which most page tests open, is a live one.
+  expect(page[0]!.isExpired).toBe(false);
 }
 
 function mediaFile(mediaDir: string, url: string): string {
@@ -179,6 +211,10 @@ describe("demo data, small scale", () => {
     expect(discussions).toBe(15);
   });
 
+  it("shows a coupon with a code and an ended deal on the first page of new deals", async () => {
+    await expectNewestPageCases(db, NOW);
+  });
+
   it("threads replies under earlier comments of the same post", async () => {
     const broken = await count(
       db,
@@ -317,6 +353,7 @@ describe("demo data, full scale", () => {
           "SELECT count(*) FROM categories c WHERE NOT EXISTS (SELECT 1 FROM posts WHERE category_id = c.id)",
         ),
       ).toBe(0);
+      await expectNewestPageCases(db, NOW);
       const missing = (await db.selectFrom("posts").select("image_url").execute()).filter(
         (p) => !fs.existsSync(mediaFile(mediaDir, p.image_url)),
       );
