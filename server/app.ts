@@ -21,6 +21,7 @@ import { registerApi } from "./api/index.ts";
 import { registerFeeds } from "./feeds.ts";
 import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
+import { registerHttpCache } from "./plugins/http-cache.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
@@ -77,6 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   await app.register(cookie);
   await registerSecurityHeaders(app, { dev });
+  await registerHttpCache(app);
   await app.register(compress, { threshold: 1024 });
   await registerRateLimits(app, { enabled: config.rateLimit, redisUrl: config.redisUrl });
   await app.register(sessionPlugin, { db, secureCookies, now: deps.now });
@@ -118,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           services,
           user: request.user,
           csrfToken: request.csrfToken,
+          cspNonce: request.cspNonce,
           publicConfig: publicConfig(config),
           clientIp: request.ip,
         });
