@@ -12,6 +12,8 @@ export interface RequestContext {
   services: Services;
   user: CurrentUser | null;
   csrfToken: string;
+  /** This response's Content-Security-Policy nonce, for the scripts React Router writes. */
+  cspNonce: string;
   publicConfig: PublicConfig;
   /** The client's address (for view counting and rate limits). */
   clientIp: string;

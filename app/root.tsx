@@ -55,7 +55,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#353F66" />
         <Meta />
-        <Links />
+        {/* Stylesheets need no CSP nonce. Without this, <Links> takes the response's nonce from
+            <ServerRouter>; browsers blank nonce attributes before hydration, so React (in
+            development) would report a mismatch against the client's nonce-less links. */}
+        <Links nonce="" />
       </head>
       <body>
         <a className="skip-link" href="#main">

@@ -22,6 +22,7 @@ import { registerDatabaseFaultHandling, servicesForPages } from "./database-faul
 import { registerFeeds } from "./feeds.ts";
 import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
+import { registerHttpCache } from "./plugins/http-cache.ts";
 import { registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
@@ -85,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   registerDatabaseFaultHandling(app, db);
   await app.register(cookie);
   await registerSecurityHeaders(app, { dev });
+  await registerHttpCache(app);
   await app.register(compress, { threshold: 1024 });
   await registerRateLimits(app, { enabled: config.rateLimit, redisUrl: config.redisUrl });
   await app.register(sessionPlugin, { db, secureCookies, now: deps.now });
@@ -127,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           services: pageServices,
           user: request.user,
           csrfToken: request.csrfToken,
+          cspNonce: request.cspNonce,
           publicConfig: publicConfig(config),
           clientIp: request.ip,
         });

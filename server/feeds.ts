@@ -28,7 +28,7 @@ async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
 /**
  * Discovery files for crawlers and feed readers: robots.txt, the sitemap index and its chunks, RSS
  * feeds of new deals and of each store and category (docs/decisions/0012-discovery-and-public-pages.md).
- * Public and cacheable: the security-headers plugin adds ETag and Cache-Control from cacheSeconds.
+ * Public and cacheable: the http-cache plugin adds ETag and Cache-Control from cacheSeconds.
  */
 export async function registerFeeds(app: FastifyInstance, services: Services) {
   app.get("/robots.txt", { config: { cacheSeconds: 3600 } }, async (_request, reply) =>

@@ -1,16 +1,16 @@
-import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
+import { randomBytes } from "node:crypto";
 import helmet from "@fastify/helmet";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 
-/**
- * Helmet's headers, a Content-Security-Policy on every response, and validators for cacheable
- * answers.
- *
- * Pages get a hash-based policy: the SHA-256 of each inline script React Router wrote is computed
- * from the finished HTML. Unlike a per-response nonce, this keeps an anonymous page's bytes the
- * same from one request to the next, so its ETag holds and a 304 stays consistent with the policy.
- */
+declare module "fastify" {
+  interface FastifyRequest {
+    /**
+     * This response's Content-Security-Policy nonce: React Router puts it on the scripts it writes
+     * (app/entry.server.tsx reads it from the load context); nothing else in the page carries it.
+     */
+    cspNonce: string;
+  }
+}
 
 function policy(scriptSources: string, dev: boolean): string {
   return [
@@ -29,45 +29,19 @@ function policy(scriptSources: string, dev: boolean): string {
   ].join("; ");
 }
 
-const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
-
-function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(INLINE_SCRIPT)) {
-    const body = match[1]!;
-    if (!body) continue;
-    hashes.add(`'sha256-${createHash("sha256").update(body).digest("base64")}'`);
-  }
-  return [...hashes];
+function pageScriptSources(nonce: string, dev: boolean): string {
+  // Vite's development client writes inline scripts and evaluates modules; a nonce in the policy
+  // would make browsers ignore 'unsafe-inline', so development gets none.
+  if (dev) return "'self' 'unsafe-inline' 'unsafe-eval'";
+  return `'self' 'nonce-${nonce}' https://js.stripe.com`;
 }
 
-async function toBuffer(payload: unknown): Promise<Buffer | null> {
-  if (payload === null || payload === undefined) return null;
-  if (typeof payload === "string") return Buffer.from(payload);
-  if (Buffer.isBuffer(payload)) return payload;
-  if (
-    payload instanceof Readable ||
-    (typeof payload === "object" && Symbol.asyncIterator in payload)
-  ) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of payload as AsyncIterable<Buffer | string>) {
-      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-    }
-    return Buffer.concat(chunks);
-  }
-  return null;
-}
-
-function etagOf(body: Buffer): string {
-  return `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 27)}"`;
-}
-
-function cacheableAnswer(request: FastifyRequest, reply: FastifyReply): number | undefined {
-  if (request.method !== "GET" || reply.statusCode !== 200) return undefined;
-  if (request.user) return undefined;
-  return reply.routeOptions.config?.cacheSeconds;
-}
-
+/**
+ * Helmet's headers and a Content-Security-Policy on every response (docs/decisions/0017). A page
+ * may run scripts from the site itself, Stripe's script on the payment page, and the inline
+ * scripts that carry this response's nonce, which only React Router's own scripts are given.
+ * Nothing here reads or buffers the body: caching is server/plugins/http-cache.ts.
+ */
 export async function registerSecurityHeaders(app: FastifyInstance, options: { dev: boolean }) {
   const { dev } = options;
   await app.register(helmet, {
@@ -77,56 +51,17 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { d
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
-    const type = String(reply.getHeader("content-type") ?? "");
-    const isHtml = type.startsWith("text/html");
-    if (!isHtml) {
-      reply.header("content-security-policy", policy("'self'", dev));
-      const seconds = cacheableAnswer(request, reply);
-      if (seconds === undefined) return payload;
-      const body = await toBuffer(payload);
-      if (!body) return payload;
-      return answerWithValidators(request, reply, body, `public, max-age=${seconds}`);
-    }
-
-    const body = await toBuffer(payload);
-    if (!body) return payload;
-    const html = body.toString("utf8");
-    const scripts = dev
-      ? "'self' 'unsafe-inline' 'unsafe-eval'"
-      : ["'self'", ...inlineScriptHashes(html), "https://js.stripe.com"].join(" ");
-    reply.header("content-security-policy", policy(scripts, dev));
-    if (request.method === "GET" && reply.statusCode === 200) {
-      if (request.user) {
-        reply.header("cache-control", "private, no-cache");
-      } else if (!reply.getHeader("cache-control")) {
-        return answerWithValidators(
-          request,
-          reply,
-          body,
-          "public, max-age=60, stale-while-revalidate=300",
-        );
-      }
-    }
-    return body;
+  app.decorateRequest("cspNonce", "");
+  app.addHook("onRequest", async (request) => {
+    request.cspNonce = randomBytes(16).toString("base64");
   });
-}
 
-function answerWithValidators(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body: Buffer,
-  cacheControl: string,
-) {
-  const etag = etagOf(body);
-  reply.header("etag", etag);
-  if (!reply.getHeader("cache-control")) reply.header("cache-control", cacheControl);
-  reply.header("vary", "Cookie, Authorization, Accept-Encoding");
-  const match = request.headers["if-none-match"];
-  if (match && match.split(",").some((m) => m.trim() === etag)) {
-    reply.code(304);
-    reply.removeHeader("content-length");
-    return "";
-  }
-  return body;
+  app.addHook("onSend", async (request, reply, payload) => {
+    const isHtml = String(reply.getHeader("content-type") ?? "").startsWith("text/html");
+    reply.header(
+      "content-security-policy",
+      policy(isHtml ? pageScriptSources(request.cspNonce, dev) : "'self'", dev),
+    );
+    return payload;
+  });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 let t: TestApp;
@@ -59,17 +60,25 @@ describe("GET /api/stores_list and GET /api/category_list", () => {
   });
 
   it("carry Cache-Control and an ETag, and answer 304 when unchanged", async () => {
+    // A returning visitor: a first visit sets the XSRF cookie and so is never public (0027).
+    const cookies = { [XSRF_COOKIE]: "returning-visitor-xsrf-token" };
     for (const url of ["/api/stores_list", "/api/category_list"]) {
-      const first = await t.app.inject({ method: "GET", url });
+      const first = await t.app.inject({ method: "GET", url, cookies });
       expect(first.headers["cache-control"]).toMatch(/public, max-age=\d+/);
       const etag = first.headers.etag as string;
       expect(etag).toBeTruthy();
-      const again = await t.app.inject({ method: "GET", url, headers: { "if-none-match": etag } });
+      const again = await t.app.inject({
+        method: "GET",
+        url,
+        cookies,
+        headers: { "if-none-match": etag },
+      });
       expect(again.statusCode).toBe(304);
       expect(again.body).toBe("");
       const other = await t.app.inject({
         method: "GET",
         url,
+        cookies,
         headers: { "if-none-match": 'W/"x"' },
       });
       expect(other.statusCode).toBe(200);

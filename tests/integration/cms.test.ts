@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 let t: TestApp;
@@ -44,7 +45,12 @@ describe("POST /api/cms_page", () => {
 
 describe("GET /api/featured_stores", () => {
   it("lists the featured stores in the owner's order as response.featured_data_arr", async () => {
-    const response = await t.app.inject({ method: "GET", url: "/api/featured_stores" });
+    // A returning visitor: a first visit sets the XSRF cookie and so is never public (0027).
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/api/featured_stores",
+      cookies: { [XSRF_COOKIE]: "returning-visitor-xsrf-token" },
+    });
     expect(response.statusCode).toBe(200);
     const stores = response.json().response.featured_data_arr as {
       slug: string;

@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { XSRF_COOKIE } from "../../core/constants.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { TestClient } from "../helpers/session.ts";
+
+/**
+ * The security headers (server/plugins/security-headers.ts) and HTTP caching
+ * (server/plugins/http-cache.ts) of pages and calls, on the production build.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ pages: true });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A visitor who has been here before: carries the XSRF cookie, so the answer sets none. */
+async function returningVisitor(): Promise<Record<string, string>> {
+  const first = await t.app.inject({ method: "GET", url: "/api/social" });
+  const token = first.cookies.find((c) => c.name === XSRF_COOKIE)?.value;
+  expect(token).toBeTruthy();
+  return { [XSRF_COOKIE]: token! };
+}
+
+function scriptSources(policy: string): string {
+  return /script-src ([^;]*)/.exec(policy)?.[1] ?? "";
+}
+
+function nonceOf(policy: string): string {
+  const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+  expect(nonce, policy).toBeTruthy();
+  return nonce!;
+}
+
+/** Every inline <script> of the page: its opening tag's attributes and its body. */
+function inlineScripts(html: string) {
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/gi)].map((m) => ({
+    attributes: m[1]!,
+    body: m[2]!,
+  }));
+}
+
+describe("security headers", () => {
+  it("sends a Content-Security-Policy and the usual security headers on pages and calls", async () => {
+    for (const url of ["/", "/api/social", "/no-such-page"]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.headers["content-security-policy"]).toMatch(/default-src 'self'/);
+      expect(response.headers["content-security-policy"]).toMatch(/object-src 'none'/);
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+      expect(response.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    }
+  });
+
+  it("allows the page's own scripts by a nonce that is new on every response", async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const response = await t.app.inject({ method: "GET", url: "/" });
+      const policy = response.headers["content-security-policy"] as string;
+      const sources = scriptSources(policy);
+      expect(sources).not.toMatch(/'sha(256|384|512)-/);
+      expect(sources).not.toContain("'unsafe-inline'");
+      expect(sources).not.toContain("'unsafe-eval'");
+      const nonce = nonceOf(policy);
+      nonces.add(nonce);
+      // React Router's scripts (hydration data, module bootstrap) carry exactly that nonce.
+      const scripts = inlineScripts(response.body);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const script of scripts) expect(script.attributes).toContain(`nonce="${nonce}"`);
+    }
+    expect(nonces.size).toBe(3);
+  });
+
+  it("JSON calls allow no inline script at all", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/social" });
+    expect(scriptSources(response.headers["content-security-policy"] as string)).toBe("'self'");
+  });
+
+  it("JSON-LD is data: it may go without the nonce, every executable script has it", async () => {
+    const home = (await t.app.inject({ method: "POST", url: "/api/home" })).json();
+    const deal = home.recent_deals.recent_arr[0];
+    const response = await t.app.inject({
+      method: "GET",
+      url: `/post/${deal.unique_id}/${deal.slug}`,
+    });
+    expect(response.statusCode).toBe(200);
+    const nonce = nonceOf(response.headers["content-security-policy"] as string);
+    const scripts = inlineScripts(response.body);
+    const data = scripts.filter((s) => s.attributes.includes('type="application/ld+json"'));
+    expect(data.length).toBeGreaterThan(0);
+    for (const script of data) expect(() => JSON.parse(script.body)).not.toThrow();
+    for (const script of scripts.filter((s) => !data.includes(s))) {
+      expect(script.attributes).toContain(`nonce="${nonce}"`);
+    }
+  });
+
+  it("a script that reached the page's content gets neither the nonce nor a hash", async () => {
+    // The privacy policy is owner-written HTML the page renders as is: stand-in for any markup
+    // that slips past the sanitiser.
+    const injected = "window.__injectedByContent = true;";
+    const page = await t.deps.db
+      .selectFrom("cms_pages")
+      .select("detail")
+      .where("slug", "=", "privacy-policy")
+      .executeTakeFirstOrThrow();
+    await t.deps.db
+      .updateTable("cms_pages")
+      .set({
+        detail: `${page.detail}<script>${injected}</script><script nonce="guessed">${injected}</script>`,
+      })
+      .where("slug", "=", "privacy-policy")
+      .execute();
+    const response = await t.app.inject({ method: "GET", url: "/privacy-policy" });
+    expect(response.statusCode).toBe(200);
+    const policy = response.headers["content-security-policy"] as string;
+    const nonce = nonceOf(policy);
+    const planted = inlineScripts(response.body).filter((s) => s.body === injected);
+    expect(planted).toHaveLength(2);
+    for (const script of planted) expect(script.attributes).not.toContain(nonce);
+    expect(scriptSources(policy)).not.toMatch(/'sha(256|384|512)-/);
+  });
+});
+
+describe("HTTP caching", () => {
+  it("a first visit that sets the XSRF cookie is never public, page or call", async () => {
+    for (const url of ["/", "/api/social"]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.cookies.some((c) => c.name === XSRF_COOKIE)).toBe(true);
+      expect(response.headers["cache-control"]).toBe("private, no-cache");
+      expect(response.headers.etag).toBeTruthy();
+    }
+  });
+
+  it("public GET calls carry validators and answer 304 when unchanged", async () => {
+    const cookies = await returningVisitor();
+    const first = await t.app.inject({ method: "GET", url: "/api/social", cookies });
+    expect(first.headers["set-cookie"]).toBeUndefined();
+    expect(first.headers["cache-control"]).toMatch(/public, max-age=\d+/);
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const again = await t.app.inject({
+      method: "GET",
+      url: "/api/social",
+      cookies,
+      headers: { "if-none-match": etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+  });
+
+  it("anonymous pages are cacheable and revalidate with their ETag", async () => {
+    const cookies = await returningVisitor();
+    const first = await t.app.inject({ method: "GET", url: "/", cookies });
+    expect(first.headers["set-cookie"]).toBeUndefined();
+    expect(first.headers["cache-control"]).toMatch(/^public/);
+    expect(first.headers.vary).toMatch(/Cookie/);
+    const etag = first.headers.etag as string;
+    const again = await t.app.inject({
+      method: "GET",
+      url: "/",
+      cookies,
+      headers: { "if-none-match": etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+  });
+
+  it("keeps a page's ETag across responses whose nonces differ, and a 304 keeps the stored policy", async () => {
+    const cookies = await returningVisitor();
+    const one = await t.app.inject({ method: "GET", url: "/", cookies });
+    const two = await t.app.inject({ method: "GET", url: "/", cookies });
+    const nonceOne = nonceOf(one.headers["content-security-policy"] as string);
+    const nonceTwo = nonceOf(two.headers["content-security-policy"] as string);
+    expect(nonceOne).not.toBe(nonceTwo);
+    expect(one.body.replaceAll(nonceOne, "")).toBe(two.body.replaceAll(nonceTwo, ""));
+    expect(two.headers.etag).toBe(one.headers.etag);
+    // Each 200's body carries its own header's nonce, never another's.
+    expect(two.body).toContain(`nonce="${nonceTwo}"`);
+    expect(two.body).not.toContain(nonceOne);
+    // A 304 sends no policy: the browser keeps the one stored with the body it already has.
+    const revalidated = await t.app.inject({
+      method: "GET",
+      url: "/",
+      cookies,
+      headers: { "if-none-match": one.headers.etag as string },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers["content-security-policy"]).toBeUndefined();
+  });
+
+  it("pages for a signed-in user are private and stream unbuffered", async () => {
+    const client = new TestClient(t.app);
+    await client.signInAs(t.deps.db, 1);
+    const response = await client.get("/");
+    expect(response.headers["cache-control"]).toBe("private, no-cache");
+    expect(response.body).toContain("My Account");
+    expect(response.headers.etag).toBeUndefined();
+    expect(response.headers["content-length"]).toBeUndefined();
+    expect(response.headers["transfer-encoding"]).toBe("chunked");
+  });
+
+  it("answers that are not cacheable stream through with no validators", async () => {
+    const cookies = await returningVisitor();
+    const notFound = await t.app.inject({ method: "GET", url: "/no/such/page", cookies });
+    expect(notFound.statusCode).toBe(404);
+    expect(notFound.headers.etag).toBeUndefined();
+    expect(notFound.headers["cache-control"]).toBeUndefined();
+    expect(notFound.headers["transfer-encoding"]).toBe("chunked");
+    const call = await t.app.inject({ method: "POST", url: "/api/home", cookies, payload: {} });
+    expect(call.statusCode).toBe(200);
+    expect(call.headers.etag).toBeUndefined();
+    expect(call.headers["cache-control"]).toBeUndefined();
+  });
+
+  it("compresses large answers", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/",
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(response.headers["content-encoding"]).toBe("gzip");
+  });
+});
