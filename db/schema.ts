@@ -40,6 +40,18 @@ export interface OauthAccountsTable {
   created_at: Generated<Date>;
 }
 
+/** Pending links of a provider identity to an existing account (migration 012). */
+export interface OauthLinkRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: "google" | "facebook";
+  provider_user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   user_id: number;
@@ -269,6 +281,7 @@ export interface SearchTermsTable {
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
+  oauth_link_requests: OauthLinkRequestsTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   follows: FollowsTable;
