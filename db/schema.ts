@@ -154,6 +154,9 @@ export interface PostsTable {
   unlikes_count: Defaulted<number>;
   comments_count: Defaulted<number>;
   hot_score: Defaulted<number>;
+  /** Reactions that do not count in hot_score: beyond 2 per voter address (migration 011). */
+  damped_likes: Defaulted<number>;
+  damped_unlikes: Defaulted<number>;
   search: ColumnType<string | null, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -169,7 +172,15 @@ export interface LikesTable {
   user_id: number;
   post_id: number;
   reaction: "like" | "unlike";
+  /** HMAC of the voter's address with the day's salt; null for older likes (migration 011). */
+  voter_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
+}
+
+/** One random salt per UTC day for likes.voter_key; older days' salts are deleted. */
+export interface VoteSaltsTable {
+  day: string;
+  salt: string;
 }
 
 export interface CommentsTable {
@@ -293,6 +304,7 @@ export interface Database {
   posts: PostsTable;
   post_views: PostViewsTable;
   likes: LikesTable;
+  vote_salts: VoteSaltsTable;
   comments: CommentsTable;
   teachers_wishlist: TeachersWishlistTable;
   general_settings: GeneralSettingsTable;

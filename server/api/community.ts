@@ -1,7 +1,7 @@
 import { AddCommentSchema } from "../../core/comments/schema.ts";
 import { LikeSchema } from "../../core/reactions/schema.ts";
 import { presentReaction } from "../../core/reactions/presenter.ts";
-import { RATE_LIMITS } from "../plugins/rate-limit.ts";
+import { RATE_LIMITS, clientAddress } from "../plugins/rate-limit.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -18,7 +18,11 @@ export const communityApi: ApiModule = (app, services) => {
     auth: true,
     rateLimit: RATE_LIMITS.reaction,
     handler: async (request) =>
-      presentReaction(await services.reactions.toggle(request.user, request.body)),
+      presentReaction(
+        await services.reactions.toggle(request.user, request.body, {
+          clientAddress: clientAddress(request),
+        }),
+      ),
   });
 
   apiRoute(app, {
