@@ -40,6 +40,18 @@ export interface OauthAccountsTable {
   created_at: Generated<Date>;
 }
 
+/** Pending links of a provider identity to an existing account (migration 012). */
+export interface OauthLinkRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: "google" | "facebook";
+  provider_user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   user_id: number;
@@ -142,6 +154,9 @@ export interface PostsTable {
   unlikes_count: Defaulted<number>;
   comments_count: Defaulted<number>;
   hot_score: Defaulted<number>;
+  /** Reactions that do not count in hot_score: beyond 2 per voter address (migration 011). */
+  damped_likes: Defaulted<number>;
+  damped_unlikes: Defaulted<number>;
   search: ColumnType<string | null, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -157,7 +172,15 @@ export interface LikesTable {
   user_id: number;
   post_id: number;
   reaction: "like" | "unlike";
+  /** HMAC of the voter's address with the day's salt; null for older likes (migration 011). */
+  voter_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
+}
+
+/** One random salt per UTC day for likes.voter_key; older days' salts are deleted. */
+export interface VoteSaltsTable {
+  day: string;
+  salt: string;
 }
 
 export interface CommentsTable {
@@ -269,6 +292,7 @@ export interface SearchTermsTable {
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
+  oauth_link_requests: OauthLinkRequestsTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   follows: FollowsTable;
@@ -280,6 +304,7 @@ export interface Database {
   posts: PostsTable;
   post_views: PostViewsTable;
   likes: LikesTable;
+  vote_salts: VoteSaltsTable;
   comments: CommentsTable;
   teachers_wishlist: TeachersWishlistTable;
   general_settings: GeneralSettingsTable;

@@ -12,13 +12,21 @@ const FLOW_TTL_SECONDS = 10 * 60;
 
 interface StoredFlow extends AuthorizationFlow {
   intent: SocialIntent;
+  /** The code of a mailed link that joins this provider identity to an existing account. */
+  linkCode?: string;
 }
 
 /** Where each outcome sends the browser; the pages show the spec's messages for the errors. */
 const DESTINATIONS = {
   login: { done: "/", failed: "/login?social_error=failed" },
   delete: { done: "/delete-account?social=confirm", failed: "/delete-account?social_error=failed" },
+  link: { done: "/user/profile", failed: "/login?social_error=link" },
 } as const;
+
+/** A sign-in whose address has an account waits for its owner to confirm by mail. */
+const LINK_MAILED = "/login?social_error=confirm_link";
+
+const INTENTS: readonly SocialIntent[] = ["login", "delete", "link"];
 
 function isProvider(value: string): value is OAuthProviderName {
   return (OAUTH_PROVIDERS as readonly string[]).includes(value);
@@ -35,7 +43,8 @@ function readFlow(request: FastifyRequest): StoredFlow | null {
       typeof flow.state === "string" &&
       typeof flow.codeVerifier === "string" &&
       typeof flow.nonce === "string" &&
-      (flow.intent === "login" || flow.intent === "delete")
+      INTENTS.includes(flow.intent as SocialIntent) &&
+      (flow.linkCode === undefined || typeof flow.linkCode === "string")
     ) {
       return flow as StoredFlow;
     }
@@ -46,9 +55,10 @@ function readFlow(request: FastifyRequest): StoredFlow | null {
 }
 
 /**
- * Google and Facebook sign-in for the web: `GET /auth/{provider}?intent=login|delete` sends the
- * browser to the provider; `GET /auth/{provider}/callback` checks state, PKCE and nonce, signs in
- * (creating or linking the account as core/accounts decides) and sends it on.
+ * Google and Facebook sign-in for the web: `GET /auth/{provider}?intent=login|delete|link` and the
+ * mailed `GET /auth/{provider}/link/{code}` send the browser to the provider;
+ * `GET /auth/{provider}/callback` checks state, PKCE and nonce, signs in (creating or linking the
+ * account as core/accounts decides) and sends it on.
  */
 export function registerOAuth(app: FastifyInstance, services: Services) {
   const { accounts } = services;
@@ -64,29 +74,62 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
     return reply.header("cache-control", "no-store");
   }
 
+  /** Sends the browser to the provider, keeping what the callback must match in a cookie. */
+  async function startFlow(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    provider: OAuthProviderName,
+    intent: SocialIntent,
+    linkCode?: string,
+  ) {
+    try {
+      const { url, flow } = await accounts.oauth.begin(provider);
+      const stored: StoredFlow = { ...flow, intent, ...(linkCode ? { linkCode } : {}) };
+      reply.setCookie(FLOW_COOKIE, Buffer.from(JSON.stringify(stored)).toString("base64url"), {
+        ...cookieOptions(request),
+        maxAge: FLOW_TTL_SECONDS,
+      });
+      return reply.redirect(url.href);
+    } catch (error) {
+      if (!(error instanceof OAuthFailure)) throw error;
+      request.log.warn(`${provider} sign-in could not start: ${error.message}`);
+      return reply.redirect(DESTINATIONS[intent].failed);
+    }
+  }
+
+  // intent=link (the account page's link action) needs a signed-in user.
   app.get<{ Params: { provider: string }; Querystring: { intent?: string } }>(
     "/auth/:provider",
     { config: { rateLimit: RATE_LIMITS.social } },
     async (request, reply) => {
-      const intent: SocialIntent = request.query.intent === "delete" ? "delete" : "login";
+      const asked = request.query.intent as SocialIntent;
+      const intent: SocialIntent = INTENTS.includes(asked) ? asked : "login";
       const { provider } = request.params;
       noStore(reply);
       if (!isProvider(provider) || !accounts.oauth.isAvailable(provider)) {
         return reply.redirect(DESTINATIONS[intent].failed);
       }
-      try {
-        const { url, flow } = await accounts.oauth.begin(provider);
-        const stored: StoredFlow = { ...flow, intent };
-        reply.setCookie(FLOW_COOKIE, Buffer.from(JSON.stringify(stored)).toString("base64url"), {
-          ...cookieOptions(request),
-          maxAge: FLOW_TTL_SECONDS,
-        });
-        return reply.redirect(url.href);
-      } catch (error) {
-        if (!(error instanceof OAuthFailure)) throw error;
-        request.log.warn(`${provider} sign-in could not start: ${error.message}`);
-        return reply.redirect(DESTINATIONS[intent].failed);
+      if (intent === "link" && !request.user) return reply.redirect("/login");
+      return startFlow(request, reply, provider, intent);
+    },
+  );
+
+  // The link mailed to an account's owner: only checked here, used at the callback, and only
+  // with the same provider identity, so a mail scanner that fetches it changes nothing.
+  app.get<{ Params: { provider: string; code: string } }>(
+    "/auth/:provider/link/:code",
+    { config: { rateLimit: RATE_LIMITS.social } },
+    async (request, reply) => {
+      const { provider, code } = request.params;
+      noStore(reply);
+      if (
+        !isProvider(provider) ||
+        !accounts.oauth.isAvailable(provider) ||
+        !(await accounts.isProviderLinkUsable(provider, code))
+      ) {
+        return reply.redirect(DESTINATIONS.link.failed);
       }
+      return startFlow(request, reply, provider, "link", code);
     },
   );
 
@@ -104,10 +147,14 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
       try {
         const callbackUrl = new URL(request.url, `${request.protocol}://${request.host}`);
         const identity = await accounts.oauth.complete(callbackUrl, flow);
-        const { token } = await accounts.signInWithProvider(identity, intent, {
+        const context = {
           userAgent: String(request.headers["user-agent"] ?? ""),
           previousSessionId: request.user?.sessionId,
-        });
+          currentUser: request.user,
+        };
+        const { token } = flow.linkCode
+          ? await accounts.confirmProviderLink(flow.linkCode, identity, context)
+          : await accounts.signInWithProvider(identity, intent, context);
         reply.setSessionCookie(token);
         return reply.redirect(DESTINATIONS[intent].done);
       } catch (error) {
@@ -115,6 +162,9 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
           request.log.warn(`${flow.provider} sign-in failed: ${error.message}`);
         } else if (!(error instanceof AppError)) {
           throw error;
+        }
+        if (error instanceof AppError && error.body.confirmation_mail_sent === true) {
+          return reply.redirect(LINK_MAILED);
         }
         const noAccount = error instanceof AppError && error.statusCode === 404;
         return reply.redirect(

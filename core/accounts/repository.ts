@@ -199,6 +199,7 @@ export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombs
     .where((eb) => eb.or([eb("follower_id", "=", userId), eb("followee_id", "=", userId)]))
     .execute();
   await db.deleteFrom("oauth_accounts").where("user_id", "=", userId).execute();
+  await db.deleteFrom("oauth_link_requests").where("user_id", "=", userId).execute();
   await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();
   await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
   await db.deleteFrom("contact_messages").where("user_id", "=", userId).execute();

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { OAuthFailure, createOAuthClients, type ProviderIdentity } from "../auth/oauth.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
-import { requireActingUser } from "../auth/policy.ts";
+import { requireActingUser, requireUser } from "../auth/policy.ts";
+import * as links from "../auth/provider-links.ts";
 import {
   createSession,
   deleteSession,
@@ -9,11 +10,23 @@ import {
   hashToken,
   type CurrentUser,
 } from "../auth/sessions.ts";
+import type { DbOrTx } from "../../db/index.ts";
 import type { Deps } from "../deps.ts";
-import { AppError, NotFoundError, ValidationError } from "../http/errors.ts";
+import {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from "../http/errors.ts";
 import { parseInput } from "../http/validate.ts";
 import type { MailContent } from "../mail/templates.ts";
-import { confirmEmailMail, passwordChangedMail, resetPasswordMail } from "../mail/templates.ts";
+import {
+  confirmEmailMail,
+  linkProviderMail,
+  passwordChangedMail,
+  resetPasswordMail,
+} from "../mail/templates.ts";
 import { removeStoredImage } from "../media/images.ts";
 import { findGeneralSettings } from "../settings/repository.ts";
 import { isCommonPassword } from "./common-passwords.ts";
@@ -36,15 +49,21 @@ const HOUR_MS = 60 * 60 * 1000;
 /** How long mailed links work. */
 export const CONFIRM_LINK_TTL_MS = 48 * HOUR_MS;
 export const RESET_LINK_TTL_MS = 1 * HOUR_MS;
+export const PROVIDER_LINK_TTL_MS = 24 * HOUR_MS;
 
 /** Where a request comes from, for the session it may start. */
 export interface SignInContext {
   userAgent: string;
   /** The session the request already had: signing in replaces it (no session fixation). */
   previousSessionId?: number;
+  /** Who is signed in: a provider sign-in by a signed-in user links the provider to them. */
+  currentUser?: CurrentUser | null;
 }
 
-export type SocialIntent = "login" | "delete";
+/** Why a browser went to the provider: to sign in, to sign in before deleting, or to link. */
+export type SocialIntent = "login" | "delete" | "link";
+
+const PROVIDER_NAMES = { google: "Google", facebook: "Facebook" } as const;
 
 /** A hash to check wrong addresses against, so a failed sign-in takes as long either way. */
 let decoyHash: Promise<string> | undefined;
@@ -171,21 +190,51 @@ export function createAccountsService(deps: Deps) {
   }
 
   /**
-   * The account behind a provider identity: the one linked to it, else a live account with the
-   * same address when the provider vouches for that address (then linked). None: null.
+   * The account a provider identity is linked to, or null. Never found by address alone: an
+   * address the provider vouches for only lets its owner confirm a link by mail
+   * (docs/decisions/0026-social-sign-in.md).
    */
   async function accountForIdentity(identity: ProviderIdentity) {
-    return db.transaction().execute(async (tx) => {
-      const linked = await repo.findUserByOAuthAccount(tx, identity.provider, identity.subject);
-      if (linked) return { account: linked, conflict: false };
-      if (!identity.email) return { account: null, conflict: false };
-      const sameEmail = await repo.findLiveUserByEmail(tx, identity.email);
-      if (!sameEmail) return { account: null, conflict: false };
-      if (!mayLinkByEmail(identity)) return { account: null, conflict: true };
-      await repo.linkOAuthAccount(tx, sameEmail.id, identity.provider, identity.subject);
-      await repo.markEmailVerified(tx, sameEmail.id, now());
-      return { account: sameEmail, conflict: false };
+    return (await repo.findUserByOAuthAccount(db, identity.provider, identity.subject)) ?? null;
+  }
+
+  /**
+   * Links a provider identity to an account; refused (409) when the identity already belongs to
+   * another account.
+   */
+  async function linkIdentity(tx: DbOrTx, userId: number, identity: ProviderIdentity) {
+    await repo.linkOAuthAccount(tx, userId, identity.provider, identity.subject);
+    const owner = await repo.findUserByOAuthAccount(tx, identity.provider, identity.subject);
+    if (owner?.id !== userId) throw new ConflictError(M.socialFailed);
+  }
+
+  /**
+   * Mails the owner of an existing account a single-use link that joins this provider identity to
+   * it; the link works only when it comes back with the same identity.
+   */
+  async function offerLinkByMail(account: repo.AccountRow, identity: ProviderIdentity) {
+    const code = newEmailCode();
+    const at = now();
+    await db.transaction().execute(async (tx) => {
+      await links.retireLinkRequests(tx, account.id, identity.provider, at);
+      await links.insertLinkRequest(tx, {
+        userId: account.id,
+        provider: identity.provider,
+        subject: identity.subject,
+        tokenHash: hashToken(code),
+        expiresAt: new Date(at.getTime() + PROVIDER_LINK_TTL_MS),
+      });
     });
+    return send(
+      account.email,
+      linkProviderMail({
+        siteName: await siteName(),
+        name: account.name,
+        providerName: PROVIDER_NAMES[identity.provider],
+        link: `${config.publicUrl}/auth/${identity.provider}/link/${code}`,
+        validHours: PROVIDER_LINK_TTL_MS / HOUR_MS,
+      }),
+    );
   }
 
   async function verifiedIdentity(input: unknown): Promise<ProviderIdentity> {
@@ -362,38 +411,97 @@ export function createAccountsService(deps: Deps) {
     },
 
     /**
-     * Web sign-in with Google or Facebook: the linked account, or one linked now by a verified
-     * address, or (to sign in, not to delete) a new account.
+     * Sign-in with Google or Facebook (web flow and mobile tokens alike): the linked account; else
+     * a signed-in user links the provider to their own account; else an address that already has
+     * an account gets a mailed link to confirm (409, nothing linked yet); else (to sign in, not to
+     * delete) a new account.
      */
     async signInWithProvider(
       identity: ProviderIdentity,
       intent: SocialIntent,
       context: SignInContext,
     ) {
-      const { account, conflict } = await accountForIdentity(identity);
-      let user = account;
-      if (!user) {
-        if (intent === "delete") throw new NotFoundError(M.deleteSigninFailed);
-        // An address the provider does not vouch for cannot take over or create a second account.
-        if (conflict || !identity.email) throw new AppError(409, M.socialFailed);
-        try {
-          user = await db.transaction().execute(async (tx) => {
-            const created = await repo.insertUser(tx, {
-              name: identity.name ?? identity.email!.split("@")[0]!,
-              email: identity.email!,
-              passwordHash: null,
-              imageUrl: identity.picture,
-              emailVerifiedAt: identity.emailVerified ? now() : null,
-            });
-            await repo.linkOAuthAccount(tx, created.id, identity.provider, identity.subject);
-            return created;
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new AppError(409, M.socialFailed);
-          throw error;
-        }
-        if (!user.email_verified_at) await mailConfirmation(user);
+      const linked = await accountForIdentity(identity);
+      if (intent === "delete") {
+        if (!linked) throw new NotFoundError(M.deleteSigninFailed);
+        const session = await startSession(linked.id, context);
+        return { user: linked, token: session.token };
       }
+      if (linked && (intent === "login" || linked.id === context.currentUser?.id)) {
+        const session = await startSession(linked.id, context);
+        return { user: linked, token: session.token };
+      }
+      if (context.currentUser) {
+        const userId = context.currentUser.id;
+        const user = await db.transaction().execute(async (tx) => {
+          await linkIdentity(tx, userId, identity);
+          return repo.findLiveUserById(tx, userId);
+        });
+        if (!user) throw new NotFoundError(M.deleteSigninFailed);
+        const session = await startSession(user.id, context);
+        return { user, token: session.token };
+      }
+      // Linking needs a signed-in user (or the mailed code, see confirmProviderLink).
+      if (intent === "link" || !identity.email) throw new ConflictError(M.socialFailed);
+      const sameEmail = await repo.findLiveUserByEmail(db, identity.email);
+      if (sameEmail) {
+        // An address the provider does not vouch for cannot even ask to join the account.
+        if (!mayLinkByEmail(identity)) throw new ConflictError(M.socialFailed);
+        const mailed = await offerLinkByMail(sameEmail, identity);
+        throw new ConflictError(M.socialFailed, { confirmation_mail_sent: mailed });
+      }
+      let user: repo.AccountRow;
+      try {
+        user = await db.transaction().execute(async (tx) => {
+          const created = await repo.insertUser(tx, {
+            name: identity.name ?? identity.email!.split("@")[0]!,
+            email: identity.email!,
+            passwordHash: null,
+            imageUrl: identity.picture,
+            emailVerifiedAt: identity.emailVerified ? now() : null,
+          });
+          await repo.linkOAuthAccount(tx, created.id, identity.provider, identity.subject);
+          return created;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(M.socialFailed);
+        throw error;
+      }
+      if (!user.email_verified_at) await mailConfirmation(user);
+      const session = await startSession(user.id, context);
+      return { user, token: session.token };
+    },
+
+    /** Whether a mailed provider link can still be used (before the browser goes to the provider). */
+    async isProviderLinkUsable(provider: string, code: string): Promise<boolean> {
+      if (!code || code.length > 200) return false;
+      const request = await links.findUsableLinkRequest(db, hashToken(code), now());
+      return request?.provider === provider;
+    },
+
+    /**
+     * The mailed link came back with a provider identity: when it is the identity the link was
+     * made for, it joins the account (once), the address counts as confirmed, and the person is
+     * signed in.
+     */
+    async confirmProviderLink(code: string, identity: ProviderIdentity, context: SignInContext) {
+      const at = now();
+      const user = await db.transaction().execute(async (tx) => {
+        const request = await links.findUsableLinkRequest(tx, hashToken(code), at, { lock: true });
+        if (
+          !request ||
+          request.provider !== identity.provider ||
+          request.provider_user_id !== identity.subject
+        ) {
+          throw new OAuthFailure("the link is unknown, used, expired or for another identity");
+        }
+        await linkIdentity(tx, request.user_id, identity);
+        await links.markLinkRequestUsed(tx, request.id, at);
+        // The link reached the mailbox, so the address is the person's.
+        await repo.markEmailVerified(tx, request.user_id, at);
+        return repo.findLiveUserById(tx, request.user_id);
+      });
+      if (!user) throw new NotFoundError(M.deleteSigninFailed);
       const session = await startSession(user.id, context);
       return { user, token: session.token };
     },
@@ -404,11 +512,21 @@ export function createAccountsService(deps: Deps) {
       return service.signInWithProvider(identity, "login", context);
     },
 
-    /** POST /api/social_signin_deleted: deletes the account a verified provider token names. */
-    async socialDelete(input: unknown) {
+    /**
+     * POST /api/social_signin_deleted: deletes the account a verified provider token is linked to,
+     * for that account's own session, signed in within the last 15 minutes (as user_deleted).
+     */
+    async socialDelete(currentUser: CurrentUser | null, input: unknown) {
       const identity = await verifiedIdentity(input);
-      const { account } = await accountForIdentity(identity);
+      const account = await accountForIdentity(identity);
       if (!account) throw new NotFoundError(M.deleteSigninFailed);
+      const actor = requireUser(currentUser);
+      if (actor.id !== account.id)
+        throw new ForbiddenError("You can only delete your own account.");
+      const signedInAt = await repo.findSessionCreatedAt(db, actor.sessionId);
+      if (!signedInAt || !isRecentSignIn(signedInAt, now())) {
+        throw new AppError(403, M.deleteNeedsRecentSignin);
+      }
       await deleteAccountData(account.id);
       return { userId: account.id, message: M.userDeleted };
     },

@@ -1,6 +1,19 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import * as client from "openid-client";
 import type { Config, OAuthProviderConfig } from "../../config/env.ts";
+import {
+  OAuthFailure,
+  assertIssuedToClient,
+  fetchFacebookDebugToken,
+  fetchFacebookProfile,
+  fetchGoogleTokenInfo,
+  ownerFromFacebookDebugToken,
+  ownerFromGoogleTokenInfo,
+  ownerFromIntrospection,
+  type TokenOwner,
+} from "./token-info.ts";
+
+export { OAuthFailure } from "./token-info.ts";
 
 export type OAuthProvider = "google" | "facebook";
 
@@ -22,9 +35,6 @@ export interface AuthorizationFlow {
   codeVerifier: string;
   nonce: string;
 }
-
-/** The provider could not vouch for the user (bad token, cancelled consent, provider down). */
-export class OAuthFailure extends Error {}
 
 /**
  * Facebook's discovery document describes its OpenID Connect tokens but names no token endpoint;
@@ -121,6 +131,52 @@ export function createOAuthClients(config: Pick<Config, "oauth" | "publicUrl">) 
     }
   }
 
+  /**
+   * Asks the provider whom an access token was issued to, and refuses it unless it is this site's
+   * client: RFC 7662 introspection where the issuer offers it (the tests' provider), else Google's
+   * tokeninfo or Facebook's debug_token.
+   */
+  async function ownerOfAccessToken(
+    provider: OAuthProvider,
+    accessToken: string,
+  ): Promise<TokenOwner> {
+    const settings = await configuration(provider);
+    const { clientId, clientSecret } = providerConfig(provider);
+    if (settings.serverMetadata().introspection_endpoint) {
+      const answer = await client.tokenIntrospection(settings, accessToken);
+      return ownerFromIntrospection(answer, clientId, new Date());
+    }
+    if (provider === "google") {
+      return ownerFromGoogleTokenInfo(await fetchGoogleTokenInfo(accessToken), clientId);
+    }
+    return ownerFromFacebookDebugToken(
+      await fetchFacebookDebugToken(accessToken, { clientId, clientSecret }),
+      clientId,
+    );
+  }
+
+  /** Name, address and picture of the subject, with an access token already known to be ours. */
+  async function profileFor(
+    provider: OAuthProvider,
+    accessToken: string,
+    subject: string,
+  ): Promise<Record<string, unknown>> {
+    const settings = await configuration(provider);
+    if (settings.serverMetadata().userinfo_endpoint) {
+      return { ...(await client.fetchUserInfo(settings, accessToken, subject)) };
+    }
+    if (provider === "facebook") {
+      const profile = await fetchFacebookProfile(
+        accessToken,
+        providerConfig(provider).clientSecret,
+      );
+      if (String(profile.sub) !== subject)
+        throw new OAuthFailure("the tokens name different users");
+      return profile;
+    }
+    return {};
+  }
+
   return {
     isAvailable(provider: OAuthProvider): boolean {
       return Boolean(config.oauth[provider]);
@@ -149,8 +205,12 @@ export function createOAuthClients(config: Pick<Config, "oauth" | "publicUrl">) 
       });
     },
 
-    /** Checks the callback against the flow (state, PKCE, nonce), exchanges the code and reads
-     * the verified ID token, completed from userinfo where it lacks the address. */
+    /**
+     * Checks the callback against the flow (state, PKCE, nonce), exchanges the code and reads the
+     * ID token, which must be signed by the provider and addressed to this site's client alone
+     * (`aud`, `azp`). Where it lacks the address, the access token, once the provider confirms it
+     * is this client's, fetches the rest from userinfo for the same subject.
+     */
     async complete(callbackUrl: URL, flow: AuthorizationFlow): Promise<ProviderIdentity> {
       return withIdentityFrom(async () => {
         const settings = await configuration(flow.provider);
@@ -161,26 +221,29 @@ export function createOAuthClients(config: Pick<Config, "oauth" | "publicUrl">) 
             pkceCodeVerifier: flow.codeVerifier,
             expectedState: flow.state,
             expectedNonce: flow.nonce,
+            idTokenExpected: true,
           },
           { redirect_uri: redirectUri(flow.provider) },
         );
-        const claims: Record<string, unknown> = { ...tokens.claims() };
-        if (!claims.email && settings.serverMetadata().userinfo_endpoint) {
-          const userinfo = await client.fetchUserInfo(
-            settings,
-            tokens.access_token,
-            String(claims.sub),
-          );
-          for (const [key, value] of Object.entries(userinfo)) claims[key] ??= value;
+        const idClaims = tokens.claims();
+        if (!idClaims) throw new OAuthFailure("the provider sent no ID token");
+        assertIssuedToClient(idClaims, providerConfig(flow.provider).clientId);
+        const claims: Record<string, unknown> = { ...idClaims };
+        if (!claims.email) {
+          const owner = await ownerOfAccessToken(flow.provider, tokens.access_token);
+          if (owner.subject !== claims.sub)
+            throw new OAuthFailure("the tokens name different users");
+          const more = await profileFor(flow.provider, tokens.access_token, owner.subject);
+          for (const [key, value] of Object.entries(more)) claims[key] ??= value;
         }
         return claimsToIdentity(flow.provider, claims);
       });
     },
 
     /**
-     * The identity behind a token a mobile app got from the provider: an ID token must be signed
-     * by the provider's keys, issued by it and addressed to this site's client; an access token
-     * must be accepted by the provider's userinfo endpoint.
+     * The identity behind a token a mobile app got from the provider. An ID token must be signed
+     * by the provider's keys, issued by it, unexpired and addressed to this site's client alone;
+     * an access token counts only when the provider's token-info answer names this client.
      */
     async verifyToken(
       provider: OAuthProvider,
@@ -189,6 +252,7 @@ export function createOAuthClients(config: Pick<Config, "oauth" | "publicUrl">) 
       return withIdentityFrom(async () => {
         const settings = await configuration(provider);
         const metadata = settings.serverMetadata();
+        const { clientId } = providerConfig(provider);
         if (token.idToken) {
           if (!metadata.jwks_uri) throw new OAuthFailure("the provider publishes no keys");
           let keys = keySets.get(provider);
@@ -198,17 +262,17 @@ export function createOAuthClients(config: Pick<Config, "oauth" | "publicUrl">) 
           }
           const { payload } = await jwtVerify<JWTPayload>(token.idToken, keys, {
             issuer: metadata.issuer,
-            audience: providerConfig(provider).clientId,
+            audience: clientId,
+            requiredClaims: ["sub", "exp", "iat"],
+            clockTolerance: 30,
           });
+          assertIssuedToClient(payload, clientId);
           return claimsToIdentity(provider, payload as Record<string, unknown>);
         }
         if (token.accessToken) {
-          const userinfo = await client.fetchUserInfo(
-            settings,
-            token.accessToken,
-            client.skipSubjectCheck,
-          );
-          return claimsToIdentity(provider, userinfo as Record<string, unknown>);
+          const owner = await ownerOfAccessToken(provider, token.accessToken);
+          const profile = await profileFor(provider, token.accessToken, owner.subject);
+          return claimsToIdentity(provider, { ...owner.claims, ...profile, sub: owner.subject });
         }
         throw new OAuthFailure("no token");
       });

@@ -131,3 +131,34 @@ export function passwordChangedMail(input: Common & { forgotPasswordLink: string
     ),
   };
 }
+
+/**
+ * A sign-in with Google or Facebook named this account's address: the owner confirms the link by
+ * opening it while signed in at that provider (docs/decisions/0026-social-sign-in.md).
+ */
+export function linkProviderMail(
+  input: Common & { providerName: string; link: string; validHours: number },
+): MailContent {
+  const { siteName, name, providerName, link, validHours } = input;
+  return {
+    subject: `Link your ${providerName} sign-in to your ${siteName} account`,
+    text:
+      `Hello ${name},\n\n` +
+      `Someone (we hope you) just signed in to ${siteName} with ${providerName}, using this ` +
+      `email address, which already has an account with us. To sign in to your account with ` +
+      `${providerName} from now on, open this link and continue with the same ${providerName} ` +
+      `account:\n\n${link}\n\n` +
+      `The link works once and expires in ${validHours} hours. If this was not you, ignore this ` +
+      `message: nothing changes, and nobody can sign in to your account with ${providerName}.\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        `Someone (we hope you) just signed in to ${escapeHtml(siteName)} with ${escapeHtml(providerName)}, using this email address, which already has an account with us. To sign in to your account with ${escapeHtml(providerName)} from now on, open the link and continue with the same ${escapeHtml(providerName)} account.`,
+        `The link works once and expires in ${validHours} hours. If this was not you, ignore this message: nothing changes, and nobody can sign in to your account with ${escapeHtml(providerName)}.`,
+      ],
+      { label: `Link my ${providerName} sign-in`, url: link },
+    ),
+  };
+}

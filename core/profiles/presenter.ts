@@ -1,15 +1,10 @@
 import type { DealCard } from "../deals/presenter.ts";
+import { OWNER_ONLY_PROFILE_FIELDS, type OwnerOnlyProfileField } from "./policy.ts";
 import type { FollowUserRow, ProfileUserRow, SubscriptionRow } from "./repository.ts";
 
-/**
- * A user's profile in the spec's field names (section 3). The email, mobile number and address are
- * private: they are present only when `owner` is true, and absent (not null) otherwise.
- */
-export function presentUserProfile(
-  row: ProfileUserRow,
-  options: { owner: boolean; isFollow: boolean },
-) {
-  const profile = {
+/** Every field of a user's profile in the spec's field names (section 3), as its owner sees it. */
+function ownerView(row: ProfileUserRow, isFollow: boolean) {
+  return {
     user_id: row.id,
     user_name: row.name,
     user_image: row.image_url ?? "",
@@ -19,21 +14,47 @@ export function presentUserProfile(
     coupon_count: Number(row.coupon_count ?? 0),
     followers: Number(row.followers ?? 0),
     followings: Number(row.followings ?? 0),
-    is_follow: options.isFollow ? 1 : 0,
+    is_follow: isFollow ? 1 : 0,
     user_dob: row.dob ?? "",
     user_gender: row.gender ?? "",
     user_biography: row.biography,
     user_website: row.website,
+    user_email: row.email,
+    user_mobile: row.mobile,
+    user_address: row.address,
   };
-  if (!options.owner) return profile;
-  return { ...profile, user_email: row.email, user_mobile: row.mobile, user_address: row.address };
 }
 
-export type UserProfile = ReturnType<typeof presentUserProfile> & {
-  user_email?: string;
-  user_mobile?: string;
-  user_address?: string;
-};
+/** A user's own profile: every field, private ones included (/api/user, profile edit). */
+export type UserProfile = ReturnType<typeof ownerView>;
+
+/** A profile as someone sees it: the owner-only fields are there for the owner alone. */
+export type ShownUserProfile = Omit<UserProfile, OwnerOnlyProfileField> &
+  Partial<Pick<UserProfile, OwnerOnlyProfileField>>;
+
+/**
+ * A user's profile for a viewer. Date of birth, gender, email, mobile number and address
+ * (OWNER_ONLY_PROFILE_FIELDS) are present only when `owner` is true, and absent (not null or
+ * empty) otherwise, as the privacy policy says.
+ */
+export function presentUserProfile(
+  row: ProfileUserRow,
+  options: { owner: true; isFollow: boolean },
+): UserProfile;
+export function presentUserProfile(
+  row: ProfileUserRow,
+  options: { owner: boolean; isFollow: boolean },
+): ShownUserProfile;
+export function presentUserProfile(
+  row: ProfileUserRow,
+  options: { owner: boolean; isFollow: boolean },
+): ShownUserProfile {
+  const profile: ShownUserProfile = ownerView(row, options.isFollow);
+  if (options.owner) return profile;
+  const shown = { ...profile };
+  for (const field of OWNER_ONLY_PROFILE_FIELDS) delete shown[field];
+  return shown;
+}
 
 /** A follower / following entry: id, user_id, user_image, name. */
 export function presentFollowEntry(row: FollowUserRow) {
@@ -59,7 +80,7 @@ export function presentSubscription(row: SubscriptionRow) {
 export type Subscription = ReturnType<typeof presentSubscription>;
 
 export interface ProfilePage {
-  user_data: UserProfile;
+  user_data: ShownUserProfile;
   followings_data: FollowEntry[];
   followers_data: FollowEntry[];
   deal_data: DealCard[];

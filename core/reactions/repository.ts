@@ -17,12 +17,47 @@ export function lockLivePost(db: DbOrTx, postId: number, postType: PostType | un
   return query.forUpdate().executeTakeFirst();
 }
 
-export async function setReaction(db: DbOrTx, userId: number, postId: number, reaction: Reaction) {
+/**
+ * The member's reaction to the post, with the key of the address it came from (the likes trigger of
+ * migration 011 counts it against that key's allowance in the trending score).
+ */
+export async function setReaction(
+  db: DbOrTx,
+  vote: { userId: number; postId: number; reaction: Reaction; voterKey: string },
+) {
   await db
     .insertInto("likes")
-    .values({ user_id: userId, post_id: postId, reaction })
-    .onConflict((oc) => oc.columns(["post_id", "user_id"]).doUpdateSet({ reaction }))
+    .values({
+      user_id: vote.userId,
+      post_id: vote.postId,
+      reaction: vote.reaction,
+      voter_key: vote.voterKey,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["post_id", "user_id"])
+        .doUpdateSet({ reaction: vote.reaction, voter_key: vote.voterKey }),
+    )
     .execute();
+}
+
+/**
+ * The salt of a UTC day for voter keys: created by the first process that needs it, shared by all;
+ * older days' salts are deleted, so older keys can no longer be tested against an address.
+ */
+export async function voteSalt(db: DbOrTx, day: string, candidate: string): Promise<string> {
+  await db
+    .insertInto("vote_salts")
+    .values({ day, salt: candidate })
+    .onConflict((oc) => oc.column("day").doNothing())
+    .execute();
+  await db.deleteFrom("vote_salts").where("day", "<", day).execute();
+  const row = await db
+    .selectFrom("vote_salts")
+    .select("salt")
+    .where("day", "=", day)
+    .executeTakeFirstOrThrow();
+  return row.salt;
 }
 
 export async function removeReaction(db: DbOrTx, userId: number, postId: number) {
@@ -35,7 +70,8 @@ export async function removeReaction(db: DbOrTx, userId: number, postId: number)
 
 /**
  * Moves the post's counters by the given amounts and refreshes its trending score from the new
- * values (in SET, the right-hand sides see the row as it was).
+ * values (in SET, the right-hand sides see the row as it was). The posts trigger of migration 011
+ * then takes damped reactions out of the score.
  */
 export function adjustPostCounters(
   db: DbOrTx,

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from "node:crypto";
 import { requireActingUser, requireUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
@@ -7,24 +8,57 @@ import { findReaction } from "../posts/repository.ts";
 import * as repo from "./repository.ts";
 import { LikeSchema, type Reaction } from "./schema.ts";
 
+/** Where a reaction comes from. */
+export interface ReactionContext {
+  /** The client's address as rate limits count it (an IPv6 address by its /64). */
+  clientAddress: string;
+}
+
 /** Thumbs up / thumbs down on posts: at most one reaction per user and post. */
-export function createReactionsService({ db }: Deps) {
+export function createReactionsService({ db, now }: Deps) {
+  let salt: { day: string; value: Promise<string> } | null = null;
+
+  /**
+   * A keyed hash of the voter's address: equal for votes from one address on one UTC day, and
+   * not the address (docs/decisions/0008-trending-score.md).
+   */
+  async function voterKey(clientAddress: string): Promise<string> {
+    const day = now().toISOString().slice(0, 10);
+    if (salt?.day !== day) {
+      const value = repo.voteSalt(db, day, randomBytes(32).toString("hex"));
+      value.catch(() => (salt = null));
+      salt = { day, value };
+    }
+    return createHmac("sha256", await salt.value)
+      .update(clientAddress)
+      .digest("base64url");
+  }
+
   return {
     /**
      * Pressing the button of the reaction one already has takes it back; pressing the other one
      * switches to it. Counters and the trending score change in the same transaction.
      */
-    async toggle(user: CurrentUser | null, input: unknown) {
+    async toggle(user: CurrentUser | null, input: unknown, context: ReactionContext) {
       requireUser(user);
       const { user_id, post_id, post_type, btn_type } = parseInput(LikeSchema, input);
       const actor = requireActingUser(user, user_id);
+      const key = await voterKey(context.clientAddress);
       return db.transaction().execute(async (trx) => {
         const post = await repo.lockLivePost(trx, post_id, post_type);
         if (!post) throw new NotFoundError();
         const previous = await findReaction(trx, post.id, actor.id);
         const next: Reaction | null = previous === btn_type ? null : btn_type;
-        if (next) await repo.setReaction(trx, actor.id, post.id, next);
-        else await repo.removeReaction(trx, actor.id, post.id);
+        if (next) {
+          await repo.setReaction(trx, {
+            userId: actor.id,
+            postId: post.id,
+            reaction: next,
+            voterKey: key,
+          });
+        } else {
+          await repo.removeReaction(trx, actor.id, post.id);
+        }
         const change = (reaction: Reaction) =>
           (next === reaction ? 1 : 0) - (previous === reaction ? 1 : 0);
         const counts = await repo.adjustPostCounters(trx, post.id, {

@@ -21,6 +21,7 @@ function signInContext(request: FastifyRequest): SignInContext {
   return {
     userAgent: String(request.headers["user-agent"] ?? ""),
     previousSessionId: request.user?.sessionId,
+    currentUser: request.user,
   };
 }
 
@@ -193,11 +194,13 @@ export const authApi: ApiModule = (app, services) => {
     method: "POST",
     url: "/social_signin_deleted",
     tag: "Accounts",
-    summary: "Delete the account a verified Google or Facebook token names",
+    summary:
+      "Delete the account a verified Google or Facebook token is linked to (needs that account's " +
+      "session, signed in within 15 minutes)",
     body: SocialSigninSchema,
     rateLimit: RATE_LIMITS.social,
     handler: async (request, reply) => {
-      const { userId, message } = await accounts.socialDelete(request.body);
+      const { userId, message } = await accounts.socialDelete(request.user, request.body);
       if (request.user?.id === userId) reply.clearSessionCookie();
       return { status: "true", message, data: { response: { user_id: userId } } };
     },

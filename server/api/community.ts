@@ -1,15 +1,9 @@
-import type { FastifyRequest } from "fastify";
 import { AddCommentSchema } from "../../core/comments/schema.ts";
 import { LikeSchema } from "../../core/reactions/schema.ts";
 import { presentReaction } from "../../core/reactions/presenter.ts";
-import { RATE_LIMITS } from "../plugins/rate-limit.ts";
+import { RATE_LIMITS, clientAddress } from "../plugins/rate-limit.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
-
-// Comments need a session, so the limit follows the account: a school's shared address is not one
-// commenter. Requests without a session are refused anyway and counted by address.
-const perAccount = (request: FastifyRequest) =>
-  request.user ? `user:${request.user.id}` : `ip:${request.ip}`;
 
 /** Likes and comments on deals and discussions. */
 export const communityApi: ApiModule = (app, services) => {
@@ -22,8 +16,13 @@ export const communityApi: ApiModule = (app, services) => {
       "reaction back. Answers is_liked (1 like, 2 unlike, -1 none) and the new counts",
     body: LikeSchema,
     auth: true,
+    rateLimit: RATE_LIMITS.reaction,
     handler: async (request) =>
-      presentReaction(await services.reactions.toggle(request.user, request.body)),
+      presentReaction(
+        await services.reactions.toggle(request.user, request.body, {
+          clientAddress: clientAddress(request),
+        }),
+      ),
   });
 
   apiRoute(app, {
@@ -35,7 +34,7 @@ export const communityApi: ApiModule = (app, services) => {
       "the text is plain text. Answers 201 with the comment",
     body: AddCommentSchema,
     auth: true,
-    rateLimit: { ...RATE_LIMITS.comment, keyGenerator: perAccount },
+    rateLimit: RATE_LIMITS.comment,
     handler: async (request, reply) => {
       const result = await services.comments.add(request.user, request.body);
       reply.code(201);

@@ -5,6 +5,7 @@ import {
   PublicProfileSchema,
 } from "../../core/profiles/schema.ts";
 import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import { readForm } from "./multipart-form.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
@@ -60,6 +61,7 @@ export const profilesApi: ApiModule = (app, services) => {
     summary: "Follows (status 'Follow') or stops following (status 'UN FOLLOW') another user",
     body: FollowSchema,
     auth: true,
+    rateLimit: RATE_LIMITS.follow,
     handler: async (request) => ({
       status: "true",
       ...(await services.profiles.follow(request.user, request.body)),

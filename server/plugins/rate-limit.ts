@@ -1,16 +1,41 @@
-import rateLimit from "@fastify/rate-limit";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import rateLimit, { normalizeIP } from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
 
-export interface RouteRateLimit {
+interface Allowance {
   max: number;
   timeWindow: string;
+}
+
+export interface RouteRateLimit extends Allowance {
   keyGenerator?: (request: FastifyRequest) => string;
+  /**
+   * A second allowance on the same call, counted per client address across accounts, for limits
+   * keyed by account (`byAccount`): one person with many accounts, or many addresses, meets one.
+   */
+  perAddress?: Allowance;
+}
+
+/** The client's address as limits count it: an IPv6 address by its /64, like the plugin does. */
+export function clientAddress(request: FastifyRequest): string {
+  return normalizeIP(request.ip);
 }
 
 /**
- * Limits per route (docs/decisions/0007-rate-limits.md). Keys are the client's address, never the
- * account alone, so nobody can lock another person out by failing to sign in as them.
+ * Counts a call per signed-in account, whatever address it comes from; a request without a session
+ * (refused by the call anyway) counts against its address.
+ */
+export function byAccount(request: FastifyRequest): string {
+  return request.user ? `user:${request.user.id}` : `ip:${clientAddress(request)}`;
+}
+
+const TEN_MINUTES = "10 minutes";
+
+/**
+ * Limits per route (docs/decisions/0007-rate-limits.md). Sign-in and mail-sending calls count per
+ * client address, never per account alone, so nobody can lock another person out by failing to
+ * sign in as them. Calls that need a session count per account, and likes and follows per address
+ * too (a one-person vote farm from one address meets the address's allowance).
  */
 export const RATE_LIMITS = {
   signin: { max: 10, timeWindow: "15 minutes" },
@@ -18,9 +43,39 @@ export const RATE_LIMITS = {
   forgotPassword: { max: 5, timeWindow: "1 hour" },
   contact: { max: 5, timeWindow: "1 hour" },
   posting: { max: 10, timeWindow: "1 hour" },
-  comment: { max: 30, timeWindow: "10 minutes" },
+  comment: { max: 30, timeWindow: TEN_MINUTES, keyGenerator: byAccount },
   social: { max: 20, timeWindow: "15 minutes" },
+  /** Likes, unlikes and taking one back: one call, one counter. */
+  reaction: {
+    max: 30,
+    timeWindow: TEN_MINUTES,
+    keyGenerator: byAccount,
+    perAddress: { max: 60, timeWindow: TEN_MINUTES },
+  },
+  /** Follow and UN FOLLOW. */
+  follow: {
+    max: 20,
+    timeWindow: TEN_MINUTES,
+    keyGenerator: byAccount,
+    perAddress: { max: 40, timeWindow: TEN_MINUTES },
+  },
 } satisfies Record<string, RouteRateLimit>;
+
+/** "1 minute", "10 minutes", "2 hours": how long to wait, as the plugin words it. */
+function waitFor(seconds: number): string {
+  const [unit, size] =
+    seconds >= 3600 ? ["hour", 3600] : seconds >= 60 ? ["minute", 60] : ["second", 1];
+  const count = Math.max(1, Math.round(seconds / size));
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
+
+function tooManyRequests(after: string) {
+  return {
+    statusCode: 429,
+    status: false,
+    message: `Too many requests. Please try again in ${after}.`,
+  };
+}
 
 /**
  * Registers the limiter unless RATE_LIMIT=off; routes opt in through their config. Counters live
@@ -41,10 +96,27 @@ export async function registerRateLimits(
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: "chalkboard-rate-limit:", skipOnError: true } : {}),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      status: false,
-      message: `Too many requests. Please try again in ${context.after}.`,
-    }),
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
+  });
+
+  // The plugin runs one limit per route: a route's per-address allowance is a second limiter,
+  // checked after the first, with the same 429 answer and Retry-After header.
+  app.addHook("onRoute", (route) => {
+    const perAddress = (route.config as { rateLimit?: RouteRateLimit } | undefined)?.rateLimit
+      ?.perAddress;
+    if (!perAddress) return;
+    const routeKey = `${route.method}${route.url}`;
+    const limiter = app.createRateLimit({
+      ...perAddress,
+      // Shared stores (Redis) see one key space for every limiter made this way.
+      keyGenerator: (request) => `${routeKey}:address:${clientAddress(request)}`,
+    });
+    const check = async (request: FastifyRequest, reply: FastifyReply) => {
+      const limit = await limiter(request);
+      if (limit.isAllowed || !limit.isExceeded) return;
+      reply.header("retry-after", limit.ttlInSeconds);
+      throw tooManyRequests(waitFor(limit.ttlInSeconds));
+    };
+    route.onRequest = [...[route.onRequest ?? []].flat(), check];
   });
 }

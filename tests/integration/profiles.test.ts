@@ -60,7 +60,8 @@ async function expectedCounts(userId: number) {
   };
 }
 
-const PRIVATE_FIELDS = ["user_email", "user_mobile", "user_address"];
+/** Shown to their owner alone (the privacy policy; docs/decisions/0019). */
+const PRIVATE_FIELDS = ["user_dob", "user_gender", "user_email", "user_mobile", "user_address"];
 
 describe("POST /api/user_dashboard", () => {
   it("answers the user's own page: profile with private fields, follows, deals and subscriptions", async () => {
@@ -269,6 +270,133 @@ function png(width = 900, height = 600) {
     .png()
     .toBuffer();
 }
+
+describe("privacy: a profile shows others only what the privacy policy allows", () => {
+  /** The privacy policy's words for each field a profile carries. */
+  const POLICY_TERMS: Record<string, string[]> = {
+    name: ["user_name"],
+    photo: ["user_image"],
+    "user type": ["user_type"],
+    "join date": ["join_date"],
+    biography: ["user_biography"],
+    website: ["user_website"],
+    "public activity": [
+      "user_id",
+      "deal_count",
+      "coupon_count",
+      "followers",
+      "followings",
+      "is_follow",
+    ],
+    "email address": ["user_email"],
+    "mobile number": ["user_mobile"],
+    "date of birth": ["user_dob"],
+    gender: ["user_gender"],
+    address: ["user_address"],
+  };
+
+  /** "a, b, c and d" → the fields the policy's words name; an unknown word fails the test. */
+  function fieldsNamed(list: string): string[] {
+    return list
+      .split(/, | and /)
+      .map((term) => term.trim().replace(/^your /, ""))
+      .flatMap((term) => {
+        expect(POLICY_TERMS, `the policy names "${term}"`).toHaveProperty([term]);
+        return POLICY_TERMS[term]!;
+      });
+  }
+
+  /** The sentence of the site's privacy policy (its CMS page) that says who sees what. */
+  async function policyLists() {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/cms_page",
+      payload: { slug: "privacy-policy" },
+    });
+    const text = (response.json().cms_page[0].detail as string)
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ");
+    const sentence =
+      /Your ([^.;]+?) appear on your public profile; your ([^.;]+?) are never shown to other members\./.exec(
+        text,
+      );
+    expect(sentence, "the policy says what a public profile shows").not.toBeNull();
+    return { shown: fieldsNamed(sentence![1]!), ownerOnly: fieldsNamed(sentence![2]!) };
+  }
+
+  it("the policy text and the presenter agree on who sees each profile field", async () => {
+    const { shown, ownerOnly } = await policyLists();
+    expect([...ownerOnly].sort()).toEqual([...PRIVATE_FIELDS].sort());
+
+    const visitor = await t.app.inject({
+      method: "POST",
+      url: "/api/user_profile",
+      payload: { user_id: demoId },
+    });
+    expect(Object.keys(visitor.json().response.user_data).sort()).toEqual([...shown].sort());
+
+    const member = new TestClient(t.app);
+    await member.signInAs(t.deps.db, await createTestUser(t.deps.db));
+    const seen = await member.post("/api/user_profile", { user_id: demoId });
+    expect(Object.keys(seen.json().response.user_data).sort()).toEqual([...shown].sort());
+
+    // The owner sees every field, and every field the presenter has is in one of the two lists.
+    const own = await demo.post("/api/user_profile", { user_id: demoId });
+    expect(Object.keys(own.json().response.user_data).sort()).toEqual(
+      [...shown, ...ownerOnly].sort(),
+    );
+  });
+
+  it("date of birth, gender, email, mobile and address reach their owner alone, by call and page", async () => {
+    const owner = await createTestUser(t.deps.db, { name: "Pat Private" });
+    const secrets = {
+      dob: "1981-07-23",
+      gender: "female" as const,
+      mobile: "5550199123",
+      address: "42 Wallaby Way, Sydney",
+    };
+    await t.deps.db.updateTable("users").set(secrets).where("id", "=", owner).execute();
+    const { email } = await t.deps.db
+      .selectFrom("users")
+      .select("email")
+      .where("id", "=", owner)
+      .executeTakeFirstOrThrow();
+    const secretValues = [secrets.dob, secrets.mobile, secrets.address, email];
+
+    const ownerClient = new TestClient(t.app);
+    await ownerClient.signInAs(t.deps.db, owner);
+    const expected = {
+      user_dob: secrets.dob,
+      user_gender: secrets.gender,
+      user_email: email,
+      user_mobile: secrets.mobile,
+      user_address: secrets.address,
+    };
+    expect((await ownerClient.post("/api/user", { user_id: owner })).json().data).toMatchObject(
+      expected,
+    );
+    expect(
+      (await ownerClient.post("/api/user_dashboard", { user_id: owner })).json().response.user_data,
+    ).toMatchObject(expected);
+    expect(
+      (await ownerClient.post("/api/user_profile", { user_id: owner })).json().response.user_data,
+    ).toMatchObject(expected);
+
+    const other = new TestClient(t.app);
+    await other.signInAs(t.deps.db, await createTestUser(t.deps.db));
+    const answers = [
+      await t.app.inject({ method: "POST", url: "/api/user_profile", payload: { user_id: owner } }),
+      await other.post("/api/user_profile", { user_id: owner }),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(200);
+      const userData = answer.json().response.user_data;
+      expect(userData.user_name).toBe("Pat Private");
+      for (const field of PRIVATE_FIELDS) expect(userData).not.toHaveProperty(field);
+      for (const value of secretValues) expect(answer.body).not.toContain(value);
+    }
+  });
+});
 
 describe("POST /api/profile_update", () => {
   let member: number;
@@ -526,6 +654,39 @@ describe("the profile pages (server-rendered)", () => {
       /<input[^>]*id="email"[^>]*disabled=""[^>]*value="demo@example.com"|<input[^>]*id="email"[^>]*value="demo@example.com"[^>]*disabled=""/,
     );
     expect(response.body).toContain("Want to change your password?");
+  });
+
+  it("a public profile page carries no date of birth, gender, email, mobile or address", async () => {
+    const owner = await createTestUser(pages.deps.db, { name: "Page Private" });
+    const secrets = { dob: "1979-11-05", gender: "male" as const, mobile: "5550177001" };
+    await pages.deps.db
+      .updateTable("users")
+      .set({ ...secrets, address: "7 Hidden Lane" })
+      .where("id", "=", owner)
+      .execute();
+    const { email } = await pages.deps.db
+      .selectFrom("users")
+      .select("email")
+      .where("id", "=", owner)
+      .executeTakeFirstOrThrow();
+    const other = new TestClient(pages.app);
+    await other.signInAs(pages.deps.db, await createTestUser(pages.deps.db));
+    const visitor = await pages.app.inject({ method: "GET", url: `/profile/${owner}` });
+    const member = await other.get(`/profile/${owner}`);
+    for (const response of [visitor, member]) {
+      expect(response.statusCode).toBe(200);
+      // Neither the page nor the data it hydrates from.
+      expect(response.body).toContain("Page Private");
+      for (const hidden of [
+        secrets.dob,
+        secrets.mobile,
+        "7 Hidden Lane",
+        email,
+        ...PRIVATE_FIELDS,
+      ]) {
+        expect(response.body).not.toContain(hidden);
+      }
+    }
   });
 
   it("an unknown, deleted or malformed member is the 404 page", async () => {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "../../db/demo/seed.ts";
 import { RATE_LIMITS } from "../../server/plugins/rate-limit.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { TestClient } from "../helpers/session.ts";
+import { createTestUser } from "../helpers/users.ts";
 
 let t: TestApp;
 
@@ -100,4 +102,89 @@ describe("rate limits (docs/decisions/0007-rate-limits.md)", () => {
     );
     expect(signin.statusCode).toBe(200);
   });
+});
+
+describe("likes, unlikes and follows: per account and per address", () => {
+  let postId: number;
+  let followee: number;
+
+  beforeAll(async () => {
+    const post = await t.deps.db
+      .selectFrom("posts")
+      .select("id")
+      .where("status", "=", "active")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    postId = post.id;
+    followee = await createTestUser(t.deps.db);
+  });
+
+  async function member() {
+    const client = new TestClient(t.app);
+    await client.signInAs(t.deps.db, await createTestUser(t.deps.db));
+    return client;
+  }
+
+  /** One press of the like button (a second press takes it back, a third likes again…). */
+  const like = (client: TestClient, address: string) =>
+    client.request({
+      method: "POST",
+      url: "/api/product_like_unlike",
+      payload: { post_id: postId, btn_type: "like" },
+      remoteAddress: address,
+    });
+
+  let followStep = 0;
+  const follow = (client: TestClient, address: string) =>
+    client.request({
+      method: "POST",
+      url: "/api/profile_follow",
+      payload: { user_id: followee, status: followStep++ % 2 === 0 ? "Follow" : "UN FOLLOW" },
+      remoteAddress: address,
+    });
+
+  type Call = (client: TestClient, address: string) => ReturnType<TestClient["request"]>;
+
+  function expectLimited(response: Awaited<ReturnType<Call>>, label: string) {
+    expect(response.statusCode, label).toBe(429);
+    expect(Number(response.headers["retry-after"]), label).toBeGreaterThan(0);
+    expect(response.json(), label).toMatchObject({
+      status: false,
+      message: expect.stringMatching(/^Too many requests\. Please try again in \d+ \w+\.$/),
+    });
+  }
+
+  const cases: [string, Call, { max: number; perAddress: { max: number } }][] = [
+    ["likes and unlikes", like, RATE_LIMITS.reaction],
+    ["follows", follow, RATE_LIMITS.follow],
+  ];
+
+  for (const [label, call, limit] of cases) {
+    it(`limits ${label} per account, from however many addresses`, async () => {
+      const client = await member();
+      for (let i = 0; i < limit.max; i++) {
+        const response = await call(client, `198.18.${i}.1`);
+        expect(response.statusCode, `${label} ${i + 1}`).toBe(200);
+      }
+      expectLimited(await call(client, "198.18.200.1"), `${label} over the account's allowance`);
+      // Another member is not held back by it.
+      expect((await call(await member(), "198.18.201.1")).statusCode).toBe(200);
+    });
+
+    it(`limits ${label} per address, across however many accounts`, async () => {
+      const address = label === "follows" ? "198.19.0.2" : "198.19.0.1";
+      let sent = 0;
+      while (sent < limit.perAddress.max) {
+        const client = await member();
+        for (let i = 0; i < limit.max && sent < limit.perAddress.max; i++, sent++) {
+          expect((await call(client, address)).statusCode, `${label} ${sent + 1}`).toBe(200);
+        }
+      }
+      // A fresh account, with its own allowance untouched, from the same address.
+      const fresh = await member();
+      expectLimited(await call(fresh, address), `${label} over the address's allowance`);
+      // The same account from another address goes through.
+      expect((await call(fresh, "198.19.1.1")).statusCode).toBe(200);
+    });
+  }
 });
