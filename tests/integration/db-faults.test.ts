@@ -65,37 +65,39 @@ describe("isDatabaseUnavailable", () => {
 });
 
 describe(`GET /api/health and a closed pool (${DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
-  it("reports the database up, then down with 503 once its pool is gone, as do the calls", async () => {
-    const schema = DATABASE_URL ? `health_${randomBytes(5).toString("hex")}` : undefined;
-    const handle = await createDb({
-      databaseUrl: DATABASE_URL ?? "memory://",
-      schema,
-      poolSize: 2,
-    });
-    const data = tempDataDir();
-    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: data.dir, LOG_LEVEL: "silent" });
-    const { app } = await buildApp({ config, db: handle.db, pages: false, logger: false });
-    try {
-      const up = await app.inject({ method: "GET", url: "/api/health" });
-      expect(up.statusCode).toBe(200);
-      expect(up.json()).toEqual({ status: "ok", database: "up" });
+  const schema = DATABASE_URL ? `health_${randomBytes(5).toString("hex")}` : undefined;
+  const data = tempDataDir();
+  let handle: DbHandle;
+  let app: BuiltApp["app"];
 
-      if (schema) await handle.db.schema.dropSchema(schema).cascade().execute();
-      await handle.close();
-      await waitUntil(async () => (await app.inject({ url: "/api/health" })).statusCode === 503, {
-        what: "health to notice",
-      });
-      const down = await app.inject({ method: "GET", url: "/api/health" });
-      expect(down.headers["retry-after"]).toBe("5");
-      expect(down.json()).toEqual({ status: "unavailable", database: "down" });
-      const call = await app.inject({ method: "GET", url: "/api/stores_list" });
-      expect(call.statusCode).toBe(503);
-      expect(call.headers["retry-after"]).toBe("5");
-      expect(call.json()).toMatchObject({ status: false });
-    } finally {
-      await app.close();
-      data.remove();
-    }
+  beforeAll(async () => {
+    handle = await createDb({ databaseUrl: DATABASE_URL ?? "memory://", schema, poolSize: 2 });
+    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: data.dir, LOG_LEVEL: "silent" });
+    ({ app } = await buildApp({ config, db: handle.db, pages: false, logger: false }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    data.remove();
+  });
+
+  it("reports the database up, then down with 503 once its pool is gone, as do the calls", async () => {
+    const up = await app.inject({ method: "GET", url: "/api/health" });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({ status: "ok", database: "up" });
+
+    if (schema) await handle.db.schema.dropSchema(schema).cascade().execute();
+    await handle.close();
+    await waitUntil(async () => (await app.inject({ url: "/api/health" })).statusCode === 503, {
+      what: "health to notice",
+    });
+    const down = await app.inject({ method: "GET", url: "/api/health" });
+    expect(down.headers["retry-after"]).toBe("5");
+    expect(down.json()).toEqual({ status: "unavailable", database: "down" });
+    const call = await app.inject({ method: "GET", url: "/api/stores_list" });
+    expect(call.statusCode).toBe(503);
+    expect(call.headers["retry-after"]).toBe("5");
+    expect(call.json()).toMatchObject({ status: false });
   });
 });
 
@@ -155,7 +157,7 @@ describe.skipIf(!DATABASE_URL)(`while PostgreSQL is out of reach (${SKIP_REASON}
       LOG_LEVEL: "silent",
     });
     built = await buildApp({ config, db: handle.db, pages: "build", logger: false });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await built?.app.close();
