@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from "../config/env.ts";
 import { createDb } from "../db/index.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
+import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { buildApp } from "./app.ts";
 
 /** Starts the production server: config, lock, database, demo data, listen, graceful shutdown. */
@@ -22,8 +23,10 @@ export async function main(env = process.env): Promise<void> {
   }
 
   const handle = await createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const { app } = await buildApp({ config, db: handle.db, pages: "build" });
+  const jobs = createSiteJobQueue(handle);
+  const { app } = await buildApp({ config, db: handle.db, jobs, pages: "build" });
   await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
+  await jobs.start(app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -36,6 +39,7 @@ export async function main(env = process.env): Promise<void> {
     }, 20_000);
     timer.unref();
     await app.close(); // stops accepting, waits for in-flight requests
+    await jobs.stop(); // finishes running jobs, or hands them back
     await handle.close();
     releaseLock();
     process.exit(0);

@@ -8,7 +8,7 @@ import * as repo from "./repository.ts";
 import { LikeSchema, type Reaction } from "./schema.ts";
 
 /** Thumbs up / thumbs down on posts: at most one reaction per user and post. */
-export function createReactionsService({ db }: Deps) {
+export function createReactionsService({ db, changes }: Deps) {
   return {
     /**
      * Pressing the button of the reaction one already has takes it back; pressing the other one
@@ -18,7 +18,7 @@ export function createReactionsService({ db }: Deps) {
       requireUser(user);
       const { user_id, post_id, post_type, btn_type } = parseInput(LikeSchema, input);
       const actor = requireActingUser(user, user_id);
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         const post = await repo.lockLivePost(trx, post_id, post_type);
         if (!post) throw new NotFoundError();
         const previous = await findReaction(trx, post.id, actor.id);
@@ -33,6 +33,8 @@ export function createReactionsService({ db }: Deps) {
         });
         return { reaction: next, likes: counts.likes_count, unlikes: counts.unlikes_count };
       });
+      changes.emit("reactions");
+      return result;
     },
   };
 }
