@@ -19,8 +19,8 @@ export interface UnfinishedJob {
   id: string;
   kind: string;
   state: "created" | "retry" | "active";
-  /** Retries so far. */
-  retries: number;
+  /** Attempts begun so far: the running one included, the one waited for not. */
+  attempts: number;
 }
 
 /**
@@ -52,6 +52,8 @@ export interface JobQueue {
   stop(options?: { timeoutMs?: number }): Promise<void>;
   /** Jobs not finished yet, of one kind or of all; for tests and operators. */
   unfinished(kind?: JobKind<object>): Promise<UnfinishedJob[]>;
+  /** The kinds that run on a cron schedule, as the database holds them. */
+  schedules(): Promise<{ kind: string; cron: string; timezone: string }[]>;
 }
 
 export interface JobLog {
@@ -195,11 +197,20 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
             id: job.id,
             kind: name,
             state: job.state as UnfinishedJob["state"],
-            retries: job.retryCount,
+            // retryCount goes up when a job is claimed again, so a job waiting to be retried has
+            // failed retryCount + 1 times.
+            attempts: job.state === "created" ? 0 : job.retryCount + 1,
           });
         }
       }
       return found;
+    },
+
+    async schedules() {
+      const rows = await boss.getSchedules();
+      return rows
+        .filter((row) => known.has(row.name))
+        .map((row) => ({ kind: row.name, cron: row.cron, timezone: row.timezone }));
     },
   };
 }

@@ -30,7 +30,7 @@ export async function waitForJobState(
     const unfinished = await jobs.unfinished(kind);
     if (condition(unfinished)) return unfinished;
     if (Date.now() > deadline) {
-      const left = unfinished.map((j) => `${j.kind} ${j.state} (${j.retries} retries)`);
+      const left = unfinished.map((j) => `${j.kind} ${j.state} (${j.attempts} attempts)`);
       throw new Error(
         `waited ${timeoutMs} ms for ${what}; unfinished: ${left.join(", ") || "none"}`,
       );
