@@ -8,7 +8,7 @@
  * - users: names and pictures shown on cards, accounts deleted
  * - settings: site settings, footer, social links
  * - catalog: stores and categories
- * - forums: the forum categories
+ * - forums: the forums the forum list shows
  * - cms: CMS pages and featured stores
  */
 export const CHANGE_TOPICS = [
