@@ -1,12 +1,19 @@
 import type { Config } from "../config/env.ts";
 import type { Db } from "../db/index.ts";
-import type { Mailer } from "./mail/mailer.ts";
+import type { ChangeFeed } from "./cache/changes.ts";
+import type { JobQueue } from "./jobs/queue.ts";
+import type { MailQueue } from "./mail/queue.ts";
 
 /** What every feature service is built from: one set per process (tests build their own). */
 export interface Deps {
   db: Db;
   config: Config;
-  mailer: Mailer;
+  /** Outgoing mail: queued (in the writer's transaction) and sent by a job, never in the request. */
+  mail: MailQueue;
+  /** Background work that must not be lost (core/jobs/queue.ts). */
+  jobs: JobQueue;
+  /** Writers report committed changes here; caches subscribe (core/cache/changes.ts). */
+  changes: ChangeFeed;
   /** Where uploaded and generated images live; served at /media/. */
   mediaDir: string;
   log: { info(msg: string): void; warn(msg: string): void; error(msg: string | object): void };

@@ -20,6 +20,8 @@ export type DbOrTx = Kysely<Database> | Transaction<Database>;
 
 export interface DbHandle {
   db: Db;
+  /** The pool under `db`, for libraries that speak node-postgres themselves (the job queue). */
+  pool: pg.Pool;
   engine: "pglite" | "postgres";
   close(): Promise<void>;
 }
@@ -79,7 +81,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
-    return { db, engine: "postgres", close: () => db.destroy() };
+    return { db, pool, engine: "postgres", close: () => db.destroy() };
   }
 
   let dataDir: string | undefined;
@@ -94,6 +96,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   await migrate(db);
   return {
     db,
+    pool,
     engine: "pglite",
     async close() {
       await db.destroy();

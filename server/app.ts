@@ -14,7 +14,11 @@ import type { Config } from "../config/env.ts";
 import { publicConfig } from "../config/public.ts";
 import { MAX_UPLOAD_BYTES } from "../core/constants.ts";
 import type { Deps } from "../core/deps.ts";
-import { createMailer, type Mailer } from "../core/mail/mailer.ts";
+import { createChangeFeed } from "../core/cache/changes.ts";
+import type { JobQueue } from "../core/jobs/queue.ts";
+import { workSiteJobs } from "../core/jobs/site-jobs.ts";
+import { mailerFor, type Mailer } from "../core/mail/mailer.ts";
+import { createMailQueue } from "../core/mail/queue.ts";
 import { createServices, type Services } from "../core/services.ts";
 import type { Db } from "../db/index.ts";
 import { registerApi } from "./api/index.ts";
@@ -32,7 +36,12 @@ const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 export interface BuildAppOptions {
   config: Config;
   db: Db;
-  /** Replaces the SMTP/outbox mailer (tests pass one that talks to their own SMTP server). */
+  /**
+   * The process's job queue (core/jobs/site-jobs.ts), started and stopped by the caller: requests
+   * queue work on it, and this process works its jobs too.
+   */
+  jobs: JobQueue;
+  /** Replaces the SMTP/outbox mailer the mail job uses (tests pass one of their own). */
   mailer?: Mailer;
   now?: () => Date;
   /**
@@ -65,22 +74,24 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     return503OnClosing: true,
   });
 
+  const { jobs } = options;
   const deps: Deps = {
     db,
     config,
-    mailer:
-      options.mailer ??
-      createMailer({
-        smtpUrl: config.smtpUrl,
-        from: config.mailFrom,
-        outboxDir: path.join(config.dataDir, "outbox"),
-        log: (line) => app.log.info(line),
-      }),
+    mail: createMailQueue(jobs),
+    jobs,
+    changes: createChangeFeed(app.log),
     mediaDir: path.join(config.dataDir, "media"),
     log: app.log,
     now: options.now ?? (() => new Date()),
   };
   const services = createServices(deps);
+  await workSiteJobs(jobs, {
+    db,
+    mailer: options.mailer ?? mailerFor(config, (line) => app.log.info(line)),
+    now: deps.now,
+    log: app.log,
+  });
   const secureCookies = config.publicUrl.startsWith("https://");
 
   registerDatabaseFaultHandling(app, db);

@@ -1,13 +1,19 @@
 import type { ViteDevServer } from "vite";
 import { loadConfig } from "../config/env.ts";
+import type { JobQueue } from "../core/jobs/queue.ts";
+import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { createDb, type DbHandle } from "../db/index.ts";
 import { lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
 import { buildApp } from "./app.ts";
 
 // Vite rebuilds this module on every change; the one database stays on globalThis so PGlite is not
-// opened twice on the same folder.
-const shared = globalThis as typeof globalThis & { __chalkboardDb?: Promise<DbHandle> };
+// opened twice on the same folder, and so does the one job queue (each build registers its job
+// handlers again, replacing the last build's).
+const shared = globalThis as typeof globalThis & {
+  __chalkboardDb?: Promise<DbHandle>;
+  __chalkboardJobs?: Promise<JobQueue>;
+};
 
 /** `npm run dev`: React Router's dev server mounts the Fastify app built here. */
 export async function createServer(devServer?: ViteDevServer) {
@@ -19,9 +25,15 @@ export async function createServer(devServer?: ViteDevServer) {
     return handle;
   })();
   const handle = await shared.__chalkboardDb;
+  shared.__chalkboardJobs ??= (async () => {
+    const jobs = createSiteJobQueue(handle);
+    await jobs.start(console);
+    return jobs;
+  })();
   const { app } = await buildApp({
     config,
     db: handle.db,
+    jobs: await shared.__chalkboardJobs,
     pages: devServer ? { devServer } : "build",
   });
   return app;

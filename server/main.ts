@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from "../config/env.ts";
 import { createDb } from "../db/index.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
+import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { buildApp } from "./app.ts";
 import { httpDrain, shutdownSequence } from "./shutdown.ts";
 
@@ -29,13 +30,16 @@ export async function main(env = process.env): Promise<void> {
     onConnectionError: (error) =>
       log.warn(`database connection lost (${error.message}); it will be replaced`),
   });
-  const { app } = await buildApp({ config, db: handle.db, pages: "build" });
+  const jobs = createSiteJobQueue(handle);
+  const { app } = await buildApp({ config, db: handle.db, jobs, pages: "build" });
   log = app.log;
   await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
+  await jobs.start(app.log);
 
   // SIGTERM: stop accepting, answer in flight, close kept-alive connections, then these in order.
   const shutdown = shutdownSequence(app.log, [
     { name: "HTTP server", close: httpDrain(app) },
+    { name: "job queue", close: () => jobs.stop() },
     { name: "database", close: () => handle.close() },
     { name: "DATA_DIR lock", close: releaseLock },
   ]);

@@ -89,7 +89,7 @@ function emailTaken(): AppError {
 
 /** Sign-up, confirmation, sign-in and out, password reset and change, deletion, social sign-in. */
 export function createAccountsService(deps: Deps) {
-  const { db, config, mailer, log, now, mediaDir } = deps;
+  const { db, config, mail, changes, log, now, mediaDir } = deps;
   const oauth = createOAuthClients(config);
 
   async function siteName(): Promise<string> {
@@ -97,60 +97,65 @@ export function createAccountsService(deps: Deps) {
     return settings?.website_name || "Chalkboard Deals";
   }
 
-  /** Sends one mail; false (and a log line) when the mail server refused it. */
-  async function send(to: string, content: MailContent): Promise<boolean> {
-    try {
-      await mailer.send({ to, ...content });
-      return true;
-    } catch (error) {
-      log.error({ msg: "mail could not be sent", to, subject: content.subject, err: error });
-      return false;
-    }
+  /** Queues one mail in `tx`, the transaction of the write that causes it. */
+  function queueMail(tx: DbOrTx, to: string, content: MailContent) {
+    return mail.send({ to, ...content }, tx);
   }
 
   function refuseCommonPassword(field: string, password: string) {
     if (isCommonPassword(password)) throw new ValidationError({ [field]: M.passwordCommon });
   }
 
+  /** A new single-use code for a mailed link, written in `tx` (the transaction that mails it). */
   async function issueEmailCode(
+    tx: DbOrTx,
     userId: number,
     purpose: repo.EmailTokenPurpose,
     ttlMs: number,
   ): Promise<string> {
     const code = newEmailCode();
     const at = now();
-    await db.transaction().execute(async (tx) => {
-      // Only the newest reset link works; older confirmation links stay valid until they expire.
-      if (purpose === "reset") await repo.retireEmailTokens(tx, userId, "reset", at);
-      await repo.insertEmailToken(tx, {
-        userId,
-        purpose,
-        tokenHash: hashToken(code),
-        expiresAt: new Date(at.getTime() + ttlMs),
-      });
+    // Only the newest reset link works; older confirmation links stay valid until they expire.
+    if (purpose === "reset") await repo.retireEmailTokens(tx, userId, "reset", at);
+    await repo.insertEmailToken(tx, {
+      userId,
+      purpose,
+      tokenHash: hashToken(code),
+      expiresAt: new Date(at.getTime() + ttlMs),
     });
     return code;
   }
 
-  async function mailConfirmation(user: { id: number; name: string; email: string }) {
-    const code = await issueEmailCode(user.id, "confirm", CONFIRM_LINK_TTL_MS);
-    const link = `${config.publicUrl}/confirm/${code}`;
-    return send(
+  /** A confirmation code and its mail, in `tx`; `site` is read before the transaction. */
+  async function queueConfirmation(
+    tx: DbOrTx,
+    user: { id: number; name: string; email: string },
+    site: string,
+  ) {
+    const code = await issueEmailCode(tx, user.id, "confirm", CONFIRM_LINK_TTL_MS);
+    await queueMail(
+      tx,
       user.email,
       confirmEmailMail({
-        siteName: await siteName(),
+        siteName: site,
         name: user.name,
-        link,
+        link: `${config.publicUrl}/confirm/${code}`,
         validHours: CONFIRM_LINK_TTL_MS / HOUR_MS,
       }),
     );
   }
 
-  async function mailPasswordChanged(user: { name: string; email: string }) {
-    await send(
+  async function mailConfirmation(user: { id: number; name: string; email: string }) {
+    const site = await siteName();
+    await db.transaction().execute((tx) => queueConfirmation(tx, user, site));
+  }
+
+  function queuePasswordChanged(tx: DbOrTx, user: { name: string; email: string }, site: string) {
+    return queueMail(
+      tx,
       user.email,
       passwordChangedMail({
-        siteName: await siteName(),
+        siteName: site,
         name: user.name,
         forgotPasswordLink: `${config.publicUrl}/forgotpassword`,
       }),
@@ -179,6 +184,9 @@ export function createAccountsService(deps: Deps) {
     const { avatarUrl } = await db
       .transaction()
       .execute((tx) => repo.anonymiseUser(tx, userId, at, tombstone));
+    // Cards showed the name and picture; the person's likes are gone from the counts.
+    changes.emit("users");
+    changes.emit("reactions");
     if (avatarUrl?.startsWith("/media/")) {
       const relative = avatarUrl.slice("/media/".length);
       if (await repo.deleteMediaRecord(db, relative, userId)) {
@@ -266,15 +274,21 @@ export function createAccountsService(deps: Deps) {
       refuseCommonPassword("password", password);
       if (await repo.findLiveUserByEmail(db, email)) throw emailTaken();
       const passwordHash = await hashPassword(password);
+      const site = await siteName();
       let user: repo.AccountRow;
       try {
-        user = await repo.insertUser(db, { name, email, passwordHash });
+        // The account and its confirmation mail: both or neither.
+        user = await db.transaction().execute(async (tx) => {
+          const created = await repo.insertUser(tx, { name, email, passwordHash });
+          await queueConfirmation(tx, created, site);
+          return created;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw emailTaken();
         throw error;
       }
-      const mailed = await mailConfirmation(user);
-      return { user, mailed };
+      // The mail is queued; the job queue sends it, retrying while the mail server is away.
+      return { user, mailed: true };
     },
 
     /** POST /api/resend_confirmation: the same answer whether or not the address is known. */
@@ -333,19 +347,20 @@ export function createAccountsService(deps: Deps) {
       const { email } = parseInput(ForgotPasswordSchema, input);
       const user = await repo.findLiveUserByEmail(db, email);
       if (!user) throw new AppError(404, M.forgotNotFound, { status: "false" });
-      const code = await issueEmailCode(user.id, "reset", RESET_LINK_TTL_MS);
-      const sent = await send(
-        user.email,
-        resetPasswordMail({
-          siteName: await siteName(),
-          name: user.name,
-          link: `${config.publicUrl}/reset-password/${code}`,
-          validMinutes: RESET_LINK_TTL_MS / 60_000,
-        }),
-      );
-      if (!sent) {
-        throw new AppError(503, "We could not send the email right now. Please try again later.");
-      }
+      const site = await siteName();
+      await db.transaction().execute(async (tx) => {
+        const code = await issueEmailCode(tx, user.id, "reset", RESET_LINK_TTL_MS);
+        await queueMail(
+          tx,
+          user.email,
+          resetPasswordMail({
+            siteName: site,
+            name: user.name,
+            link: `${config.publicUrl}/reset-password/${code}`,
+            validMinutes: RESET_LINK_TTL_MS / 60_000,
+          }),
+        );
+      });
       return { message: M.forgotSent };
     },
 
@@ -364,6 +379,7 @@ export function createAccountsService(deps: Deps) {
       if (!row || row.used_at) throw new AppError(400, M.resetLinkInvalid);
       const passwordHash = await hashPassword(password);
       const at = now();
+      const site = await siteName();
       const done = await db.transaction().execute(async (tx) => {
         if (!(await repo.consumeEmailToken(tx, row.token_id, at))) return false;
         await repo.setPasswordHash(tx, row.id, passwordHash, at);
@@ -371,10 +387,10 @@ export function createAccountsService(deps: Deps) {
         await repo.markEmailVerified(tx, row.id, at);
         await repo.retireEmailTokens(tx, row.id, "reset", at);
         await deleteUserSessions(tx, row.id);
+        await queuePasswordChanged(tx, row, site);
         return true;
       });
       if (!done) throw new AppError(400, M.resetLinkInvalid);
-      await mailPasswordChanged(row);
       return { message: M.resetDone };
     },
 
@@ -388,12 +404,13 @@ export function createAccountsService(deps: Deps) {
         throw new ValidationError({ old_password: M.oldPasswordWrong });
       }
       const passwordHash = await hashPassword(body.new_password);
+      const site = await siteName();
       await db.transaction().execute(async (tx) => {
         await repo.setPasswordHash(tx, actor.id, passwordHash, now());
         await deleteUserSessions(tx, actor.id, actor.sessionId);
         await repo.retireEmailTokens(tx, actor.id, "reset", now());
+        await queuePasswordChanged(tx, account, site);
       });
-      await mailPasswordChanged(account);
       return { message: M.passwordChanged };
     },
 

@@ -9,8 +9,9 @@ interface Entry<V> {
 /**
  * TtlCache's contract (core/cache/ttl-cache.ts) for values that are slow to compute, such as
  * counts over a million deals: once an entry expires, its last value is still answered while a
- * single refresh runs in the background, so no request waits for it. `clear` (called by writers)
- * drops values outright, so a process's own changes still show at once.
+ * single refresh runs in the background, so no request waits for it. `clear` (called by the
+ * owner when a change is reported, core/cache/changes.ts) drops values outright, so a process's
+ * own changes still show at once.
  */
 export class RefreshingCache<V> {
   private readonly entries = new Map<string, Entry<V>>();

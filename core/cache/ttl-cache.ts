@@ -1,7 +1,8 @@
 /**
  * A small in-process cache with expiry, for values that are read on every page (settings, counts)
- * and may change in another process: each entry lives at most `ttlMs`, and writers in this process
- * call `delete`/`clear` so their own change shows at once.
+ * and may change in another process: each entry lives at most `ttlMs`, and its owner calls
+ * `delete`/`clear` when a write of this process is reported (core/cache/changes.ts), so the change
+ * shows at once.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: Promise<V>; expires: number }>();

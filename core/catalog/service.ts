@@ -17,10 +17,15 @@ import * as repo from "./repository.ts";
 const CATALOG_TTL_MS = 60_000;
 
 /** Stores and categories: the full lists (filters, checklists), the paged grids, one by slug. */
-export function createCatalogService({ db }: Deps) {
+export function createCatalogService({ db, changes }: Deps) {
   const stores = new TtlCache<Store[]>(CATALOG_TTL_MS, 1);
   const categories = new TtlCache<Category[]>(CATALOG_TTL_MS, 1);
   const counts = new TtlCache<number>(CATALOG_TTL_MS, 2);
+  changes.on("catalog", () => {
+    stores.clear();
+    categories.clear();
+    counts.clear();
+  });
   const perPage = PAGE_SIZE.storesAndCategories;
 
   async function storesPage(page: number): Promise<CatalogPage<Store>> {
@@ -58,12 +63,6 @@ export function createCatalogService({ db }: Deps) {
       const row = await repo.findCategoryBySlug(db, slug);
       if (!row) throw new NotFoundError();
       return presentCategoryDetail(row);
-    },
-    /** Called by every writer of stores or categories. */
-    invalidate() {
-      stores.clear();
-      categories.clear();
-      counts.clear();
     },
   };
 }

@@ -11,12 +11,14 @@ import * as repo from "./repository.ts";
 
 /**
  * Content the site owner curates: CMS pages (the privacy policy) and the featured stores. Both
- * change rarely and are read by public pages, so they are kept in the process for a minute;
- * writers call `invalidate`.
+ * change rarely and are read by public pages, so they are kept in the process for a minute, and
+ * dropped when a change of them (or of the stores that are featured) is reported.
  */
-export function createCmsService({ db }: Deps) {
+export function createCmsService({ db, changes }: Deps) {
   const pages = new TtlCache<CmsPage | null>(60_000, 50);
   const featured = new TtlCache<FeaturedStore[]>(60_000, 1);
+  changes.on("cms", () => pages.clear());
+  changes.on(["cms", "catalog"], () => featured.clear());
 
   const findPage = (slug: string) =>
     pages.get(slug, async () => {
@@ -37,10 +39,6 @@ export function createCmsService({ db }: Deps) {
       featured.get("featured", async () =>
         (await repo.findFeaturedStores(db)).map(presentFeaturedStore),
       ),
-    invalidate() {
-      pages.clear();
-      featured.clear();
-    },
   };
 }
 

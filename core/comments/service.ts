@@ -11,7 +11,7 @@ import * as repo from "./repository.ts";
 import { AddCommentSchema, COMMENT_POSTED, COMMENT_REQUIRED } from "./schema.ts";
 
 /** Comments and replies on deals and discussions. */
-export function createCommentsService({ db, now }: Deps) {
+export function createCommentsService({ db, now, changes }: Deps) {
   return {
     /**
      * Posts a comment, or a reply when comment_id names a live comment of the same post. Only
@@ -42,6 +42,7 @@ export function createCommentsService({ db, now }: Deps) {
         await adjustPostCounters(trx, post.id, { comments: 1 });
         return { row: inserted, postType: post.post_type };
       });
+      changes.emit("comments");
 
       // The new comment in the same shape as the comments of product_details.
       const [comment] = presentCommentTree(

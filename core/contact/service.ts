@@ -16,30 +16,23 @@ export function ownerInbox(mailFrom: string): string {
   return (bracketed ? bracketed[1]! : mailFrom).trim();
 }
 
-/** Contact Us: every message is stored, then mailed to the owner. */
-export function createContactService({ db, config, mailer, log }: Deps) {
+/** Contact Us: every message is stored and, in the same transaction, queued to be mailed to the owner. */
+export function createContactService({ db, config, mail }: Deps) {
   return {
     async submit(input: unknown, sender: CurrentUser | null, siteName: string) {
       const problem = contactProblem(input);
       if (problem) throw new ValidationError(problem.errors, problem.message);
       const message = ContactBody.parse(input);
-      const stored = await repo.insertContactMessage(db, {
-        ...message,
-        user_id: sender?.id ?? null,
-      });
-      // The message is safe in the database; a slow or failing mail server must not hold up or
-      // fail the visitor's request, so the owner's copy is sent in the background.
-      const mail = contactMail(message, {
-        id: stored.id,
-        siteName,
-        to: ownerInbox(config.mailFrom),
-      });
-      mailer.send(mail).catch((error: unknown) => {
-        log.error({
-          msg: "contact message mail failed",
-          contactMessageId: stored.id,
-          error: String(error),
+      const stored = await db.transaction().execute(async (tx) => {
+        const row = await repo.insertContactMessage(tx, {
+          ...message,
+          user_id: sender?.id ?? null,
         });
+        await mail.send(
+          contactMail(message, { id: row.id, siteName, to: ownerInbox(config.mailFrom) }),
+          tx,
+        );
+        return row;
       });
       return { id: stored.id, message: CONTACT_MESSAGES.success };
     },

@@ -21,7 +21,7 @@ export const SPARSE_MATCHES = 20_000;
 /**
  * How long counts, anchors, bounds, checklists and rankings live. After that a count, bounds,
  * checklist or ranking is answered from its last value while it is recomputed, and anchors are
- * found again. Writers drop them all at once.
+ * found again. A change of posts drops them all at once (the deals service subscribes).
  */
 export const LIST_CACHE_TTL_MS = 30_000;
 
@@ -35,7 +35,7 @@ interface AnchorList {
 
 export type StoreFacet = Awaited<ReturnType<typeof repo.findFilterStores>>[number];
 
-/** Per-database caches shared by the services that list deals, so one writer clears them all. */
+/** Per-database caches shared by the services that list deals, cleared together on a change. */
 export interface DealListCaches {
   counts: RefreshingCache<number>;
   anchors: TtlCache<AnchorList>;

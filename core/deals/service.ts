@@ -10,8 +10,12 @@ import type { HomeFilterInput } from "./schema.ts";
 const HOME_CACHE_TTL_MS = 5_000;
 
 /** The home page's lists: trending, recent (paged), the merchant/category filter, the Wishlist. */
-export function createDealsService({ db, now }: Deps) {
+export function createDealsService({ db, now, changes }: Deps) {
   const pager = createDealPager(db);
+  // The lists' counts, anchors, bounds, checklists and rankings (core/deals/paging.ts) are shared
+  // with the listings and forums; this service owns them. Which posts exist is what they keep;
+  // likes, comments and views only move scores, which their short TTL lets lag.
+  changes.on("posts", () => clearDealListCaches(db));
   const pageSize = PAGE_SIZE.homeRecent;
 
   /** Deals of a filter (every deal when it is empty), newest first. */
@@ -29,8 +33,9 @@ export function createDealsService({ db, now }: Deps) {
   const recentPage = (page: number) => filteredPage({}, page);
 
   // The unfiltered home lists are the same for every visitor and asked for on every home page
-  // view: they are built at most every few seconds, and at once after a post is written.
+  // view: they are built at most every few seconds, and at once after a change their cards show.
   const homeLists = new TtlCache<Awaited<ReturnType<typeof loadHome>>>(HOME_CACHE_TTL_MS, 1);
+  changes.on(["posts", "reactions", "comments", "users"], () => homeLists.clear());
 
   async function loadHome() {
     const at = now();
@@ -64,11 +69,6 @@ export function createDealsService({ db, now }: Deps) {
         filteredPage(filter, input.page),
       ]);
       return { trending: trending.map((r) => presentDealCard(r, at)), recent };
-    },
-    /** Called by every writer of posts so counts, pages and bounds show the change at once. */
-    invalidateCounts: () => {
-      clearDealListCaches(db);
-      homeLists.clear();
     },
   };
 }

@@ -8,11 +8,12 @@ import * as repo from "./repository.ts";
 /**
  * The forum list. A forum's post count is the number of live posts of its type, the posts its
  * VISIT FORUM page lists (/educator for g, /newdeals for d). Counting every deal is a full scan
- * on a large site, so the count is the listings' own cached one (core/deals/paging.ts), which
- * writers of posts already refresh.
+ * on a large site, so the count is the listings' own cached one (core/deals/paging.ts), which a
+ * change of posts drops.
  */
-export function createForumsService({ db }: Deps) {
+export function createForumsService({ db, changes }: Deps) {
   const forums = new TtlCache<repo.ForumRow[]>(60_000, 1);
+  changes.on("forums", () => forums.clear());
   const counts = dealListCaches(db).counts;
 
   function postCount(postType: "d" | "g") {
@@ -25,8 +26,6 @@ export function createForumsService({ db }: Deps) {
       const rows = await forums.get("forums", () => repo.findForums(db));
       return Promise.all(rows.map(async (row) => presentForum(row, await postCount(row.type))));
     },
-    /** Called by writers of forums (and of posts, through the listings' caches). */
-    invalidate: () => forums.clear(),
   };
 }
 

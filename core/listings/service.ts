@@ -66,11 +66,14 @@ const NO_BOUNDS: DealBounds = {
  * freshness (docs/decisions/0010-search-ranking.md). Lists are newest first; an expired deal
  * keeps its place and its card says "Expired".
  */
-export function createListingsService({ db, now }: Deps) {
+export function createListingsService({ db, now, changes }: Deps) {
   const pager = createDealPager(db);
   const { rankings } = dealListCaches(db);
   const allStores = new TtlCache<StoreOption[]>(60_000, 1);
+  // Spelling corrections come from the words of live posts.
   const corrections = new TtlCache<string | null>(LIST_CACHE_TTL_MS, 500);
+  changes.on("catalog", () => allStores.clear());
+  changes.on("posts", () => corrections.clear());
   const size = PAGE_SIZE.listing;
 
   const cards = (rows: DealCardRow[]): DealCard[] => {

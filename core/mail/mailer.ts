@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import type { Config } from "../../config/env.ts";
 
 export interface MailMessage {
   to: string;
@@ -18,6 +19,7 @@ export interface Mailer {
 /**
  * SMTP through nodemailer when SMTP_URL is set; otherwise each message is written to
  * DATA_DIR/outbox/ as an .eml file and logged, so a local install can still confirm accounts.
+ * Services do not call this: they queue mail (./queue.ts), and the mail job calls it.
  */
 export function createMailer(options: {
   smtpUrl?: string;
@@ -26,7 +28,13 @@ export function createMailer(options: {
   log: (line: string) => void;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Within the mail job's two minutes, so a server that hangs fails the attempt, which is retried.
+    const transport = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: 20_000,
+      greetingTimeout: 20_000,
+      socketTimeout: 60_000,
+    });
     return {
       async send(message) {
         await transport.sendMail({ from: options.from, ...message });
@@ -46,4 +54,14 @@ export function createMailer(options: {
       options.log(`mail to ${message.to} ("${message.subject}") written to ${file}`);
     },
   };
+}
+
+/** The mailer the configuration asks for: SMTP_URL's server, or DATA_DIR/outbox/. */
+export function mailerFor(config: Config, log: (line: string) => void): Mailer {
+  return createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, "outbox"),
+    log,
+  });
 }

@@ -32,7 +32,7 @@ import {
 const MEDIA_URL_PREFIX = "/media/";
 
 /** My Account, public profiles, follows and profile edits. */
-export function createProfilesService({ db, now, mediaDir, log }: Deps) {
+export function createProfilesService({ db, now, mediaDir, log, changes: changeFeed }: Deps) {
   async function loadProfilePage(
     userId: number,
     viewer: CurrentUser | null,
@@ -172,6 +172,7 @@ export function createProfilesService({ db, now, mediaDir, log }: Deps) {
         if (avatar) await removeStoredImage(mediaDir, avatar.path);
         throw error;
       }
+      changeFeed.emit("users"); // cards show the name and picture
       if (replacedPath) {
         await removeStoredImage(mediaDir, replacedPath).catch((error: unknown) =>
           log.warn(`could not remove replaced avatar ${replacedPath}: ${String(error)}`),

@@ -15,7 +15,7 @@ export interface ReactionContext {
 }
 
 /** Thumbs up / thumbs down on posts: at most one reaction per user and post. */
-export function createReactionsService({ db, now }: Deps) {
+export function createReactionsService({ db, now, changes }: Deps) {
   let salt: { day: string; value: Promise<string> } | null = null;
 
   /**
@@ -44,7 +44,7 @@ export function createReactionsService({ db, now }: Deps) {
       const { user_id, post_id, post_type, btn_type } = parseInput(LikeSchema, input);
       const actor = requireActingUser(user, user_id);
       const key = await voterKey(context.clientAddress);
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         const post = await repo.lockLivePost(trx, post_id, post_type);
         if (!post) throw new NotFoundError();
         const previous = await findReaction(trx, post.id, actor.id);
@@ -67,6 +67,8 @@ export function createReactionsService({ db, now }: Deps) {
         });
         return { reaction: next, likes: counts.likes_count, unlikes: counts.unlikes_count };
       });
+      changes.emit("reactions");
+      return result;
     },
   };
 }

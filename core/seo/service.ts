@@ -35,11 +35,13 @@ export interface FeedSubject {
  * (docs/decisions/0012-discovery-and-public-pages.md). Chunks are id ranges of SITEMAP_CHUNK_SIZE,
  * so each holds fewer than 50,000 URLs and is read by one primary-key range scan.
  */
-export function createSeoService({ db, config, now }: Deps) {
+export function createSeoService({ db, config, now, changes }: Deps) {
   const publicUrl = config.publicUrl;
   const size = SITEMAP_CHUNK_SIZE;
-  // The index groups every live post by chunk: one scan, kept for ten minutes.
+  // The index groups every live post by chunk: one scan, kept for ten minutes or until posts,
+  // stores or categories change.
   const index = new TtlCache<string>(10 * 60_000, 1);
+  changes.on(["posts", "catalog"], () => index.clear());
   const sitemapUrl = (name: string) => `${publicUrl}/sitemaps/${name}.xml`;
 
   async function buildIndex(): Promise<string> {

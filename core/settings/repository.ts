@@ -27,3 +27,20 @@ export function findFooterSettings(db: DbOrTx) {
 export function findSocialLinks(db: DbOrTx) {
   return db.selectFrom("social_links").selectAll().orderBy("position").orderBy("id").execute();
 }
+
+export interface GeneralSettingsChange {
+  website_name?: string;
+  website_logo?: string;
+  website_keywords?: string;
+  website_description?: string;
+  educator_post_unique_id?: string;
+}
+
+/** Changes the one general-settings row (id 1), creating it when there is none yet. */
+export async function saveGeneralSettings(db: DbOrTx, change: GeneralSettingsChange, at: Date) {
+  await db
+    .insertInto("general_settings")
+    .values({ id: 1, ...change, updated_at: at })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ ...change, updated_at: at }))
+    .execute();
+}

@@ -24,11 +24,13 @@ const FALLBACK_DESCRIPTION =
   "Chalkboard Deals: deals, coupons and classroom bargains shared by shoppers and teachers.";
 
 /**
- * Site settings, footer and social links: read on every page, so kept in the process for a minute
- * (and dropped at once by `invalidate`, which every writer of these tables calls).
+ * Site settings, footer and social links: read on every page, so kept in the process for a minute,
+ * and dropped when a writer reports a change of settings, or of posts (the Educators link names a
+ * live post).
  */
-export function createSettingsService({ db }: Deps) {
+export function createSettingsService({ db, changes, now }: Deps) {
   const cache = new TtlCache<SiteSettings>(60_000, 1);
+  changes.on(["settings", "posts"], () => cache.clear());
 
   async function load(): Promise<SiteSettings> {
     const [general, footer, social] = await Promise.all([
@@ -63,7 +65,11 @@ export function createSettingsService({ db }: Deps) {
 
   return {
     get: () => cache.get("settings", load),
-    invalidate: () => cache.clear(),
+    /** Changes the general settings (name, logo, keywords, description, Educators post). */
+    async updateGeneral(change: repo.GeneralSettingsChange) {
+      await repo.saveGeneralSettings(db, change, now());
+      changes.emit("settings");
+    },
   };
 }
 

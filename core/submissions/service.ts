@@ -33,7 +33,7 @@ function cleanDescription(html: string, field: string, message: string) {
 }
 
 /** Submit Deals: the form's choices, new deals and coupons, new discussions. */
-export function createSubmissionsService({ db, mediaDir, now }: Deps) {
+export function createSubmissionsService({ db, mediaDir, now, changes }: Deps) {
   /**
    * Stores the image (if any) before the transaction and removes it again if the transaction
    * fails, so a refused or failed submission leaves neither a row nor a file behind.
@@ -91,7 +91,7 @@ export function createSubmissionsService({ db, mediaDir, now }: Deps) {
       // Checked before the image is processed (cheap refusal), and again under the link's lock.
       if (key) await refuseDuplicate(await repo.findLiveDealByLinkKey(db, key, at));
 
-      return withStoredImage(input.image, "deals", (stored) =>
+      const created = await withStoredImage(input.image, "deals", (stored) =>
         db.transaction().execute(async (tx) => {
           if (key) {
             await repo.lockLinkKey(tx, key);
@@ -123,6 +123,8 @@ export function createSubmissionsService({ db, mediaDir, now }: Deps) {
           return post;
         }),
       );
+      changes.emit("posts");
+      return created;
     },
 
     async createDiscussion(user: CurrentUser | null, input: SubmissionInput): Promise<CreatedPost> {
@@ -143,7 +145,7 @@ export function createSubmissionsService({ db, mediaDir, now }: Deps) {
         DISCUSSION_MESSAGES.description,
       );
 
-      return withStoredImage(input.image, "discussions", (stored) =>
+      const created = await withStoredImage(input.image, "discussions", (stored) =>
         db.transaction().execute(async (tx) => {
           const post = await repo.insertPost(tx, {
             unique_id: newUniqueId(),
@@ -163,6 +165,8 @@ export function createSubmissionsService({ db, mediaDir, now }: Deps) {
           return post;
         }),
       );
+      changes.emit("posts");
+      return created;
     },
   };
 }

@@ -41,7 +41,6 @@ export const submissionsApi: ApiModule = (app, services) => {
         fields: form.fields,
         image: form.file,
       });
-      services.deals.invalidateCounts();
       return presentCreatedPost(post, SUBMIT_MESSAGES.dealSubmitted);
     },
   });
@@ -61,7 +60,6 @@ export const submissionsApi: ApiModule = (app, services) => {
         fields: form.fields,
         image: form.file,
       });
-      services.deals.invalidateCounts();
       return presentCreatedPost(post, SUBMIT_MESSAGES.discussionSubmitted);
     },
   });

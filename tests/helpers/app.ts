@@ -4,6 +4,8 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { loadConfig, type Config } from "../../config/env.ts";
+import type { JobQueue } from "../../core/jobs/queue.ts";
+import { createSiteJobQueue } from "../../core/jobs/site-jobs.ts";
 import type { Mailer } from "../../core/mail/mailer.ts";
 import { createDb } from "../../db/index.ts";
 import { seedDemoData } from "../../db/demo/seed.ts";
@@ -14,6 +16,7 @@ export interface TestAppOptions {
   seed?: "small" | "none";
   /** Serve pages from the production build (built first when stale: see vitest.config.ts). */
   pages?: boolean;
+  /** The transport the mail job uses; by default SMTP_URL's server or DATA_DIR/outbox/. */
   mailer?: Mailer;
   now?: () => Date;
   /** Extra environment, e.g. { RATE_LIMIT: "on" } or OAuth issuers. */
@@ -23,13 +26,15 @@ export interface TestAppOptions {
 export interface TestApp extends BuiltApp {
   config: Config;
   dataDir: string;
+  /** The app's job queue, running: wait for its jobs with tests/helpers/jobs.ts. */
+  jobs: JobQueue;
   close(): Promise<void>;
 }
 
 /**
  * The app as production builds it, on a fresh database: in-memory PGlite, or — when DATABASE_URL
- * is set — a PostgreSQL schema of its own that is dropped afterwards. Rate limits are off unless
- * the test turns them on.
+ * is set — a PostgreSQL schema of its own (and one for its job queue) that are dropped afterwards.
+ * Its job queue runs for real. Rate limits are off unless the test turns them on.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cbd-test-"));
@@ -47,25 +52,32 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   if ((options.seed ?? "small") === "small") {
     await seedDemoData(handle.db, { mediaDir: path.join(dataDir, "media"), scale: "small" });
   }
+  const jobsSchema = schema ? `${schema}_jobs` : undefined;
+  const jobs = createSiteJobQueue(handle, { schema: jobsSchema });
   const built = await buildApp({
     config,
     db: handle.db,
+    jobs,
     mailer: options.mailer,
     now: options.now,
     pages: options.pages ? "build" : false,
     logger: false,
   });
+  await jobs.start(built.app.log);
   return {
     ...built,
     config,
     dataDir,
+    jobs,
     async close() {
       await built.app.close();
+      await jobs.stop();
       await handle.close();
       if (databaseUrl && schema) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.query(`DROP SCHEMA IF EXISTS "${jobsSchema}" CASCADE`);
         await client.end();
       }
       fs.rmSync(dataDir, { recursive: true, force: true });

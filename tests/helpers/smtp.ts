@@ -17,6 +17,10 @@ export interface CapturedMail {
 export interface SmtpCapture {
   /** smtp://127.0.0.1:<port>, for createMailer({ smtpUrl }) or SMTP_URL. */
   url: string;
+  /** The port it listens on: a server started again on it is the same mail server to the site. */
+  port: number;
+  /** Messages refused so far (see `refuseFirst`). */
+  refused: number;
   /** Every message received so far, oldest first. */
   messages: CapturedMail[];
   /**
@@ -130,11 +134,16 @@ export function parseMail(raw: string, envelopeTo: string[] = []): CapturedMail 
 /**
  * A real SMTP server on loopback that keeps every message in memory, for tests that check the
  * mail the site sends (integration tests in-process; browser tests from a global setup).
+ * `port` starts it on a given port (0: any free one); `refuseFirst` makes it answer the first n
+ * messages with a temporary failure (451), as a mail server that is overloaded does.
  */
-export async function startSmtpCapture(): Promise<SmtpCapture> {
+export async function startSmtpCapture(
+  options: { port?: number; refuseFirst?: number } = {},
+): Promise<SmtpCapture> {
   const messages: CapturedMail[] = [];
   const taken = new Set<CapturedMail>();
   const waiters = new Set<() => void>();
+  let refused = 0;
 
   const server = new SMTPServer({
     authOptional: true,
@@ -144,6 +153,11 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
+        if (refused < (options.refuseFirst ?? 0)) {
+          refused += 1;
+          callback(Object.assign(new Error("Too busy, try again later"), { responseCode: 451 }));
+          return;
+        }
         const recipients = session.envelope.rcptTo.map((r) => r.address);
         messages.push(parseMail(Buffer.concat(chunks).toString("utf8"), recipients));
         for (const wake of [...waiters]) wake();
@@ -151,7 +165,11 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // A failed listen (the port still taken) rejects; later errors are a client's dropped connection.
+  await new Promise<void>((resolve, reject) => {
+    server.on("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const { port } = server.server.address() as AddressInfo;
 
   function findUntaken(to: string, subject?: RegExp) {
@@ -163,6 +181,10 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
 
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
+    get refused() {
+      return refused;
+    },
     messages,
     waitForMessage(to, options = {}) {
       const { subject, timeoutMs = 10_000 } = options;

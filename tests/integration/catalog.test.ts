@@ -24,7 +24,7 @@ async function addStores(count: number) {
       })),
     )
     .execute();
-  t.services.catalog.invalidate();
+  t.deps.changes.emit("catalog");
 }
 
 describe("GET /api/stores_list and GET /api/category_list", () => {

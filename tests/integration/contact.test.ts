@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { MailMessage } from "../../core/mail/mailer.ts";
 import { ownerInbox } from "../../core/contact/service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { waitForJobs } from "../helpers/jobs.ts";
 import { TestClient } from "../helpers/session.ts";
 
 const VALID = {
@@ -56,6 +57,8 @@ describe("POST /api/contact_us", () => {
       user_id: null,
     });
 
+    // The mail is sent by a job, after the answer.
+    await waitForJobs(t.jobs);
     await vi.waitFor(() => expect(sent).toHaveLength(1));
     const mail = sent[0]!;
     expect(mail.to).toBe("owner@chalkboard.example");

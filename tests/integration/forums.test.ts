@@ -86,7 +86,7 @@ describe("GET /api/forums", () => {
       .set({ status: "removed" })
       .where("id", "=", victim.id)
       .execute();
-    t.services.deals.invalidateCounts();
+    t.deps.changes.emit("posts");
     const after: ForumJson[] = (await t.app.inject({ method: "GET", url: "/api/forums" })).json()
       .froum_list;
     expect(after.find((f) => f.type === "g")!.posts).toBe(
@@ -100,6 +100,6 @@ describe("GET /api/forums", () => {
       .set({ status: "active" })
       .where("id", "=", victim.id)
       .execute();
-    t.services.deals.invalidateCounts();
+    t.deps.changes.emit("posts");
   });
 });

@@ -217,7 +217,7 @@ describe("POST /api/category_page, type d (new deals) and g (educators)", () => 
              1 + g % 12, 1 + g % 8, 5 + g % 40, g % 90, 1,
              now() - interval '400 days' - ((g / 3) || ' minutes')::interval
       FROM generate_series(1, 1300) AS g`.execute(t.deps.db);
-    t.services.deals.invalidateCounts();
+    t.deps.changes.emit("posts");
     expect(ANCHOR_STRIDE).toBeLessThan(1300);
 
     const total = (await expectedIds({ post_type: "d" }, 0, 100_000)).length;
@@ -398,13 +398,13 @@ describe("expired deals in listings", () => {
       })
       .returning("id")
       .execute();
-    t.services.deals.invalidateCounts();
+    t.deps.changes.emit("posts");
     const { body } = await categoryPage({ slug: "amazon", type: "store", page: 1 });
     expect(body.response.deal_data[0]).toMatchObject({ unique_id: "expiredzz1", is_expired: true });
     const trending = (await post("/api/home", {})).body.trending_deals.deals_arr as Json[];
     expect(trending.some((d) => d.unique_id === "expiredzz1")).toBe(false);
     await t.deps.db.deleteFrom("posts").where("id", "=", row!.id).execute();
-    t.services.deals.invalidateCounts();
+    t.deps.changes.emit("posts");
   });
 });
 

@@ -58,7 +58,7 @@ async function insertDeal(values: {
       updated_at: created,
     })
     .execute();
-  t.services.deals.invalidateCounts();
+  t.deps.changes.emit("posts");
 }
 
 describe("search ranking", () => {

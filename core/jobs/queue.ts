@@ -1,0 +1,216 @@
+import type pg from "pg";
+import { PgBoss, fromKysely, type Db as BossDb, type Queue } from "pg-boss";
+import type { DbHandle, DbOrTx } from "../../db/index.ts";
+import type { JobKind } from "./job.ts";
+
+/** One attempt at a job, as its handler sees it. */
+export interface JobAttempt {
+  id: string;
+  /** 1 for the first attempt, 2 for the first retry, … */
+  attempt: number;
+  /** Aborted when the queue stops before the handler has finished (the job is then retried). */
+  signal: AbortSignal;
+}
+
+export type JobHandler<Data> = (data: Data, attempt: JobAttempt) => Promise<void>;
+
+/** A job that has not finished yet: waiting, waiting to be retried, or running. */
+export interface UnfinishedJob {
+  id: string;
+  kind: string;
+  state: "created" | "retry" | "active";
+  /** Attempts begun so far: the running one included, the one waited for not. */
+  attempts: number;
+}
+
+/**
+ * The site's job queue (docs/decisions/0024-job-queue.md): pg-boss, in the site's own database.
+ * Jobs are rows, so they outlive the process that added them; a job runs in one process at a
+ * time, whichever claims it first (SELECT … FOR UPDATE SKIP LOCKED).
+ */
+export interface JobQueue {
+  /**
+   * Adds a job. With `tx` (a transaction, or the database) the job is written through it, so it
+   * exists if and only if that transaction commits.
+   */
+  send<Data extends object>(kind: JobKind<Data>, data: Data, tx?: DbOrTx): Promise<void>;
+  /**
+   * Makes this process work jobs of `kind` with `handler` (replacing its earlier handler, so a
+   * development rebuild can register again). A handler that throws fails the attempt, and the job
+   * is retried as its kind says.
+   */
+  work<Data extends object>(kind: JobKind<Data>, handler: JobHandler<Data>): Promise<void>;
+  /**
+   * Installs or updates the queue's tables, creates the queues and schedules, and starts working;
+   * the queue's own errors and warnings go to `log` from then on.
+   */
+  start(log: JobLog): Promise<void>;
+  /**
+   * Stops taking jobs and waits up to `timeoutMs` for running ones; those still running then are
+   * handed back (failed as an attempt, so another process or the next start retries them).
+   */
+  stop(options?: { timeoutMs?: number }): Promise<void>;
+  /** Jobs not finished yet, of one kind or of all; for tests and operators. */
+  unfinished(kind?: JobKind<object>): Promise<UnfinishedJob[]>;
+  /** The kinds that run on a cron schedule, as the database holds them. */
+  schedules(): Promise<{ kind: string; cron: string; timezone: string }[]>;
+}
+
+export interface JobLog {
+  warn(msg: string): void;
+  error(msg: string | object): void;
+}
+
+export interface JobQueueOptions {
+  /** Every kind this process may send or work: their queues are created at start. */
+  kinds: readonly JobKind<object>[];
+  /** The schema pg-boss keeps its tables in. */
+  schema?: string;
+}
+
+export const DEFAULT_JOBS_SCHEMA = "pgboss";
+
+/**
+ * pg-boss's statements over the site's own pool (one connection with PGlite, so pg-boss waits its
+ * turn like any request). pg-boss sends some BEGIN … COMMIT blocks as one multi-statement text: one
+ * that fails leaves its connection inside an aborted transaction, and PGlite's single connection
+ * is handed out again, so the failure is rolled back on the same connection before it returns.
+ */
+function poolAdapter(pool: pg.Pool): BossDb {
+  return {
+    async executeSql(text, values) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        return await client.query(text, values);
+      } catch (error) {
+        await client.query("ROLLBACK").catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
+}
+
+function queueOptions(kind: JobKind<object>): Omit<Queue, "name"> {
+  return {
+    retryLimit: kind.retryLimit,
+    retryDelay: kind.retryDelaySeconds,
+    retryBackoff: true,
+    retryDelayMax: kind.retryDelayMaxSeconds,
+    expireInSeconds: kind.timeoutSeconds,
+    deleteAfterSeconds: kind.keepSeconds,
+  };
+}
+
+const UNFINISHED = new Set(["created", "retry", "active"]);
+
+export function createJobQueue(database: DbHandle, options: JobQueueOptions): JobQueue {
+  const { kinds } = options;
+  const boss = new PgBoss({
+    db: poolAdapter(database.pool),
+    schema: options.schema ?? DEFAULT_JOBS_SCHEMA,
+    backend: database.engine === "pglite" ? "pglite" : "postgres",
+    // Workers poll; there is no dedicated LISTEN connection (PGlite has only the one).
+    useListenNotify: false,
+  });
+
+  // Until start() names the process's log, problems go to the console.
+  let log: JobLog = console;
+  boss.on("error", (error) => log.error({ msg: "job queue error", err: error }));
+  boss.on("warning", (warning) => log.warn(`job queue: ${warning.message}`));
+
+  const known = new Map(kinds.map((kind) => [kind.name, kind]));
+  const handlers = new Map<string, JobHandler<never>>();
+  const workerIds = new Map<string, string>();
+  let started = false;
+
+  function knownKind(kind: JobKind<object>): JobKind<object> {
+    const found = known.get(kind.name);
+    if (!found) throw new Error(`job kind ${kind.name} is not one of the queue's kinds`);
+    return found;
+  }
+
+  async function attach(kind: JobKind<object>, handler: JobHandler<never>) {
+    const previous = workerIds.get(kind.name);
+    if (previous) await boss.offWork(kind.name, { id: previous, wait: false });
+    const id = await boss.work<object>(
+      kind.name,
+      { pollingIntervalSeconds: kind.pollSeconds, batchSize: 1 },
+      async ([job]) => {
+        if (!job) return;
+        await (handler as JobHandler<object>)(job.data, {
+          id: job.id,
+          attempt: job.retryCount + 1,
+          signal: job.signal,
+        });
+      },
+    );
+    workerIds.set(kind.name, id);
+  }
+
+  return {
+    async send(kind, data, tx) {
+      knownKind(kind);
+      await boss.send(kind.name, data, tx ? { db: fromKysely(tx) } : {});
+    },
+
+    async work(kind, handler) {
+      knownKind(kind);
+      handlers.set(kind.name, handler as JobHandler<never>);
+      if (started) await attach(kind, handler as JobHandler<never>);
+    },
+
+    async start(processLog) {
+      if (started) return;
+      log = processLog;
+      await boss.start();
+      for (const kind of kinds) {
+        // createQueue leaves an existing queue as it is; updateQueue brings its retry rules up to
+        // date with the code.
+        await boss.createQueue(kind.name, queueOptions(kind));
+        await boss.updateQueue(kind.name, queueOptions(kind));
+        if (kind.cron) await boss.schedule(kind.name, kind.cron, {}, { tz: "UTC" });
+        else await boss.unschedule(kind.name);
+      }
+      started = true;
+      for (const [name, handler] of handlers) await attach(known.get(name)!, handler);
+    },
+
+    async stop({ timeoutMs = 5_000 } = {}) {
+      if (!started) return;
+      started = false;
+      workerIds.clear();
+      await boss.stop({ graceful: true, timeout: timeoutMs });
+    },
+
+    async unfinished(kind) {
+      const names = kind ? [knownKind(kind).name] : [...known.keys()];
+      const found: UnfinishedJob[] = [];
+      for (const name of names) {
+        for (const job of await boss.findJobs(name)) {
+          if (!UNFINISHED.has(job.state)) continue;
+          found.push({
+            id: job.id,
+            kind: name,
+            state: job.state as UnfinishedJob["state"],
+            // retryCount goes up when a job is claimed again, so a job waiting to be retried has
+            // failed retryCount + 1 times.
+            attempts: job.state === "created" ? 0 : job.retryCount + 1,
+          });
+        }
+      }
+      return found;
+    },
+
+    async schedules() {
+      const rows = await boss.getSchedules();
+      return rows
+        .filter((row) => known.has(row.name))
+        .map((row) => ({ kind: row.name, cron: row.cron, timezone: row.timezone }));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { Db, DbHandle } from "../../db/index.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import { deliverMail, sendMailJob } from "../mail/queue.ts";
+import { createJobQueue, type JobQueue } from "./queue.ts";
+import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
+
+/** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
+export const JOB_KINDS = [sendMailJob, sweepExpiredJob] as const;
+
+/** The site's queue over its database: one per process, started and stopped by the entry point. */
+export function createSiteJobQueue(
+  database: DbHandle,
+  options: { schema?: string } = {},
+): JobQueue {
+  return createJobQueue(database, { kinds: JOB_KINDS, ...options });
+}
+
+export interface JobWorkerDeps {
+  db: Db;
+  mailer: Mailer;
+  now: () => Date;
+  log: { info(msg: string): void; warn(msg: string): void };
+}
+
+/** Makes this process work every kind of job: server processes and `npm run worker` alike. */
+export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise<void> {
+  await jobs.work(sendMailJob, deliverMail(deps.mailer, deps.log));
+  await jobs.work(sweepExpiredJob, sweepExpired(deps));
+}

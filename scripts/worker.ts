@@ -1,0 +1,69 @@
+// `npm run worker`: a process that only works jobs (no HTTP), beside any number of server processes
+// on the same PostgreSQL (docs/decisions/0024-job-queue.md). With the embedded database the server
+// works the jobs itself: one process owns a data folder.
+import { pathToFileURL } from "node:url";
+import { inspect } from "node:util";
+import { ConfigError, loadConfig, type Config } from "../config/env.ts";
+import { createSiteJobQueue, workSiteJobs } from "../core/jobs/site-jobs.ts";
+import { mailerFor } from "../core/mail/mailer.ts";
+import { createDb } from "../db/index.ts";
+
+const QUIET_LEVELS = new Set(["warn", "error", "fatal", "silent"]);
+
+/** Lines on stdout/stderr, as LOG_LEVEL allows (the server logs through Fastify instead). */
+function lineLogger(level: string) {
+  const text = (message: string | object) =>
+    typeof message === "string" ? message : inspect(message, { depth: 4, breakLength: Infinity });
+  return {
+    info: (message: string) => void (QUIET_LEVELS.has(level) || console.log(message)),
+    warn: (message: string) => void (level === "silent" || console.warn(text(message))),
+    error: (message: string | object) => void (level === "silent" || console.error(text(message))),
+  };
+}
+
+export async function runWorker(env = process.env): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (!config.databaseUrl) {
+    console.error(
+      "npm run worker needs DATABASE_URL: with the embedded database the server works the jobs itself.",
+    );
+    process.exit(1);
+  }
+
+  const log = lineLogger(config.logLevel);
+  const handle = await createDb({ databaseUrl: config.databaseUrl });
+  const jobs = createSiteJobQueue(handle);
+  await workSiteJobs(jobs, {
+    db: handle.db,
+    mailer: mailerFor(config, log.info),
+    now: () => new Date(),
+    log,
+  });
+  await jobs.start(log);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing running jobs, then exiting`);
+    await jobs.stop(); // running jobs finish, or are handed back for another process
+    await handle.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  log.info("Chalkboard Deals worker: working jobs (no HTTP)");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await runWorker();
+}
