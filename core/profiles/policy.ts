@@ -1,5 +1,5 @@
 import type { CurrentUser } from "../auth/sessions.ts";
-import { ValidationError } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 
 /** Private profile fields and the subscription block are shown to their owner only. */
 export function isProfileOwner(viewer: CurrentUser | null, profileUserId: number): boolean {

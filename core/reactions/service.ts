@@ -1,11 +1,10 @@
-import { requireActingUser, requireUser } from "../auth/policy.ts";
+import { requireActingUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { NotFoundError } from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
+import { NotFoundError } from "../errors.ts";
 import { findReaction } from "../posts/repository.ts";
 import * as repo from "./repository.ts";
-import { LikeSchema, type Reaction } from "./schema.ts";
+import type { LikeInput, Reaction } from "./schema.ts";
 
 /** Thumbs up / thumbs down on posts: at most one reaction per user and post. */
 export function createReactionsService({ db }: Deps) {
@@ -14,9 +13,7 @@ export function createReactionsService({ db }: Deps) {
      * Pressing the button of the reaction one already has takes it back; pressing the other one
      * switches to it. Counters and the trending score change in the same transaction.
      */
-    async toggle(user: CurrentUser | null, input: unknown) {
-      requireUser(user);
-      const { user_id, post_id, post_type, btn_type } = parseInput(LikeSchema, input);
+    async toggle(user: CurrentUser | null, { user_id, post_id, post_type, btn_type }: LikeInput) {
       const actor = requireActingUser(user, user_id);
       return db.transaction().execute(async (trx) => {
         const post = await repo.lockLivePost(trx, post_id, post_type);

@@ -1,3 +1,4 @@
+import { HealthResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -8,6 +9,7 @@ export const healthApi: ApiModule = (app) => {
     url: "/health",
     tag: "Site",
     summary: "Liveness check",
+    response: HealthResponse,
     handler: async () => ({ status: "ok" }),
   });
 };
