@@ -26,6 +26,11 @@ export function text(options: { error?: string; multiline?: boolean } = {}) {
     .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE);
 }
 
+/** Nothing given: absent, null, or text of only white space (a form's empty field). */
+export function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && !value.trim());
+}
+
 /** Field → first message, for browser forms and API errors alike (`_` for the input as a whole). */
 export function issuesToFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
   const errors: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { pageNumber } from "../catalog/schema.ts";
 import { SEARCH_MAX_LENGTH } from "../constants.ts";
 import { optionalId } from "../deals/schema.ts";
-import { SINGLE_LINE, text } from "../validation.ts";
+import { SINGLE_LINE, isBlank, text } from "../validation.ts";
 
 /** `type` of `POST /api/category_page`: a store, a category, all deals (d), the educators forum (g). */
 export const LISTING_TYPES = ["store", "category", "d", "g"] as const;
@@ -43,10 +43,6 @@ export type CategoryPageInput = z.output<typeof CategoryPageBody>;
  */
 export const FILTER_TYPES = ["store", "category", "newdeals", "search"] as const;
 export type FilterType = (typeof FILTER_TYPES)[number];
-
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === "string" && !value.trim());
-}
 
 /** A list of store ids: a number, a comma-separated string, or an array of either. */
 const storeIdList = z.preprocess(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { claimedUserId } from "../accounts/schema.ts";
-import { text } from "../validation.ts";
+import { isBlank, text } from "../validation.ts";
 
 /**
  * The Submit Deals forms (spec sections 3 and 5). The browser validates its form with these
@@ -50,9 +50,6 @@ export const IMAGE_MESSAGES = {
   tooLarge: "The image must be 5 MB or smaller.",
   notImage: "Please choose an image file (JPEG, PNG, GIF or WebP).",
 } as const;
-
-const isBlank = (value: unknown) =>
-  value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 
 /** Text of an HTML fragment without tags or entities, enough to tell an empty editor apart. */
 export function hasVisibleText(html: string): boolean {
