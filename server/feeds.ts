@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { AppError } from "../core/http/errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type { Services } from "../core/services.ts";
 
 const XML = "application/xml; charset=utf-8";
@@ -20,7 +20,7 @@ async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
   try {
     return await lookup;
   } catch (error) {
-    if (error instanceof AppError && error.statusCode === 404) return null;
+    if (error instanceof NotFoundError) return null;
     throw error;
   }
 }

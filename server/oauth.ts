@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAUTH_PROVIDERS, type OAuthProviderName } from "../core/accounts/schema.ts";
 import type { SocialIntent } from "../core/accounts/service.ts";
 import { OAuthFailure, type AuthorizationFlow } from "../core/auth/oauth.ts";
-import { AppError } from "../core/http/errors.ts";
+import { DomainError, NotFoundError } from "../core/errors.ts";
 import type { Services } from "../core/services.ts";
 import { RATE_LIMITS } from "./plugins/rate-limit.ts";
 
@@ -160,13 +160,13 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
       } catch (error) {
         if (error instanceof OAuthFailure) {
           request.log.warn(`${flow.provider} sign-in failed: ${error.message}`);
-        } else if (!(error instanceof AppError)) {
+        } else if (!(error instanceof DomainError)) {
           throw error;
         }
-        if (error instanceof AppError && error.body.confirmation_mail_sent === true) {
+        if (error instanceof DomainError && error.details.confirmation_mail_sent === true) {
           return reply.redirect(LINK_MAILED);
         }
-        const noAccount = error instanceof AppError && error.statusCode === 404;
+        const noAccount = error instanceof NotFoundError;
         return reply.redirect(
           noAccount ? "/delete-account?social_error=nodata" : DESTINATIONS[intent].failed,
         );

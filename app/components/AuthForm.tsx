@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode, type Ref } from "react";
 import type { z } from "zod";
-import { fieldErrors } from "../../core/http/validate.ts";
+import { fieldErrors } from "../../core/validation.ts";
 import "../styles/auth.css";
 
 /** The card every account screen sits in. */

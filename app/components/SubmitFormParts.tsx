@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes }
 import { Link, useNavigate } from "react-router";
 import type { z } from "zod";
 import { DELAYS_MS } from "../../core/constants.ts";
-import { fieldErrors } from "../../core/http/validate.ts";
+import { fieldErrors } from "../../core/validation.ts";
 import type { Choice } from "../../core/submissions/presenter.ts";
 import { uploadWithProgress } from "../lib/upload.ts";
 

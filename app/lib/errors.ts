@@ -1,13 +1,24 @@
 import { data } from "react-router";
 
+/** What core/errors.ts's DomainError kinds mean for a page (the API's map is in server/api/errors.ts). */
+const CLIENT_ERROR_STATUS: Record<string, number> = {
+  validation: 400,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  rejected: 400,
+};
+
 /**
- * The status of an error a core service threw for a client's mistake (an AppError: 4xx), or
- * undefined for anything else. Route modules are bundled apart from the services they receive
- * through the router context, so `instanceof AppError` is always false here: look at the status.
+ * The status of an error a core service threw for a client's mistake (a DomainError of a client
+ * kind), or undefined for anything else. Route modules are bundled apart from the services they
+ * receive through the router context, so `instanceof DomainError` is always false here: look at
+ * the kind.
  */
 export function clientErrorStatus(error: unknown): number | undefined {
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === "number" && status >= 400 && status < 500 ? status : undefined;
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  return typeof kind === "string" ? CLIENT_ERROR_STATUS[kind] : undefined;
 }
 
 /** Answers the page with 404 (the root ErrorBoundary shows 'Page Not Found'). */

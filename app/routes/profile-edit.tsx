@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { DELAYS_MS } from "../../core/constants.ts";
-import { fieldErrors } from "../../core/http/validate.ts";
+import { fieldErrors } from "../../core/validation.ts";
 import type { UserProfile } from "../../core/profiles/presenter.ts";
 import { ProfileUpdateSchema, profileUpdateMessage } from "../../core/profiles/schema.ts";
 import { AvatarUpload } from "../components/AvatarUpload.tsx";

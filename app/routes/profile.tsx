@@ -10,7 +10,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!/^\d{1,15}$/.test(params.userId)) notFound();
   // An unknown or deleted member is the 404 page.
   const profile = await orNotFound(
-    services.profiles.publicProfile(user, { user_id: params.userId, page: pageNumber(request) }),
+    services.profiles.publicProfile(user, {
+      user_id: Number(params.userId),
+      page: pageNumber(request),
+    }),
   );
   return { profile, viewerId: user?.id ?? null };
 }

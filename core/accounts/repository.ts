@@ -248,13 +248,3 @@ async function recountReactions(db: DbOrTx, postIds: number[]) {
       FROM counts
      WHERE posts.id = counts.id`.execute(db);
 }
-
-/** Forgets an uploaded avatar's media record; returns whether the path was one of ours. */
-export async function deleteMediaRecord(db: DbOrTx, path: string, userId: number) {
-  const result = await db
-    .deleteFrom("media")
-    .where("path", "=", path)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "../validation.ts";
 
 /**
  * Input schemas of every account form and call. The browser forms and the JSON API validate with
@@ -67,20 +68,20 @@ export function meetsPasswordRule(password: string): boolean {
 }
 
 /** A text field that may arrive missing, null or as a number from loosely typed clients. */
-const text = () =>
-  z.preprocess((value) => (value === null || value === undefined ? "" : String(value)), z.string());
+const looseText = () =>
+  z.preprocess((value) => (value === null || value === undefined ? "" : String(value)), text());
 
-const requiredText = (message: string) => text().pipe(z.string().min(1, message));
+const requiredText = (message: string) => looseText().pipe(z.string().min(1, message));
 
 const email = () =>
-  text()
+  looseText()
     .transform((value) => value.trim())
     .pipe(
       z.string().min(1, M.emailRequired).max(254, M.emailInvalid).pipe(z.email(M.emailInvalid)),
     );
 
 const name = () =>
-  text()
+  looseText()
     .transform((value) => value.trim())
     .pipe(z.string().min(1, M.nameRequired).min(2, M.nameTooShort).max(100, M.nameTooLong));
 
@@ -88,7 +89,17 @@ const newPassword = (requiredMessage: string) =>
   requiredText(requiredMessage).refine(meetsPasswordRule, M.passwordRule);
 
 /** An optional `user_id` as the spec's payloads carry it; checked against the session, never trusted. */
-const claimedUserId = z.union([z.string(), z.number()]).nullish();
+export const claimedUserId = z.union([text(), z.number()]).nullish();
+
+export type ClaimedUserId = z.output<typeof claimedUserId>;
+
+/**
+ * `{ user_id }`: the payload of every call that names only the acting user (`POST /api/home`,
+ * `/api/user_deleted`, `/api/subscriptions_setup_intent`, `/api/create-intent`).
+ */
+export const ActingUserBody = z.object({ user_id: claimedUserId });
+
+export type ActingUserInput = z.output<typeof ActingUserBody>;
 
 /** POST /api/signup {name, email, password}. */
 export const SignupSchema = z.object({
@@ -148,9 +159,6 @@ export const ChangePasswordSchema = z
     path: ["new_password_confirmation"],
   });
 
-/** POST /api/user_deleted {user_id}. */
-export const UserDeletedSchema = z.object({ user_id: claimedUserId });
-
 export const OAUTH_PROVIDERS = ["google", "facebook"] as const;
 export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
 
@@ -162,17 +170,23 @@ export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
 export const SocialSigninSchema = z
   .object({
     provider: z.enum(OAUTH_PROVIDERS, { message: "provider must be google or facebook." }),
-    provider_id: text(),
-    name: text(),
-    email: text(),
-    profile_img: text(),
-    id_token: text(),
-    access_token: text(),
+    provider_id: looseText(),
+    name: looseText(),
+    email: looseText(),
+    profile_img: looseText(),
+    id_token: looseText(),
+    access_token: looseText(),
   })
   .refine((body) => body.id_token !== "" || body.access_token !== "", {
     message: M.socialTokenRequired,
     path: ["id_token"],
   });
 
-export type SignupInput = z.infer<typeof SignupSchema>;
-export type SocialSigninInput = z.infer<typeof SocialSigninSchema>;
+export type SignupInput = z.output<typeof SignupSchema>;
+export type SigninInput = z.output<typeof SigninSchema>;
+export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>;
+export type ResendConfirmationInput = z.output<typeof ResendConfirmationSchema>;
+export type VerifyInput = z.output<typeof VerifySchema>;
+export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>;
+export type ChangePasswordInput = z.output<typeof ChangePasswordSchema>;
+export type SocialSigninInput = z.output<typeof SocialSigninSchema>;

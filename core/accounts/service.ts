@@ -13,13 +13,13 @@ import {
 import type { DbOrTx } from "../../db/index.ts";
 import type { Deps } from "../deps.ts";
 import {
-  AppError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  RejectedError,
+  UnauthenticatedError,
   ValidationError,
-} from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
+} from "../errors.ts";
 import type { MailContent } from "../mail/templates.ts";
 import {
   confirmEmailMail,
@@ -27,22 +27,22 @@ import {
   passwordChangedMail,
   resetPasswordMail,
 } from "../mail/templates.ts";
-import { removeStoredImage } from "../media/images.ts";
+import { releaseUserImage } from "../media/images.ts";
 import { findGeneralSettings } from "../settings/repository.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { isRecentSignIn, mayLinkByEmail } from "./policy.ts";
 import * as repo from "./repository.ts";
 import {
   ACCOUNT_MESSAGES as M,
-  ChangePasswordSchema,
-  ForgotPasswordSchema,
-  ResendConfirmationSchema,
-  ResetPasswordSchema,
-  SigninSchema,
-  SignupSchema,
-  SocialSigninSchema,
-  UserDeletedSchema,
-  VerifySchema,
+  type ActingUserInput,
+  type ChangePasswordInput,
+  type ForgotPasswordInput,
+  type ResendConfirmationInput,
+  type ResetPasswordInput,
+  type SigninInput,
+  type SignupInput,
+  type SocialSigninInput,
+  type VerifyInput,
 } from "./schema.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -79,17 +79,13 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-function emailTaken(): AppError {
-  // The spec's register page reads message.email.
-  return new AppError(422, M.emailTaken, {
-    message: { email: M.emailTaken },
-    errors: { email: M.emailTaken },
-  });
+function emailTaken(): ValidationError {
+  return new ValidationError({ email: M.emailTaken });
 }
 
 /** Sign-up, confirmation, sign-in and out, password reset and change, deletion, social sign-in. */
 export function createAccountsService(deps: Deps) {
-  const { db, config, mail, changes, log, now, mediaDir } = deps;
+  const { db, config, mail, changes, log, now } = deps;
   const oauth = createOAuthClients(config);
 
   async function siteName(): Promise<string> {
@@ -187,14 +183,7 @@ export function createAccountsService(deps: Deps) {
     // Cards showed the name and picture; the person's likes are gone from the counts.
     changes.emit("users");
     changes.emit("reactions");
-    if (avatarUrl?.startsWith("/media/")) {
-      const relative = avatarUrl.slice("/media/".length);
-      if (await repo.deleteMediaRecord(db, relative, userId)) {
-        await removeStoredImage(mediaDir, relative).catch((error: unknown) =>
-          log.warn(`could not remove the avatar of deleted user ${userId}: ${String(error)}`),
-        );
-      }
-    }
+    await releaseUserImage(deps, userId, avatarUrl);
   }
 
   /**
@@ -223,6 +212,7 @@ export function createAccountsService(deps: Deps) {
   async function offerLinkByMail(account: repo.AccountRow, identity: ProviderIdentity) {
     const code = newEmailCode();
     const at = now();
+    const site = await siteName();
     await db.transaction().execute(async (tx) => {
       await links.retireLinkRequests(tx, account.id, identity.provider, at);
       await links.insertLinkRequest(tx, {
@@ -232,22 +222,23 @@ export function createAccountsService(deps: Deps) {
         tokenHash: hashToken(code),
         expiresAt: new Date(at.getTime() + PROVIDER_LINK_TTL_MS),
       });
+      await queueMail(
+        tx,
+        account.email,
+        linkProviderMail({
+          siteName: site,
+          name: account.name,
+          providerName: PROVIDER_NAMES[identity.provider],
+          link: `${config.publicUrl}/auth/${identity.provider}/link/${code}`,
+          validHours: PROVIDER_LINK_TTL_MS / HOUR_MS,
+        }),
+      );
     });
-    return send(
-      account.email,
-      linkProviderMail({
-        siteName: await siteName(),
-        name: account.name,
-        providerName: PROVIDER_NAMES[identity.provider],
-        link: `${config.publicUrl}/auth/${identity.provider}/link/${code}`,
-        validHours: PROVIDER_LINK_TTL_MS / HOUR_MS,
-      }),
-    );
+    return true;
   }
 
-  async function verifiedIdentity(input: unknown): Promise<ProviderIdentity> {
-    const body = parseInput(SocialSigninSchema, input);
-    if (!oauth.isAvailable(body.provider)) throw new AppError(401, M.socialFailed);
+  async function verifiedIdentity(body: SocialSigninInput): Promise<ProviderIdentity> {
+    if (!oauth.isAvailable(body.provider)) throw new UnauthenticatedError(M.socialFailed);
     try {
       const identity = await oauth.verifyToken(body.provider, {
         idToken: body.id_token || undefined,
@@ -261,7 +252,7 @@ export function createAccountsService(deps: Deps) {
     } catch (error) {
       if (!(error instanceof OAuthFailure)) throw error;
       log.warn(`social sign-in token refused (${body.provider}): ${error.message}`);
-      throw new AppError(401, M.socialFailed);
+      throw new UnauthenticatedError(M.socialFailed);
     }
   }
 
@@ -269,8 +260,7 @@ export function createAccountsService(deps: Deps) {
     oauth,
 
     /** POST /api/signup: a new, unconfirmed account and its confirmation mail. */
-    async signup(input: unknown) {
-      const { name, email, password } = parseInput(SignupSchema, input);
+    async signup({ name, email, password }: SignupInput) {
       refuseCommonPassword("password", password);
       if (await repo.findLiveUserByEmail(db, email)) throw emailTaken();
       const passwordHash = await hashPassword(password);
@@ -292,20 +282,18 @@ export function createAccountsService(deps: Deps) {
     },
 
     /** POST /api/resend_confirmation: the same answer whether or not the address is known. */
-    async resendConfirmation(input: unknown) {
-      const { email } = parseInput(ResendConfirmationSchema, input);
+    async resendConfirmation({ email }: ResendConfirmationInput) {
       const user = await repo.findLiveUserByEmail(db, email);
       if (user && !user.email_verified_at) await mailConfirmation(user);
       return { message: M.confirmationResent };
     },
 
     /** POST /api/verify: uses a confirmation code once. */
-    async verifyEmail(input: unknown) {
-      const { confirmation_code } = parseInput(VerifySchema, input);
+    async verifyEmail({ confirmation_code }: VerifyInput) {
       const row = await repo.findEmailToken(db, "confirm", hashToken(confirmation_code));
-      if (row?.used_at) throw new AppError(400, M.confirmationUsed);
+      if (row?.used_at) throw new RejectedError(M.confirmationUsed);
       if (!row || row.expires_at.getTime() <= now().getTime()) {
-        throw new AppError(400, M.confirmationInvalid);
+        throw new RejectedError(M.confirmationInvalid);
       }
       const at = now();
       const confirmed = await db.transaction().execute(async (tx) => {
@@ -313,7 +301,7 @@ export function createAccountsService(deps: Deps) {
         await repo.markEmailVerified(tx, row.id, at);
         return true;
       });
-      if (!confirmed) throw new AppError(400, M.confirmationUsed);
+      if (!confirmed) throw new RejectedError(M.confirmationUsed);
       return {
         user: { ...row, email_verified_at: row.email_verified_at ?? at },
         message: M.emailConfirmed,
@@ -321,16 +309,15 @@ export function createAccountsService(deps: Deps) {
     },
 
     /** POST /api/signin: one generic failure, whether the address is unknown or the password wrong. */
-    async signin(input: unknown, context: SignInContext) {
-      const { email, password } = parseInput(SigninSchema, input);
+    async signin({ email, password }: SigninInput, context: SignInContext) {
       const user = await repo.findLiveUserByEmail(db, email);
       if (!user?.password_hash) {
         decoyHash ??= hashPassword(newEmailCode());
         await verifyPassword(await decoyHash, password);
-        throw new AppError(401, M.signinFailed);
+        throw new UnauthenticatedError(M.signinFailed);
       }
       if (!(await verifyPassword(user.password_hash, password))) {
-        throw new AppError(401, M.signinFailed);
+        throw new UnauthenticatedError(M.signinFailed);
       }
       const session = await startSession(user.id, context);
       return { user, token: session.token, message: M.signinSuccess };
@@ -343,10 +330,9 @@ export function createAccountsService(deps: Deps) {
     },
 
     /** POST /api/forgot_password: mails a single-use reset link (no password is ever mailed). */
-    async forgotPassword(input: unknown) {
-      const { email } = parseInput(ForgotPasswordSchema, input);
+    async forgotPassword({ email }: ForgotPasswordInput) {
       const user = await repo.findLiveUserByEmail(db, email);
-      if (!user) throw new AppError(404, M.forgotNotFound, { status: "false" });
+      if (!user) throw new NotFoundError(M.forgotNotFound);
       const site = await siteName();
       await db.transaction().execute(async (tx) => {
         const code = await issueEmailCode(tx, user.id, "reset", RESET_LINK_TTL_MS);
@@ -372,11 +358,10 @@ export function createAccountsService(deps: Deps) {
     },
 
     /** POST /api/reset_password: a new password from a mailed link; every session ends. */
-    async resetPassword(input: unknown) {
-      const { token, password } = parseInput(ResetPasswordSchema, input);
+    async resetPassword({ token, password }: ResetPasswordInput) {
       refuseCommonPassword("password", password);
       const row = await usableCode("reset", token);
-      if (!row || row.used_at) throw new AppError(400, M.resetLinkInvalid);
+      if (!row || row.used_at) throw new RejectedError(M.resetLinkInvalid);
       const passwordHash = await hashPassword(password);
       const at = now();
       const site = await siteName();
@@ -390,13 +375,12 @@ export function createAccountsService(deps: Deps) {
         await queuePasswordChanged(tx, row, site);
         return true;
       });
-      if (!done) throw new AppError(400, M.resetLinkInvalid);
+      if (!done) throw new RejectedError(M.resetLinkInvalid);
       return { message: M.resetDone };
     },
 
     /** POST /api/change_password: needs the old password; the user's other sessions end. */
-    async changePassword(currentUser: CurrentUser | null, input: unknown) {
-      const body = parseInput(ChangePasswordSchema, input);
+    async changePassword(currentUser: CurrentUser | null, body: ChangePasswordInput) {
       const actor = requireActingUser(currentUser, body.user_id);
       refuseCommonPassword("new_password", body.new_password);
       const account = await repo.findLiveUserById(db, actor.id);
@@ -416,12 +400,11 @@ export function createAccountsService(deps: Deps) {
 
     /** POST /api/user_deleted: the signed-in user deletes their own account after signing in
      * again (the session must be fresh). */
-    async deleteAccount(currentUser: CurrentUser | null, input: unknown) {
-      const { user_id } = parseInput(UserDeletedSchema, input);
+    async deleteAccount(currentUser: CurrentUser | null, { user_id }: ActingUserInput) {
       const actor = requireActingUser(currentUser, user_id);
       const signedInAt = await repo.findSessionCreatedAt(db, actor.sessionId);
       if (!signedInAt || !isRecentSignIn(signedInAt, now())) {
-        throw new AppError(403, M.deleteNeedsRecentSignin);
+        throw new ForbiddenError(M.deleteNeedsRecentSignin);
       }
       await deleteAccountData(actor.id);
       return { userId: actor.id, message: M.userDeleted };
@@ -524,16 +507,13 @@ export function createAccountsService(deps: Deps) {
     },
 
     /** POST /api/social_signin (mobile apps): sign in with a provider token that verifies. */
-    async socialSignin(input: unknown, context: SignInContext) {
+    async socialSignin(input: SocialSigninInput, context: SignInContext) {
       const identity = await verifiedIdentity(input);
       return service.signInWithProvider(identity, "login", context);
     },
 
-    /**
-     * POST /api/social_signin_deleted: deletes the account a verified provider token is linked to,
-     * for that account's own session, signed in within the last 15 minutes (as user_deleted).
-     */
-    async socialDelete(currentUser: CurrentUser | null, input: unknown) {
+    /** POST /api/social_signin_deleted: deletes the account a verified provider token names. */
+    async socialDelete(currentUser: CurrentUser | null, input: SocialSigninInput) {
       const identity = await verifiedIdentity(input);
       const account = await accountForIdentity(identity);
       if (!account) throw new NotFoundError(M.deleteSigninFailed);
@@ -542,7 +522,7 @@ export function createAccountsService(deps: Deps) {
         throw new ForbiddenError("You can only delete your own account.");
       const signedInAt = await repo.findSessionCreatedAt(db, actor.sessionId);
       if (!signedInAt || !isRecentSignIn(signedInAt, now())) {
-        throw new AppError(403, M.deleteNeedsRecentSignin);
+        throw new ForbiddenError(M.deleteNeedsRecentSignin);
       }
       await deleteAccountData(account.id);
       return { userId: account.id, message: M.userDeleted };

@@ -1,9 +1,9 @@
-import { ForbiddenError, UnauthorizedError } from "../http/errors.ts";
+import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
 import type { CurrentUser } from "./sessions.ts";
 
 /** The session's user, or 401. */
 export function requireUser(user: CurrentUser | null): CurrentUser {
-  if (!user) throw new UnauthorizedError();
+  if (!user) throw new UnauthenticatedError();
   return user;
 }
 

@@ -13,8 +13,12 @@ export const pageNumber = z.preprocess(
     .max(MAX_PAGE, { error: `page must be at most ${MAX_PAGE}.` }),
 );
 
-/** `POST /api/stores_list`, `POST /api/category_list` and the other paged calls: `{ page }`. */
+/**
+ * `{ page }`: `POST /api/stores_list`, `POST /api/category_list`, `POST /api/recent_deal_pagination`.
+ */
 export const PageBody = z.object({ page: pageNumber });
+
+export type PageInput = z.output<typeof PageBody>;
 
 /** `?page=` of a page's URL: anything that is not a valid page number reads as page 1. */
 export function pageFromQuery(value: string | null | undefined): number {

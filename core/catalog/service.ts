@@ -1,7 +1,7 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { PAGE_SIZE, lastPage } from "../constants.ts";
 import type { Deps } from "../deps.ts";
-import { NotFoundError } from "../http/errors.ts";
+import { NotFoundError } from "../errors.ts";
 import {
   presentCategory,
   presentCategoryDetail,

@@ -1,6 +1,6 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import type { Deps } from "../deps.ts";
-import { NotFoundError } from "../http/errors.ts";
+import { NotFoundError } from "../errors.ts";
 import {
   presentCmsPage,
   presentFeaturedStore,

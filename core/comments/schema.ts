@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "../validation.ts";
 import { optionalIdField } from "../profiles/schema.ts";
 import { postRef } from "../reactions/schema.ts";
 
@@ -17,8 +18,7 @@ export const AddCommentSchema = z.object({
   comment_id: optionalIdField("comment_id"),
   comment_text: z.preprocess(
     (value) => (value === undefined || value === null ? "" : value),
-    z
-      .string({ error: COMMENT_REQUIRED })
+    text({ error: COMMENT_REQUIRED, multiline: true })
       .refine((text) => text.replace(INVISIBLE, "").trim().length > 0, COMMENT_REQUIRED)
       .transform((text) => text.trim())
       .refine(

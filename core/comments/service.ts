@@ -1,14 +1,13 @@
-import { requireConfirmedUser, requireUser } from "../auth/policy.ts";
+import { requireConfirmedUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { htmlToText } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
-import { NotFoundError, ValidationError } from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { presentCommentTree } from "../posts/presenter.ts";
 import { adjustPostCounters, lockLivePost } from "../reactions/repository.ts";
 import { commentTextToHtml } from "./content.ts";
 import * as repo from "./repository.ts";
-import { AddCommentSchema, COMMENT_POSTED, COMMENT_REQUIRED } from "./schema.ts";
+import { COMMENT_POSTED, COMMENT_REQUIRED, type AddCommentInput } from "./schema.ts";
 
 /** Comments and replies on deals and discussions. */
 export function createCommentsService({ db, now, changes }: Deps) {
@@ -18,9 +17,7 @@ export function createCommentsService({ db, now, changes }: Deps) {
      * confirmed accounts publish (docs/decisions/0013). The post's comment count and trending
      * score change in the same transaction.
      */
-    async add(user: CurrentUser | null, input: unknown) {
-      requireUser(user);
-      const fields = parseInput(AddCommentSchema, input);
+    async add(user: CurrentUser | null, fields: AddCommentInput) {
       const author = requireConfirmedUser(user, fields.user_id);
       const body = commentTextToHtml(fields.comment_text);
       if (!htmlToText(body)) throw new ValidationError({ comment_text: COMMENT_REQUIRED });

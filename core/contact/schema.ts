@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { CONTACT_CATEGORIES, CONTACT_MESSAGES } from "../constants.ts";
-import { fieldErrors } from "../http/validate.ts";
+import { fieldErrors, text } from "../validation.ts";
+
+const requiredMessage = (label: string) => `${label} is required.`;
 
 const required = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required.` })
+  text({ error: requiredMessage(label) })
     .trim()
-    .min(1, `${label} is required.`)
+    .min(1, requiredMessage(label))
     .max(max, `${label} must be at most ${max} characters.`);
 
 /** Digits, optionally after a leading "+"; spaces, dashes, dots and brackets are ignored. */
@@ -40,8 +41,7 @@ export const ContactBody = z.object({
   mobile: required("Mobile", 30)
     .transform((value) => value.replace(/[\s().-]/g, ""))
     .pipe(z.string().regex(MOBILE, "Mobile number must be numeric.")),
-  website: z
-    .string({ error: WEBSITE_INVALID })
+  website: text({ error: WEBSITE_INVALID })
     .trim()
     .max(300, "Website must be at most 300 characters.")
     .optional()
@@ -53,8 +53,7 @@ export const ContactBody = z.object({
       }
       return url;
     }),
-  message: z
-    .string({ error: "Message must be text." })
+  message: text({ error: "Message must be text.", multiline: true })
     .trim()
     .max(5000, "Message must be at most 5000 characters.")
     .optional()
@@ -64,21 +63,33 @@ export const ContactBody = z.object({
 export type ContactInput = z.input<typeof ContactBody>;
 export type ContactMessage = z.output<typeof ContactBody>;
 
-export const CONTACT_REQUIRED_FIELDS = ["name", "subject", "email", "mobile"] as const;
+export const CONTACT_REQUIRED_FIELDS = {
+  name: requiredMessage("Name"),
+  subject: requiredMessage("Subject"),
+  email: requiredMessage("Email"),
+  mobile: requiredMessage("Mobile"),
+} as const;
 
 /**
- * What is wrong with a contact form, as the site shows it: one message per field, and as the headline
- * the spec's 'All fields are required.' when a required field is empty, else the first field's
- * message. Null when the form is valid. Shared by the browser form and the API.
+ * The headline of a failed contact form: the spec's 'All fields are required.' when a required
+ * field is empty (or not text), else the first field's message.
+ */
+export function contactFailureMessage(errors: Record<string, string>): string {
+  const missing = Object.entries(CONTACT_REQUIRED_FIELDS).some(
+    ([field, message]) => errors[field] === message,
+  );
+  return missing
+    ? CONTACT_MESSAGES.required
+    : (Object.values(errors)[0] ?? CONTACT_MESSAGES.required);
+}
+
+/**
+ * What is wrong with a contact form, as the site shows it: one message per field and the headline.
+ * Null when the form is valid. Shared by the browser form and the API.
  */
 export function contactProblem(
   input: unknown,
 ): { message: string; errors: Record<string, string> } | null {
   const errors = fieldErrors(ContactBody, input);
-  if (!errors) return null;
-  const values = (input ?? {}) as Record<string, unknown>;
-  const missing = CONTACT_REQUIRED_FIELDS.some(
-    (field) => typeof values[field] !== "string" || (values[field] as string).trim() === "",
-  );
-  return { message: missing ? CONTACT_MESSAGES.required : Object.values(errors)[0]!, errors };
+  return errors ? { message: contactFailureMessage(errors), errors } : null;
 }

@@ -1,10 +1,9 @@
 import type { CurrentUser } from "../auth/sessions.ts";
 import { CONTACT_MESSAGES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
-import { ValidationError } from "../http/errors.ts";
 import { contactMail } from "./presenter.ts";
 import * as repo from "./repository.ts";
-import { ContactBody, contactProblem } from "./schema.ts";
+import type { ContactMessage } from "./schema.ts";
 
 /**
  * The site owner's inbox: the address of MAIL_FROM. The site's mail is sent from the owner's domain,
@@ -19,10 +18,7 @@ export function ownerInbox(mailFrom: string): string {
 /** Contact Us: every message is stored and, in the same transaction, queued to be mailed to the owner. */
 export function createContactService({ db, config, mail }: Deps) {
   return {
-    async submit(input: unknown, sender: CurrentUser | null, siteName: string) {
-      const problem = contactProblem(input);
-      if (problem) throw new ValidationError(problem.errors, problem.message);
-      const message = ContactBody.parse(input);
+    async submit(message: ContactMessage, sender: CurrentUser | null, siteName: string) {
       const stored = await db.transaction().execute(async (tx) => {
         const row = await repo.insertContactMessage(tx, {
           ...message,

@@ -1,5 +1,5 @@
 import { PAGE_SIZE } from "../constants.ts";
-import type { DealCardRow } from "./repository.ts";
+import type { DealCardRow } from "./deal-card-query.ts";
 
 /** A deal card in the spec's field names (section 3), plus what the card needs to show state. */
 export function presentDealCard(row: DealCardRow, now: Date) {

@@ -1,60 +1,9 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { Database, PostType } from "../../db/schema.ts";
-
-/**
- * The one query behind every deal card (home, listings, search, profiles): live posts with their
- * store and author. Callers add their own where, order and paging.
- */
-export function dealCardQuery(db: DbOrTx) {
-  return db
-    .selectFrom("posts")
-    .leftJoin("stores", "stores.id", "posts.store_id")
-    .leftJoin("users", "users.id", "posts.user_id")
-    .where("posts.status", "=", "active")
-    .select([
-      "posts.id",
-      "posts.unique_id",
-      "posts.slug",
-      "posts.post_type",
-      "posts.kind",
-      "posts.title",
-      "posts.image_url",
-      "posts.price",
-      "posts.list_price",
-      "posts.discount",
-      "posts.currency",
-      "posts.deal_badge",
-      "posts.link",
-      "posts.coupon_code",
-      "posts.expires_at",
-      "posts.is_featured",
-      "posts.views",
-      "posts.likes_count",
-      "posts.unlikes_count",
-      "posts.comments_count",
-      "posts.created_at",
-      "posts.user_id",
-      "posts.store_id",
-      "posts.category_id",
-      "stores.title as store_title",
-      "stores.slug as store_slug",
-      "users.name as user_name",
-      "users.image_url as user_image",
-    ]);
-}
-
-export type DealCardRow = Awaited<
-  ReturnType<ReturnType<typeof dealCardQuery>["executeTakeFirstOrThrow"]>
->;
+import { dealCardQuery, isLive } from "./deal-card-query.ts";
 
 type PostsExpression = ExpressionBuilder<Database, "posts">;
-
-/** Not expired: no expiry, or an expiry still ahead. */
-export function isLive(now: Date) {
-  return (eb: PostsExpression) =>
-    eb.or([eb("posts.expires_at", "is", null), eb("posts.expires_at", ">", now)]);
-}
 
 // Newest-first lists ---------------------------------------------------------------------------
 

@@ -22,6 +22,3 @@ export const HomeFilterBody = z.object({
 });
 
 export type HomeFilterInput = z.output<typeof HomeFilterBody>;
-
-/** `POST /api/recent_deal_pagination`: `{ page }`. */
-export const RecentPageBody = z.object({ page: pageNumber });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pageNumber } from "../catalog/schema.ts";
 import { SEARCH_MAX_LENGTH } from "../constants.ts";
 import { optionalId } from "../deals/schema.ts";
+import { SINGLE_LINE, isBlank, text } from "../validation.ts";
 
 /** `type` of `POST /api/category_page`: a store, a category, all deals (d), the educators forum (g). */
 export const LISTING_TYPES = ["store", "category", "d", "g"] as const;
@@ -10,14 +11,15 @@ export type ListingType = (typeof LISTING_TYPES)[number];
 /** The only forum slug of type g: the educators' forum. */
 export const EDUCATORS_SLUG = "educators";
 
+/** The slug of a store or a category, as the payloads and the pages' addresses carry it. */
+export const listingSlug = text({ error: "slug must be text." })
+  .trim()
+  .max(200, { error: "slug is too long." });
+
 /** `POST /api/category_page`: `{ slug, type, page }`. */
 export const CategoryPageBody = z
   .object({
-    slug: z
-      .string({ error: "slug must be text." })
-      .trim()
-      .max(200, { error: "slug is too long." })
-      .optional(),
+    slug: listingSlug.optional(),
     type: z.enum(LISTING_TYPES, { error: "type must be one of store, category, d or g." }),
     page: pageNumber,
   })
@@ -42,10 +44,6 @@ export type CategoryPageInput = z.output<typeof CategoryPageBody>;
 export const FILTER_TYPES = ["store", "category", "newdeals", "search"] as const;
 export type FilterType = (typeof FILTER_TYPES)[number];
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === "string" && !value.trim());
-}
-
 /** A list of store ids: a number, a comma-separated string, or an array of either. */
 const storeIdList = z.preprocess(
   (value) => {
@@ -69,16 +67,19 @@ const storeIdList = z.preprocess(
     .max(200, { error: "store_id lists at most 200 stores." }),
 );
 
-function optionalAmount(field: string, max: number) {
+/** A bound of a slider: a price (cents allowed) or a discount (whole percent, as stored). */
+function optionalAmount(field: string, max: number, options: { whole?: boolean } = {}) {
+  const amount = z.coerce
+    .number({ error: `${field} must be a number.` })
+    .min(0, { error: `${field} must be 0 or more.` })
+    .max(max, { error: `${field} must be at most ${max}.` });
   return z.preprocess(
     (value) => (isBlank(value) ? undefined : value),
-    z.coerce
-      .number({ error: `${field} must be a number.` })
-      .min(0, { error: `${field} must be 0 or more.` })
-      .max(max, { error: `${field} must be at most ${max}.` })
-      .optional(),
+    (options.whole ? amount.int({ error: `${field} must be a whole number.` }) : amount).optional(),
   );
 }
+
+const optionalDiscount = (field: string) => optionalAmount(field, 100, { whole: true });
 
 const MAX_PRICE = 10_000_000;
 
@@ -88,8 +89,8 @@ export const FilterBody = z
     store_id: storeIdList,
     category_id: optionalId,
     page: pageNumber,
-    min_discount: optionalAmount("min_discount", 100),
-    max_discount: optionalAmount("max_discount", 100),
+    min_discount: optionalDiscount("min_discount"),
+    max_discount: optionalDiscount("max_discount"),
     min_price: optionalAmount("min_price", MAX_PRICE),
     max_price: optionalAmount("max_price", MAX_PRICE),
     filter_type: z.preprocess(
@@ -102,9 +103,9 @@ export const FilterBody = z
     ),
     search_title: z.preprocess(
       (value) => (isBlank(value) ? "" : value),
-      z
-        .string({ error: "search_title must be text." })
-        .transform((text) => text.trim().slice(0, SEARCH_MAX_LENGTH)),
+      text({ error: "search_title must be text." }).transform((value) =>
+        value.trim().slice(0, SEARCH_MAX_LENGTH),
+      ),
     ),
   })
   .transform((body) => ({
@@ -166,9 +167,13 @@ export const FilterBody = z
 
 export type FilterInput = z.output<typeof FilterBody>;
 
-/** The search text of `/search?query=`: trimmed and cut to a sane length. */
+/**
+ * The search text of `/search?query=`: trimmed and cut to a sane length. Like every query
+ * parameter of a page, text that could never be valid (control characters) reads as absent.
+ */
 export function searchText(value: string | null | undefined): string {
-  return (value ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
+  if (!value || !SINGLE_LINE.test(value)) return "";
+  return value.trim().slice(0, SEARCH_MAX_LENGTH);
 }
 
 /** The Filter panel's choices: stores of the checklist, price and discount ranges. */
@@ -194,8 +199,8 @@ const PanelQuery = z.object({
   store_id: storeIdList,
   min_price: optionalAmount("min_price", MAX_PRICE),
   max_price: optionalAmount("max_price", MAX_PRICE),
-  min_discount: optionalAmount("min_discount", 100),
-  max_discount: optionalAmount("max_discount", 100),
+  min_discount: optionalDiscount("min_discount"),
+  max_discount: optionalDiscount("max_discount"),
 });
 
 export const PANEL_PARAMS = [

@@ -2,13 +2,15 @@ import { TtlCache } from "../cache/ttl-cache.ts";
 import type { CategoryDetail, StoreDetail } from "../catalog/presenter.ts";
 import { presentCategoryDetail, presentStoreDetail } from "../catalog/presenter.ts";
 import * as catalogRepo from "../catalog/repository.ts";
-import { NO_DATA_FOUND, PAGE_SIZE, lastPage } from "../constants.ts";
+import { PAGE_SIZE, lastPage } from "../constants.ts";
 import { LIST_CACHE_TTL_MS, createDealPager, dealListCaches, filterKey } from "../deals/paging.ts";
 import { presentDealCard, type DealCard } from "../deals/presenter.ts";
 import { findCardsByIds } from "../deals/repository.ts";
-import type { DealBounds, DealCardRow, DealFilter, TextMatch } from "../deals/repository.ts";
+import type { DealCardRow } from "../deals/deal-card-query.ts";
+import type { DealBounds, DealFilter, TextMatch } from "../deals/repository.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../http/errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import { CONTROL_CHARACTERS_MESSAGE, SINGLE_LINE } from "../validation.ts";
 import {
   presentEducatorPost,
   type EducatorPost,
@@ -19,15 +21,11 @@ import { findNearestTerms, findSearchIds } from "./repository.ts";
 import {
   EDUCATORS_SLUG,
   EMPTY_PANEL,
+  listingSlug,
   type CategoryPageInput,
   type FilterInput,
   type PanelFilter,
 } from "./schema.ts";
-
-/** The spec's convention for unknown items: HTTP 404 with status 'false' and 'No Data Found'. */
-export function noDataFound(): AppError {
-  return new AppError(404, NO_DATA_FOUND, { status: "false" });
-}
 
 /** Which listing a request is about, once its store or category is known. */
 export type ListingContext =
@@ -184,18 +182,26 @@ export function createListingsService({ db, now, changes }: Deps) {
   async function resolve(request: ListingRequest): Promise<ListingContext> {
     switch (request.type) {
       case "store": {
-        const store = await catalogRepo.findStoreBySlug(db, request.slug);
-        if (!store) throw noDataFound();
+        // A slug no schema accepts (a page's address can carry anything) names no store.
+        const store = listingSlug.safeParse(request.slug).success
+          ? await catalogRepo.findStoreBySlug(db, request.slug)
+          : undefined;
+        if (!store) throw new NotFoundError();
         return { type: "store", store: presentStoreDetail(store), storeIds: [store.id] };
       }
       case "category": {
-        const category = await catalogRepo.findCategoryBySlug(db, request.slug);
-        if (!category) throw noDataFound();
+        const category = listingSlug.safeParse(request.slug).success
+          ? await catalogRepo.findCategoryBySlug(db, request.slug)
+          : undefined;
+        if (!category) throw new NotFoundError();
         return { type: "category", category: presentCategoryDetail(category) };
       }
       case "newdeals":
         return request;
       case "search":
+        if (!SINGLE_LINE.test(request.query)) {
+          throw new ValidationError({ query: CONTROL_CHARACTERS_MESSAGE });
+        }
         return request;
     }
   }
@@ -275,7 +281,7 @@ export function createListingsService({ db, now, changes }: Deps) {
         case "d":
           return listingPage({ type: "newdeals" }, input.page);
         case "g":
-          if (slug !== EDUCATORS_SLUG) throw noDataFound();
+          if (slug !== EDUCATORS_SLUG) throw new NotFoundError();
           return educatorPage(input.page);
       }
     },
@@ -294,7 +300,7 @@ export function createListingsService({ db, now, changes }: Deps) {
         case "store": {
           const stores = await catalogRepo.findStoresByIds(db, input.store_id);
           const first = stores.find((s) => s.id === input.store_id[0]) ?? stores[0];
-          if (!first) throw noDataFound();
+          if (!first) throw new NotFoundError();
           const base: DealFilter = {
             storeIds: input.store_id,
             ...(input.category_id !== undefined ? { categoryId: input.category_id } : {}),
@@ -303,7 +309,7 @@ export function createListingsService({ db, now, changes }: Deps) {
         }
         case "category": {
           const category = await catalogRepo.findCategoryById(db, input.category_id!);
-          if (!category) throw noDataFound();
+          if (!category) throw new NotFoundError();
           return contextListing(
             { type: "category", category: presentCategoryDetail(category) },
             panel,

@@ -2,8 +2,11 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import sharp, { type OutputInfo } from "sharp";
+import type { DbOrTx } from "../../db/index.ts";
 import { MAX_UPLOAD_BYTES } from "../constants.ts";
-import { ValidationError } from "../http/errors.ts";
+import type { Deps } from "../deps.ts";
+import { ValidationError } from "../errors.ts";
+import { deleteMediaRecord } from "./repository.ts";
 
 /** Formats recognised by their first bytes; the declared name and type are never trusted. */
 function sniffImage(bytes: Buffer): "jpeg" | "png" | "gif" | "webp" | null {
@@ -78,7 +81,61 @@ export async function storeUploadedImage(
   };
 }
 
-/** Removes a stored file (when the transaction that would have referenced it fails). */
-export async function removeStoredImage(mediaDir: string, relativePath: string): Promise<void> {
-  await fs.rm(path.join(mediaDir, relativePath), { force: true });
+type MediaDeps = Pick<Deps, "mediaDir" | "log">;
+
+/**
+ * Deletes a stored file nothing refers to any more. A file that cannot be removed is logged, not
+ * thrown: the request that let go of it has succeeded (or failed for a reason of its own).
+ */
+async function removeStoredFile({ mediaDir, log }: MediaDeps, relativePath: string) {
+  try {
+    await fs.rm(path.join(mediaDir, relativePath), { force: true });
+  } catch (error) {
+    log.warn(`could not remove the stored image ${relativePath}: ${String(error)}`);
+  }
+}
+
+/**
+ * Stores an uploaded image (if any) before `write` and removes it again if `write` fails, so a
+ * refused or failed request leaves neither a row nor a file behind.
+ */
+export async function withStoredImage<T>(
+  deps: MediaDeps,
+  upload: {
+    bytes: Buffer | undefined | null;
+    folder: "deals" | "avatars" | "discussions";
+    maxSize?: number;
+  },
+  write: (stored: StoredImage | null) => Promise<T>,
+): Promise<T> {
+  const stored = upload.bytes
+    ? await storeUploadedImage(deps.mediaDir, upload.folder, upload.bytes, {
+        maxSize: upload.maxSize,
+      })
+    : null;
+  try {
+    return await write(stored);
+  } catch (error) {
+    if (stored) await removeStoredFile(deps, stored.path);
+    throw error;
+  }
+}
+
+const MEDIA_URL_PREFIX = "/media/";
+
+/**
+ * Lets go of an image a user uploaded once nothing shows it any more (a replaced avatar, the picture
+ * of a deleted account): its media record, then its file. Only the user's own uploads are ever
+ * deleted, never a shared image or a link to elsewhere.
+ */
+export async function releaseUserImage(
+  deps: MediaDeps & { db: DbOrTx },
+  userId: number,
+  url: string | null | undefined,
+): Promise<void> {
+  if (!url?.startsWith(MEDIA_URL_PREFIX)) return;
+  const relativePath = url.slice(MEDIA_URL_PREFIX.length);
+  if (await deleteMediaRecord(deps.db, userId, relativePath)) {
+    await removeStoredFile(deps, relativePath);
+  }
 }

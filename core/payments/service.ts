@@ -2,13 +2,15 @@ import { requireActingUser, requireUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { PAYMENT, PAYMENT_MESSAGES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
+import type { ClaimedUserId } from "../accounts/schema.ts";
 import {
-  AppError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  UnavailableError,
+  UpstreamError,
   ValidationError,
-} from "../http/errors.ts";
+} from "../errors.ts";
 import { isCurrentSubscription } from "./policy.ts";
 import { presentPlan, presentSubscription } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -38,7 +40,7 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
   const stripe = createStripeClient(config.stripe);
 
   function requireStripe(): StripeClient {
-    if (!stripe) throw new AppError(503, PAYMENT_MESSAGES.notConfigured);
+    if (!stripe) throw new UnavailableError(PAYMENT_MESSAGES.notConfigured);
     return stripe;
   }
 
@@ -48,7 +50,7 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
       return await call();
     } catch (error) {
       log.warn(`stripe: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw new AppError(502, PAYMENT_MESSAGES.providerUnavailable);
+      throw new UpstreamError(PAYMENT_MESSAGES.providerUnavailable);
     }
   }
 
@@ -128,7 +130,10 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
     },
 
     /** `POST /subscriptions_setup_intent`: saves a card for the subscription's renewals. */
-    async createSetupIntent(user: CurrentUser | null, claimedUserId: unknown): Promise<string> {
+    async createSetupIntent(
+      user: CurrentUser | null,
+      claimedUserId: ClaimedUserId,
+    ): Promise<string> {
       const current = requireActingUser(user, claimedUserId);
       const client = requireStripe();
       const plan = await loadPlan();
@@ -146,12 +151,15 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
           metadata: intentMetadata(current, plan, subscriptionId),
         }),
       );
-      if (!intent.client_secret) throw new AppError(502, PAYMENT_MESSAGES.providerUnavailable);
+      if (!intent.client_secret) throw new UpstreamError(PAYMENT_MESSAGES.providerUnavailable);
       return intent.client_secret;
     },
 
     /** `POST /create-intent`: the first payment, 1099 usd, keeping the card for renewals. */
-    async createPaymentIntent(user: CurrentUser | null, claimedUserId: unknown): Promise<string> {
+    async createPaymentIntent(
+      user: CurrentUser | null,
+      claimedUserId: ClaimedUserId,
+    ): Promise<string> {
       const current = requireActingUser(user, claimedUserId);
       const client = requireStripe();
       const plan = await loadPlan();
@@ -172,7 +180,7 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
           metadata: intentMetadata(current, plan, subscriptionId),
         }),
       );
-      if (!intent.client_secret) throw new AppError(502, PAYMENT_MESSAGES.providerUnavailable);
+      if (!intent.client_secret) throw new UpstreamError(PAYMENT_MESSAGES.providerUnavailable);
       return intent.client_secret;
     },
 

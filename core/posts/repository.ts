@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { dealCardQuery } from "../deals/repository.ts";
+import { dealCardQuery } from "../deals/deal-card-query.ts";
 
 /**
  * A live post with everything its detail page shows: the deal card's columns plus the description,

@@ -1,19 +1,20 @@
 import { z } from "zod";
+import { claimedUserId } from "../accounts/schema.ts";
+import { text } from "../validation.ts";
 
-/** A user id as the spec's payloads carry it: a number or a numeric string, or absent. */
-const OptionalUserId = z.union([z.string().max(20), z.number()]).nullish();
+/** A post's public id, as its URL and the payloads carry it. */
+export const uniqueId = text({ error: "unique_id is required." })
+  .trim()
+  .min(1, "unique_id is required.")
+  .max(40, "No Data Found");
 
 /** `POST /api/product_details`. */
 export const ProductDetailsBody = z.object({
   // Ignored: the viewer is the session's user (DESIGN.md, identity); accepted for the spec's payload.
-  user_id: OptionalUserId,
-  unique_id: z
-    .string({ error: "unique_id is required." })
-    .trim()
-    .min(1, "unique_id is required.")
-    .max(40, "No Data Found"),
-  slug: z.string().trim().max(200).optional(),
+  user_id: claimedUserId,
+  unique_id: uniqueId,
+  slug: text().trim().max(200).optional(),
   type: z.enum(["d", "g"], { error: "type must be 'd' (deal) or 'g' (educator post)." }).optional(),
 });
 
-export type ProductDetailsInput = z.infer<typeof ProductDetailsBody>;
+export type ProductDetailsInput = z.output<typeof ProductDetailsBody>;

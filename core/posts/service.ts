@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { NotFoundError } from "../http/errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
 import * as repo from "./repository.ts";
+import { uniqueId } from "./schema.ts";
 
 /** Who is looking at a post, for counting views once per visitor per day. */
 export interface Visitor {
@@ -39,6 +40,8 @@ export function createPostsService({ db, now }: Deps) {
     viewer: CurrentUser | null;
     visitor: Visitor;
   }) {
+    // An id no schema accepts (a page's address can carry anything) names no post.
+    if (!uniqueId.safeParse(input.uniqueId).success) return null;
     const row = await repo.findPostDetail(db, input.uniqueId);
     if (!row || (input.type && row.post_type !== input.type)) return null;
     const at = now();

@@ -1,5 +1,5 @@
 import type { CurrentUser } from "../auth/sessions.ts";
-import { ValidationError } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 
 /**
  * The profile fields shown to their owner alone, as the privacy policy promises ("Profile

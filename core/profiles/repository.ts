@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { dealCardQuery } from "../deals/repository.ts";
+import { dealCardQuery } from "../deals/deal-card-query.ts";
 
 /**
  * A live (not deleted) user with every count a profile shows, in one round trip. The counts use
@@ -195,31 +195,4 @@ export async function findAvatarUrl(db: DbOrTx, userId: number) {
     .where("id", "=", userId)
     .executeTakeFirst();
   return row?.image_url ?? null;
-}
-
-export async function insertMedia(
-  db: DbOrTx,
-  media: {
-    user_id: number;
-    path: string;
-    mime: string;
-    width: number;
-    height: number;
-    bytes: number;
-  },
-) {
-  await db.insertInto("media").values(media).execute();
-}
-
-/**
- * Forgets an uploaded file of this user (its row); returns whether there was one, so that only
- * files the user uploaded are ever deleted from disk, never shared demo images.
- */
-export async function deleteUserMedia(db: DbOrTx, userId: number, path: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom("media")
-    .where("user_id", "=", userId)
-    .where("path", "=", path)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }

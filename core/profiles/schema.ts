@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { pageNumber } from "../catalog/schema.ts";
+import { text } from "../validation.ts";
 
 /** The spec's texts for the profile screens (sections 5 and 8). */
 export const PROFILE_UPDATED = "Your profile has been updated";
@@ -26,24 +28,24 @@ export function optionalIdField(label: string) {
 }
 
 /** Text that may be missing or null in a payload; trimmed, "" when absent. */
-function optionalText(label: string, max: number) {
+function optionalText(label: string, max: number, options: { multiline?: boolean } = {}) {
   return z.preprocess(
     (value) => (value === undefined || value === null ? "" : value),
-    z.string().trim().max(max, `${label} must be ${max} characters or fewer.`),
+    text(options).trim().max(max, `${label} must be ${max} characters or fewer.`),
   );
 }
 
 /** `POST /api/user_dashboard`, `POST /api/user`: the acting user, and the page of their deals. */
 export const OwnProfileSchema = z.object({
   user_id: optionalIdField("user_id"),
-  page: optionalIdField("page"),
+  page: pageNumber,
 });
 
 /** `POST /api/user_profile`. */
 export const PublicProfileSchema = z.object({
   loggedin_user_id: optionalIdField("loggedin_user_id"),
   user_id: idField("user_id"),
-  page: optionalIdField("page"),
+  page: pageNumber,
 });
 
 export const FOLLOW = "Follow";
@@ -66,7 +68,10 @@ export const FollowSchema = z.object({
   ),
 });
 
-export type FollowStatus = z.output<typeof FollowSchema>["status"];
+export type FollowInput = z.output<typeof FollowSchema>;
+export type FollowStatus = FollowInput["status"];
+export type OwnProfileInput = z.output<typeof OwnProfileSchema>;
+export type PublicProfileInput = z.output<typeof PublicProfileSchema>;
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -99,8 +104,7 @@ export const ProfileUpdateSchema = z.object({
   user_id: optionalIdField("user_id"),
   name: z.preprocess(
     (value) => value ?? "",
-    z
-      .string()
+    text()
       .trim()
       .min(1, "Name is required !")
       .min(2, "Name should be more than 2 character!")
@@ -109,8 +113,7 @@ export const ProfileUpdateSchema = z.object({
   email: z.unknown().optional(),
   mobile: z.preprocess(
     (value) => (typeof value === "number" ? String(value) : (value ?? "")),
-    z
-      .string()
+    text()
       .trim()
       .min(1, "Mobile is required !")
       .regex(/^\d+$/, "Mobile number should be numeric.")
@@ -126,8 +129,8 @@ export const ProfileUpdateSchema = z.object({
   gender: optionalText("Gender", 6)
     .transform((v) => v.toLowerCase())
     .pipe(z.enum(["male", "female", ""], "Please choose male or female.")),
-  brief: optionalText("Biography", 2000),
-  address: optionalText("Address", 300),
+  brief: optionalText("Biography", 2000, { multiline: true }),
+  address: optionalText("Address", 300, { multiline: true }),
 });
 
 export type ProfileUpdateInput = z.output<typeof ProfileUpdateSchema>;

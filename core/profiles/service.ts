@@ -1,4 +1,4 @@
-import { requireActingUser, requireUser } from "../auth/policy.ts";
+import { requireActingUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import {
   FOLLOW_PREVIEW_LIMIT,
@@ -8,9 +8,9 @@ import {
 } from "../constants.ts";
 import { presentDealCard } from "../deals/presenter.ts";
 import type { Deps } from "../deps.ts";
-import { NotFoundError, ValidationError } from "../http/errors.ts";
-import { fieldErrors, parseInput } from "../http/validate.ts";
-import { removeStoredImage, storeUploadedImage, type StoredImage } from "../media/images.ts";
+import { NotFoundError } from "../errors.ts";
+import { releaseUserImage, withStoredImage, type StoredImage } from "../media/images.ts";
+import { insertMediaRecord } from "../media/repository.ts";
 import { assertCanFollow, isProfileOwner } from "./policy.ts";
 import {
   presentFollowEntry,
@@ -21,18 +21,16 @@ import {
 import * as repo from "./repository.ts";
 import {
   FOLLOW,
-  FollowSchema,
-  OwnProfileSchema,
   PROFILE_UPDATED,
-  ProfileUpdateSchema,
-  PublicProfileSchema,
-  profileUpdateMessage,
+  type FollowInput,
+  type OwnProfileInput,
+  type ProfileUpdateInput,
+  type PublicProfileInput,
 } from "./schema.ts";
 
-const MEDIA_URL_PREFIX = "/media/";
-
 /** My Account, public profiles, follows and profile edits. */
-export function createProfilesService({ db, now, mediaDir, log, changes: changeFeed }: Deps) {
+export function createProfilesService(deps: Deps) {
+  const { db, now, changes } = deps;
   async function loadProfilePage(
     userId: number,
     viewer: CurrentUser | null,
@@ -65,16 +63,17 @@ export function createProfilesService({ db, now, mediaDir, log, changes: changeF
     };
   }
 
-  async function ownProfile(user: CurrentUser | null, input: unknown) {
-    requireUser(user);
-    const { user_id } = parseInput(OwnProfileSchema, input);
+  async function ownProfile(
+    user: CurrentUser | null,
+    { user_id }: Pick<OwnProfileInput, "user_id">,
+  ) {
     const actor = requireActingUser(user, user_id);
     const row = await repo.findProfileUser(db, actor.id);
     if (!row) throw new NotFoundError();
     return presentUserProfile(row, { owner: true, isFollow: false });
   }
 
-  /** Stores the new avatar's row and drops the old one's; returns the old file to delete. */
+  /** Stores the changes and the new avatar's record; returns the avatar it replaced, if any. */
   async function saveProfile(
     userId: number,
     changes: repo.ProfileChanges,
@@ -83,44 +82,35 @@ export function createProfilesService({ db, now, mediaDir, log, changes: changeF
     return db.transaction().execute(async (trx) => {
       const previousUrl = avatar ? await repo.findAvatarUrl(trx, userId) : null;
       await repo.updateProfile(trx, userId, { ...changes, image_url: avatar?.url }, now());
-      if (!avatar) return null;
-      await repo.insertMedia(trx, {
-        user_id: userId,
-        path: avatar.path,
-        mime: "image/webp",
-        width: avatar.width,
-        height: avatar.height,
-        bytes: avatar.bytes,
-      });
-      if (!previousUrl?.startsWith(MEDIA_URL_PREFIX)) return null;
-      const previousPath = previousUrl.slice(MEDIA_URL_PREFIX.length);
-      return (await repo.deleteUserMedia(trx, userId, previousPath)) ? previousPath : null;
+      if (avatar) await insertMediaRecord(trx, userId, avatar);
+      return previousUrl;
     });
   }
 
   return {
     /** `POST /api/user_dashboard`: the signed-in user's own page, subscriptions included. */
-    async dashboard(user: CurrentUser | null, input: unknown) {
-      requireUser(user);
-      const { user_id, page } = parseInput(OwnProfileSchema, input);
+    async dashboard(user: CurrentUser | null, { user_id, page }: OwnProfileInput) {
       const actor = requireActingUser(user, user_id);
-      return loadProfilePage(actor.id, actor, page ?? 1);
+      return loadProfilePage(actor.id, actor, page);
     },
 
     /** `POST /api/user`: the signed-in user's own profile, private fields included. */
     ownProfile,
 
     /** `POST /api/user_profile`: anyone's public page; `is_follow` says whether the viewer follows. */
-    async publicProfile(viewer: CurrentUser | null, input: unknown) {
-      const { loggedin_user_id, user_id, page } = parseInput(PublicProfileSchema, input);
+    async publicProfile(
+      viewer: CurrentUser | null,
+      { loggedin_user_id, user_id, page }: PublicProfileInput,
+    ) {
       if (loggedin_user_id !== undefined) requireActingUser(viewer, loggedin_user_id);
-      return loadProfilePage(user_id, viewer, page ?? 1);
+      return loadProfilePage(user_id, viewer, page);
     },
 
     /** `POST /api/profile_follow`: 'Follow' or 'UN FOLLOW'; repeating either changes nothing. */
-    async follow(user: CurrentUser | null, input: unknown) {
-      requireUser(user);
-      const { loggedin_user_id, user_id: followeeId, status } = parseInput(FollowSchema, input);
+    async follow(
+      user: CurrentUser | null,
+      { loggedin_user_id, user_id: followeeId, status }: FollowInput,
+    ) {
       const actor = requireActingUser(user, loggedin_user_id);
       assertCanFollow(actor, followeeId);
       const followee = await db.transaction().execute(async (trx) => {
@@ -144,40 +134,32 @@ export function createProfilesService({ db, now, mediaDir, log, changes: changeF
      * `POST /api/profile_update`. The fields are checked before the image is stored; a stored image
      * whose database write fails is removed, and a replaced avatar the user uploaded is deleted.
      */
-    async updateProfile(user: CurrentUser | null, input: unknown, image: Buffer | null) {
-      requireUser(user);
-      const errors = fieldErrors(ProfileUpdateSchema, input);
-      if (errors) throw new ValidationError(errors, profileUpdateMessage(errors));
-      const fields = ProfileUpdateSchema.parse(input);
+    async updateProfile(
+      user: CurrentUser | null,
+      fields: ProfileUpdateInput,
+      image: Buffer | null,
+    ) {
       const actor = requireActingUser(user, fields.user_id);
-      const avatar = image
-        ? await storeUploadedImage(mediaDir, "avatars", image, { maxSize: 512 })
-        : null;
-      let replacedPath: string | null;
-      try {
-        replacedPath = await saveProfile(
-          actor.id,
-          {
-            name: fields.name,
-            mobile: fields.mobile,
-            website: fields.website,
-            dob: fields.dob || null,
-            gender: fields.gender || null,
-            biography: fields.brief,
-            address: fields.address,
-          },
-          avatar,
-        );
-      } catch (error) {
-        if (avatar) await removeStoredImage(mediaDir, avatar.path);
-        throw error;
-      }
-      changeFeed.emit("users"); // cards show the name and picture
-      if (replacedPath) {
-        await removeStoredImage(mediaDir, replacedPath).catch((error: unknown) =>
-          log.warn(`could not remove replaced avatar ${replacedPath}: ${String(error)}`),
-        );
-      }
+      const replacedUrl = await withStoredImage(
+        deps,
+        { bytes: image, folder: "avatars", maxSize: 512 },
+        (avatar) =>
+          saveProfile(
+            actor.id,
+            {
+              name: fields.name,
+              mobile: fields.mobile,
+              website: fields.website,
+              dob: fields.dob || null,
+              gender: fields.gender || null,
+              biography: fields.brief,
+              address: fields.address,
+            },
+            avatar,
+          ),
+      );
+      changes.emit("users"); // cards show the name and picture
+      await releaseUserImage(deps, actor.id, replacedUrl);
       return { message: PROFILE_UPDATED, data: await ownProfile(actor, { user_id: actor.id }) };
     },
   };

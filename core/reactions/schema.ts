@@ -22,3 +22,5 @@ export const LikeSchema = z.object({
     z.enum(REACTIONS, "btn_type must be 'like' or 'unlike'."),
   ),
 });
+
+export type LikeInput = z.output<typeof LikeSchema>;

@@ -1,12 +1,11 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { requireActingUser, requireUser } from "../auth/policy.ts";
+import { requireActingUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { NotFoundError } from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
+import { NotFoundError } from "../errors.ts";
 import { findReaction } from "../posts/repository.ts";
 import * as repo from "./repository.ts";
-import { LikeSchema, type Reaction } from "./schema.ts";
+import type { LikeInput, Reaction } from "./schema.ts";
 
 /** Where a reaction comes from. */
 export interface ReactionContext {
@@ -39,9 +38,11 @@ export function createReactionsService({ db, now, changes }: Deps) {
      * Pressing the button of the reaction one already has takes it back; pressing the other one
      * switches to it. Counters and the trending score change in the same transaction.
      */
-    async toggle(user: CurrentUser | null, input: unknown, context: ReactionContext) {
-      requireUser(user);
-      const { user_id, post_id, post_type, btn_type } = parseInput(LikeSchema, input);
+    async toggle(
+      user: CurrentUser | null,
+      { user_id, post_id, post_type, btn_type }: LikeInput,
+      context: ReactionContext,
+    ) {
       const actor = requireActingUser(user, user_id);
       const key = await voterKey(context.clientAddress);
       const result = await db.transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { NewPost } from "../../db/schema.ts";
-import { isLive } from "../deals/repository.ts";
+import { isLive } from "../deals/deal-card-query.ts";
 
 /** The choices of the Submit Deals forms, each list in the order the site shows it. */
 export async function findSubmitOptions(db: DbOrTx) {
@@ -85,23 +85,4 @@ export function insertPost(tx: DbOrTx, post: Omit<NewPost, "hot_score">) {
     })
     .returning(["id", "unique_id", "slug", "title", "post_type", "kind"])
     .executeTakeFirstOrThrow();
-}
-
-/** Records an uploaded image (always re-encoded to WebP by storeUploadedImage). */
-export async function insertMedia(
-  tx: DbOrTx,
-  userId: number,
-  image: { path: string; width: number; height: number; bytes: number },
-) {
-  await tx
-    .insertInto("media")
-    .values({
-      user_id: userId,
-      path: image.path,
-      mime: "image/webp",
-      width: image.width,
-      height: image.height,
-      bytes: image.bytes,
-    })
-    .execute();
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { claimedUserId } from "../accounts/schema.ts";
+import { isBlank, text } from "../validation.ts";
 
 /**
  * The Submit Deals forms (spec sections 3 and 5). The browser validates its form with these
@@ -23,7 +25,7 @@ export const DEAL_MESSAGES = {
   description: "Description is required.",
   descriptionTooLong: "Description is too long.",
   price: "Price must be a number, 0 or more.",
-  discount: "Discount must be a number from 0 to 100.",
+  discount: "Discount must be a whole number from 0 to 100.",
   link: "Please enter a valid link starting with http:// or https://.",
   expiry: "Please enter a valid expiry date.",
   expiryPast: "Expiry date cannot be in the past.",
@@ -48,9 +50,6 @@ export const IMAGE_MESSAGES = {
   tooLarge: "The image must be 5 MB or smaller.",
   notImage: "Please choose an image file (JPEG, PNG, GIF or WebP).",
 } as const;
-
-const isBlank = (value: unknown) =>
-  value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 
 /** Text of an HTML fragment without tags or entities, enough to tell an empty editor apart. */
 export function hasVisibleText(html: string): boolean {
@@ -77,22 +76,30 @@ function requiredId(message: string) {
 function requiredText(message: string, max: number, tooLong: string) {
   return z.preprocess(
     (value) => (value === undefined || value === null ? "" : value),
-    z.string({ error: message }).trim().min(1, message).max(max, tooLong),
+    text({ error: message }).trim().min(1, message).max(max, tooLong),
   );
 }
 
 function richText(message: string, tooLong: string) {
   return z.preprocess(
     (value) => (value === undefined || value === null ? "" : value),
-    z
-      .string({ error: message })
+    text({ error: message, multiline: true })
       .max(SUBMISSION_LIMITS.description, tooLong)
       .refine(hasVisibleText, message),
   );
 }
 
-/** A number typed by a person: "", "12", "12.50", "$1,299". Blank is "not given". */
-function optionalNumber(message: string, min: number, max: number) {
+/**
+ * A number typed by a person: "", "12", "12.50", "$1,299". Blank is "not given". A whole number
+ * (`whole`) refuses fractions rather than rounding them away.
+ */
+function optionalNumber(
+  message: string,
+  min: number,
+  max: number,
+  options: { whole?: boolean } = {},
+) {
+  const number = z.number({ error: message }).min(min, message).max(max, message);
   return z.preprocess(
     (value) =>
       isBlank(value)
@@ -100,16 +107,19 @@ function optionalNumber(message: string, min: number, max: number) {
         : typeof value === "string"
           ? Number(value.replace(/[$,\s]/g, ""))
           : value,
-    z.number({ error: message }).min(min, message).max(max, message).optional(),
+    (options.whole ? number.int(message) : number).optional(),
   );
 }
 
 function optionalUrl(message: string, protocol: RegExp) {
   return z.preprocess(
     (value) => (isBlank(value) ? undefined : typeof value === "string" ? value.trim() : value),
-    z
-      .url({ protocol, hostname: z.regexes.domain, error: message })
-      .max(SUBMISSION_LIMITS.link, message)
+    text({ error: message })
+      .pipe(
+        z
+          .url({ protocol, hostname: z.regexes.domain, error: message })
+          .max(SUBMISSION_LIMITS.link, message),
+      )
       .optional(),
   );
 }
@@ -140,9 +150,14 @@ function isRealDate(value: string): boolean {
   return !Number.isNaN(parsed.getTime()) && isoDate(parsed) === value;
 }
 
-/** The deal form; `earliestExpiry` is `earliestExpiryDate(now)` on the server and in the browser. */
-export function createDealSchema(earliestExpiry: string) {
+/**
+ * The deal form. `earliestExpiry` is `earliestExpiryDate(now)`, or a function that gives it at the
+ * moment a form is checked (the server's `DealSchema`, which lives as long as the process).
+ */
+export function createDealSchema(earliestExpiry: string | (() => string)) {
+  const earliest = typeof earliestExpiry === "string" ? () => earliestExpiry : earliestExpiry;
   return z.object({
+    user_id: claimedUserId,
     deal_category: requiredId(DEAL_MESSAGES.dealCategory),
     store_id: requiredId(DEAL_MESSAGES.store),
     category_id: requiredId(DEAL_MESSAGES.category),
@@ -151,17 +166,14 @@ export function createDealSchema(earliestExpiry: string) {
     price: optionalNumber(DEAL_MESSAGES.price, 0, SUBMISSION_LIMITS.maxPrice).transform((v) =>
       v === undefined ? undefined : Math.round(v * 100) / 100,
     ),
-    discount: optionalNumber(DEAL_MESSAGES.discount, 0, 100).transform((v) =>
-      v === undefined ? undefined : Math.round(v),
-    ),
+    discount: optionalNumber(DEAL_MESSAGES.discount, 0, 100, { whole: true }),
     link: optionalUrl(DEAL_MESSAGES.link, /^https?$/),
     deal_image: optionalUrl(DEAL_MESSAGES.imageLink, /^https$/),
     expiry: z.preprocess(
       (value) => (isBlank(value) ? undefined : typeof value === "string" ? value.trim() : value),
-      z
-        .string({ error: DEAL_MESSAGES.expiry })
+      text({ error: DEAL_MESSAGES.expiry })
         .refine(isRealDate, DEAL_MESSAGES.expiry)
-        .refine((value) => !isRealDate(value) || value >= earliestExpiry, DEAL_MESSAGES.expiryPast)
+        .refine((value) => !isRealDate(value) || value >= earliest(), DEAL_MESSAGES.expiryPast)
         .optional(),
     ),
     type: z.preprocess(
@@ -170,8 +182,7 @@ export function createDealSchema(earliestExpiry: string) {
     ),
     coupon_code: z.preprocess(
       (value) => (isBlank(value) ? undefined : value),
-      z
-        .string({ error: DEAL_MESSAGES.couponCode })
+      text({ error: DEAL_MESSAGES.couponCode })
         .trim()
         .max(SUBMISSION_LIMITS.couponCode, DEAL_MESSAGES.couponCode)
         .optional(),
@@ -179,10 +190,14 @@ export function createDealSchema(earliestExpiry: string) {
   });
 }
 
-export type DealSchema = ReturnType<typeof createDealSchema>;
-export type DealSubmission = z.output<DealSchema>;
+/** `POST /api/save_deal`: the deal form, with the expiry checked against the clock when it runs. */
+export const DealSchema = createDealSchema(() => earliestExpiryDate(new Date()));
 
+export type DealSubmission = z.output<typeof DealSchema>;
+
+/** `POST /api/save_discussion` and the Discussion form. */
 export const DiscussionSchema = z.object({
+  user_id: claimedUserId,
   forum_category_id: requiredId(DISCUSSION_MESSAGES.category),
   title: requiredText(
     DISCUSSION_MESSAGES.title,

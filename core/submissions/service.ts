@@ -2,9 +2,9 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import { SUBMIT_MESSAGES } from "../constants.ts";
 import { htmlToText, sanitizeRichHtml } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, ValidationError } from "../http/errors.ts";
-import { parseInput } from "../http/validate.ts";
-import { removeStoredImage, storeUploadedImage, type StoredImage } from "../media/images.ts";
+import { ConflictError, ValidationError } from "../errors.ts";
+import { withStoredImage } from "../media/images.ts";
+import { insertMediaRecord } from "../media/repository.ts";
 import { linkKey, newUniqueId, slugify } from "../posts/identity.ts";
 import { requirePoster } from "./policy.ts";
 import { presentDuplicate, toSubmitOptions, type CreatedPost } from "./presenter.ts";
@@ -12,15 +12,14 @@ import * as repo from "./repository.ts";
 import {
   DEAL_MESSAGES,
   DISCUSSION_MESSAGES,
-  DiscussionSchema,
-  createDealSchema,
-  earliestExpiryDate,
   expiryEndsAt,
+  type DealSubmission,
+  type DiscussionSubmission,
 } from "./schema.ts";
 
-/** A submission as it arrives: the form's text fields and, when one was chosen, the image bytes. */
-export interface SubmissionInput {
-  fields: Record<string, unknown>;
+/** A submission: the form's checked fields and, when one was chosen, the image's bytes. */
+export interface SubmissionInput<Fields> {
+  fields: Fields;
   image?: Buffer;
 }
 
@@ -33,34 +32,19 @@ function cleanDescription(html: string, field: string, message: string) {
 }
 
 /** Submit Deals: the form's choices, new deals and coupons, new discussions. */
-export function createSubmissionsService({ db, mediaDir, now, changes }: Deps) {
-  /**
-   * Stores the image (if any) before the transaction and removes it again if the transaction
-   * fails, so a refused or failed submission leaves neither a row nor a file behind.
-   */
-  async function withStoredImage<T>(
-    image: Buffer | undefined,
-    folder: "deals" | "discussions",
-    write: (stored: StoredImage | null) => Promise<T>,
-  ): Promise<T> {
-    const stored = image ? await storeUploadedImage(mediaDir, folder, image) : null;
-    try {
-      return await write(stored);
-    } catch (error) {
-      if (stored) await removeStoredImage(mediaDir, stored.path);
-      throw error;
-    }
-  }
-
+export function createSubmissionsService(deps: Deps) {
+  const { db, now, changes } = deps;
   return {
     async options() {
       return toSubmitOptions(await repo.findSubmitOptions(db));
     },
 
-    async createDeal(user: CurrentUser | null, input: SubmissionInput): Promise<CreatedPost> {
-      const poster = requirePoster(user, input.fields.user_id);
+    async createDeal(
+      user: CurrentUser | null,
+      { fields: deal, image }: SubmissionInput<DealSubmission>,
+    ): Promise<CreatedPost> {
+      const poster = requirePoster(user, deal.user_id);
       const at = now();
-      const deal = parseInput(createDealSchema(earliestExpiryDate(at)), input.fields);
 
       const [forumCategory, store, category] = await Promise.all([
         repo.findForumCategory(db, deal.deal_category, "deal"),
@@ -91,7 +75,7 @@ export function createSubmissionsService({ db, mediaDir, now, changes }: Deps) {
       // Checked before the image is processed (cheap refusal), and again under the link's lock.
       if (key) await refuseDuplicate(await repo.findLiveDealByLinkKey(db, key, at));
 
-      const created = await withStoredImage(input.image, "deals", (stored) =>
+      const created = await withStoredImage(deps, { bytes: image, folder: "deals" }, (stored) =>
         db.transaction().execute(async (tx) => {
           if (key) {
             await repo.lockLinkKey(tx, key);
@@ -119,7 +103,7 @@ export function createSubmissionsService({ db, mediaDir, now, changes }: Deps) {
             created_at: at,
             updated_at: at,
           });
-          if (stored) await repo.insertMedia(tx, poster.id, stored);
+          if (stored) await insertMediaRecord(tx, poster.id, stored);
           return post;
         }),
       );
@@ -127,10 +111,12 @@ export function createSubmissionsService({ db, mediaDir, now, changes }: Deps) {
       return created;
     },
 
-    async createDiscussion(user: CurrentUser | null, input: SubmissionInput): Promise<CreatedPost> {
-      const poster = requirePoster(user, input.fields.user_id);
+    async createDiscussion(
+      user: CurrentUser | null,
+      { fields: discussion, image }: SubmissionInput<DiscussionSubmission>,
+    ): Promise<CreatedPost> {
+      const poster = requirePoster(user, discussion.user_id);
       const at = now();
-      const discussion = parseInput(DiscussionSchema, input.fields);
       const forumCategory = await repo.findForumCategory(
         db,
         discussion.forum_category_id,
@@ -145,25 +131,28 @@ export function createSubmissionsService({ db, mediaDir, now, changes }: Deps) {
         DISCUSSION_MESSAGES.description,
       );
 
-      const created = await withStoredImage(input.image, "discussions", (stored) =>
-        db.transaction().execute(async (tx) => {
-          const post = await repo.insertPost(tx, {
-            unique_id: newUniqueId(),
-            slug: slugify(discussion.title),
-            post_type: "g",
-            kind: "discussion",
-            status: "active",
-            user_id: poster.id,
-            forum_category_id: discussion.forum_category_id,
-            title: discussion.title,
-            ...content,
-            image_url: stored?.url ?? "",
-            created_at: at,
-            updated_at: at,
-          });
-          if (stored) await repo.insertMedia(tx, poster.id, stored);
-          return post;
-        }),
+      const created = await withStoredImage(
+        deps,
+        { bytes: image, folder: "discussions" },
+        (stored) =>
+          db.transaction().execute(async (tx) => {
+            const post = await repo.insertPost(tx, {
+              unique_id: newUniqueId(),
+              slug: slugify(discussion.title),
+              post_type: "g",
+              kind: "discussion",
+              status: "active",
+              user_id: poster.id,
+              forum_category_id: discussion.forum_category_id,
+              title: discussion.title,
+              ...content,
+              image_url: stored?.url ?? "",
+              created_at: at,
+              updated_at: at,
+            });
+            if (stored) await insertMediaRecord(tx, poster.id, stored);
+            return post;
+          }),
       );
       changes.emit("posts");
       return created;

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { presentAccount } from "../../core/accounts/presenter.ts";
 import {
+  ActingUserBody,
   ChangePasswordSchema,
   ForgotPasswordSchema,
   ResendConfirmationSchema,
@@ -8,12 +9,18 @@ import {
   SigninSchema,
   SignupSchema,
   SocialSigninSchema,
-  UserDeletedSchema,
   VerifySchema,
 } from "../../core/accounts/schema.ts";
 import type { SignInContext } from "../../core/accounts/service.ts";
-import { AppError } from "../../core/http/errors.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
+import { SPEC_FAILURES } from "./errors.ts";
+import {
+  AccountDeletedResponse,
+  AccountResponse,
+  MessageResponse,
+  SignupResponse,
+  SocialSigninResponse,
+} from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -23,18 +30,6 @@ function signInContext(request: FastifyRequest): SignInContext {
     previousSessionId: request.user?.sessionId,
     currentUser: request.user,
   };
-}
-
-/** Runs a call whose failures the spec reads with a status value of its own (sign-in: 'False'). */
-async function withFailureStatus<T>(status: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) {
-      throw new AppError(error.statusCode, error.message, { ...error.body, status });
-    }
-    throw error;
-  }
 }
 
 /** Accounts: the spec's sign-up, sign-in, password and deletion calls, plus logout and resend. */
@@ -47,23 +42,18 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Register (201); a confirmation link is mailed. Errors read message.email",
     body: SignupSchema,
+    response: SignupResponse,
+    successStatus: 201,
+    failure: SPEC_FAILURES.register,
     rateLimit: RATE_LIMITS.signup,
-    handler: async (request, reply) => {
-      try {
-        const { user, mailed } = await accounts.signup(request.body);
-        return reply.code(201).send({
-          status: "true",
-          message: "Registered Successfully !",
-          response: presentAccount(user),
-          confirmation_mail_sent: mailed,
-        });
-      } catch (error) {
-        // The register page reads its errors as message.<field>.
-        if (error instanceof AppError && error.statusCode === 422 && "errors" in error.body) {
-          throw new AppError(422, error.message, { ...error.body, message: error.body.errors });
-        }
-        throw error;
-      }
+    handler: async ({ input }) => {
+      const { user, mailed } = await accounts.signup(input);
+      return {
+        status: "true",
+        message: "Registered Successfully !",
+        response: presentAccount(user),
+        confirmation_mail_sent: mailed,
+      };
     },
   });
 
@@ -73,8 +63,9 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Confirm an email address with the mailed code",
     body: VerifySchema,
-    handler: async (request) => {
-      const { user, message } = await accounts.verifyEmail(request.body);
+    response: AccountResponse,
+    handler: async ({ input }) => {
+      const { user, message } = await accounts.verifyEmail(input);
       return { status: "true", message, response: presentAccount(user) };
     },
   });
@@ -85,10 +76,11 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Mail a new confirmation link (same answer for any address)",
     body: ResendConfirmationSchema,
+    response: MessageResponse,
     rateLimit: RATE_LIMITS.forgotPassword,
-    handler: async (request) => ({
+    handler: async ({ input }) => ({
       status: "true",
-      ...(await accounts.resendConfirmation(request.body)),
+      ...(await accounts.resendConfirmation(input)),
     }),
   });
 
@@ -98,11 +90,11 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Sign in with email and password; sets the session cookie. status 'False' on failure",
     body: SigninSchema,
+    response: AccountResponse,
+    failure: SPEC_FAILURES.signin,
     rateLimit: RATE_LIMITS.signin,
-    handler: async (request, reply) => {
-      const { user, token, message } = await withFailureStatus("False", () =>
-        accounts.signin(request.body, signInContext(request)),
-      );
+    handler: async ({ input, request, reply }) => {
+      const { user, token, message } = await accounts.signin(input, signInContext(request));
       reply.setSessionCookie(token);
       return { status: "true", message, response: presentAccount(user, token) };
     },
@@ -113,7 +105,8 @@ export const authApi: ApiModule = (app, services) => {
     url: "/logout",
     tag: "Accounts",
     summary: "End this session and clear its cookie",
-    handler: async (request, reply) => {
+    response: MessageResponse,
+    handler: async ({ request, reply }) => {
       const { message } = await accounts.logout(request.user);
       reply.clearSessionCookie();
       return { status: "true", message };
@@ -126,10 +119,12 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Mail a single-use password reset link. status 'false' for an unknown address",
     body: ForgotPasswordSchema,
+    response: MessageResponse,
+    failure: SPEC_FAILURES.notFoundFalse,
     rateLimit: RATE_LIMITS.forgotPassword,
-    handler: async (request) => ({
+    handler: async ({ input }) => ({
       status: "true",
-      ...(await accounts.forgotPassword(request.body)),
+      ...(await accounts.forgotPassword(input)),
     }),
   });
 
@@ -139,9 +134,10 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Choose a new password with a mailed reset link; ends every session",
     body: ResetPasswordSchema,
+    response: MessageResponse,
     rateLimit: RATE_LIMITS.forgotPassword,
-    handler: async (request, reply) => {
-      const { message } = await accounts.resetPassword(request.body);
+    handler: async ({ input, reply }) => {
+      const { message } = await accounts.resetPassword(input);
       reply.clearSessionCookie();
       return { status: "true", message };
     },
@@ -153,11 +149,12 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Change the password (old password needed); ends the user's other sessions",
     body: ChangePasswordSchema,
+    response: MessageResponse,
     auth: true,
     rateLimit: RATE_LIMITS.signin,
-    handler: async (request) => ({
+    handler: async ({ input, request }) => ({
       status: "true",
-      ...(await accounts.changePassword(request.user, request.body)),
+      ...(await accounts.changePassword(request.user, input)),
     }),
   });
 
@@ -166,10 +163,11 @@ export const authApi: ApiModule = (app, services) => {
     url: "/user_deleted",
     tag: "Accounts",
     summary: "Delete the signed-in user's account (needs a sign-in within 15 minutes)",
-    body: UserDeletedSchema,
+    body: ActingUserBody,
+    response: AccountDeletedResponse,
     auth: true,
-    handler: async (request, reply) => {
-      const { userId, message } = await accounts.deleteAccount(request.user, request.body);
+    handler: async ({ input, request, reply }) => {
+      const { userId, message } = await accounts.deleteAccount(request.user, input);
       reply.clearSessionCookie();
       return { status: "true", message, data: { response: { user_id: userId } } };
     },
@@ -181,9 +179,10 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary: "Sign in with a Google or Facebook token (id_token or access_token) that verifies",
     body: SocialSigninSchema,
+    response: SocialSigninResponse,
     rateLimit: RATE_LIMITS.social,
-    handler: async (request, reply) => {
-      const { user, token } = await accounts.socialSignin(request.body, signInContext(request));
+    handler: async ({ input, request, reply }) => {
+      const { user, token } = await accounts.socialSignin(input, signInContext(request));
       reply.setSessionCookie(token);
       const account = presentAccount(user, token);
       return { status: "true", message: "Successfully Login", data: account, response: account };
@@ -198,9 +197,10 @@ export const authApi: ApiModule = (app, services) => {
       "Delete the account a verified Google or Facebook token is linked to (needs that account's " +
       "session, signed in within 15 minutes)",
     body: SocialSigninSchema,
+    response: AccountDeletedResponse,
     rateLimit: RATE_LIMITS.social,
-    handler: async (request, reply) => {
-      const { userId, message } = await accounts.socialDelete(request.user, request.body);
+    handler: async ({ input, request, reply }) => {
+      const { userId, message } = await accounts.socialDelete(request.user, input);
       if (request.user?.id === userId) reply.clearSessionCookie();
       return { status: "true", message, data: { response: { user_id: userId } } };
     },

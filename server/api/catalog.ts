@@ -1,6 +1,11 @@
 import { PageBody } from "../../core/catalog/schema.ts";
 import { presentAll, presentCatalogPage } from "../../core/catalog/presenter.ts";
-import { parseInput } from "../../core/http/validate.ts";
+import {
+  CategoriesPageResponse,
+  CategoriesResponse,
+  StoresPageResponse,
+  StoresResponse,
+} from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -13,6 +18,7 @@ export const catalogApi: ApiModule = (app, services) => {
     url: "/stores_list",
     tag: "Stores and categories",
     summary: "Every store (store_id, id, title, slug, link, image_url), alphabetically",
+    response: StoresResponse,
     cacheSeconds: CATALOG_CACHE_SECONDS,
     handler: async () => presentAll(await services.catalog.allStores()),
   });
@@ -22,16 +28,15 @@ export const catalogApi: ApiModule = (app, services) => {
     tag: "Stores and categories",
     summary: "One page of 20 stores, with deal_data_pagination.total",
     body: PageBody,
-    handler: async (request) => {
-      const { page } = parseInput(PageBody, request.body);
-      return presentCatalogPage(await services.catalog.storesPage(page));
-    },
+    response: StoresPageResponse,
+    handler: async ({ input }) => presentCatalogPage(await services.catalog.storesPage(input.page)),
   });
   apiRoute(app, {
     method: "GET",
     url: "/category_list",
     tag: "Stores and categories",
     summary: "Every category (category_id, id, title, slug, image_url), alphabetically",
+    response: CategoriesResponse,
     cacheSeconds: CATALOG_CACHE_SECONDS,
     handler: async () => presentAll(await services.catalog.allCategories()),
   });
@@ -41,9 +46,8 @@ export const catalogApi: ApiModule = (app, services) => {
     tag: "Stores and categories",
     summary: "One page of 20 categories, with deal_data_pagination.total",
     body: PageBody,
-    handler: async (request) => {
-      const { page } = parseInput(PageBody, request.body);
-      return presentCatalogPage(await services.catalog.categoriesPage(page));
-    },
+    response: CategoriesPageResponse,
+    handler: async ({ input }) =>
+      presentCatalogPage(await services.catalog.categoriesPage(input.page)),
   });
 };

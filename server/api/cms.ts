@@ -1,6 +1,6 @@
 import { presentCmsPageResponse, presentFeaturedStoresResponse } from "../../core/cms/presenter.ts";
 import { CmsPageBody } from "../../core/cms/schema.ts";
-import { parseInput } from "../../core/http/validate.ts";
+import { CmsPageResponse, FeaturedStoresResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -11,10 +11,8 @@ export const cmsApi: ApiModule = (app, services) => {
     tag: "Site",
     summary: "A page written by the site owner (e.g. slug privacy-policy): cms_page[0].detail",
     body: CmsPageBody,
-    handler: async (request) => {
-      const { slug } = parseInput(CmsPageBody, request.body);
-      return presentCmsPageResponse(await services.cms.page(slug));
-    },
+    response: CmsPageResponse,
+    handler: async ({ input }) => presentCmsPageResponse(await services.cms.page(input.slug)),
   });
 
   apiRoute(app, {
@@ -22,6 +20,7 @@ export const cmsApi: ApiModule = (app, services) => {
     url: "/featured_stores",
     tag: "Site",
     summary: "The featured stores (response.featured_data_arr: slug, image_url, title)",
+    response: FeaturedStoresResponse,
     cacheSeconds: 300,
     handler: async () => presentFeaturedStoresResponse(await services.cms.featuredStores()),
   });

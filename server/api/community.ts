@@ -2,6 +2,7 @@ import { AddCommentSchema } from "../../core/comments/schema.ts";
 import { LikeSchema } from "../../core/reactions/schema.ts";
 import { presentReaction } from "../../core/reactions/presenter.ts";
 import { RATE_LIMITS, clientAddress } from "../plugins/rate-limit.ts";
+import { CommentAddedResponse, ReactionResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -15,11 +16,12 @@ export const communityApi: ApiModule = (app, services) => {
       "Likes or unlikes a post (btn_type 'like' or 'unlike'); the same button again takes the " +
       "reaction back. Answers is_liked (1 like, 2 unlike, -1 none) and the new counts",
     body: LikeSchema,
+    response: ReactionResponse,
     auth: true,
     rateLimit: RATE_LIMITS.reaction,
-    handler: async (request) =>
+    handler: async ({ input, request }) =>
       presentReaction(
-        await services.reactions.toggle(request.user, request.body, {
+        await services.reactions.toggle(request.user, input, {
           clientAddress: clientAddress(request),
         }),
       ),
@@ -33,12 +35,13 @@ export const communityApi: ApiModule = (app, services) => {
       "Posts a comment (comment_id '') or a reply (comment_id of a comment of the same post); " +
       "the text is plain text. Answers 201 with the comment",
     body: AddCommentSchema,
+    response: CommentAddedResponse,
+    successStatus: 201,
     auth: true,
     rateLimit: RATE_LIMITS.comment,
-    handler: async (request, reply) => {
-      const result = await services.comments.add(request.user, request.body);
-      reply.code(201);
-      return { status: "true", ...result };
-    },
+    handler: async ({ input, request }) => ({
+      status: "true" as const,
+      ...(await services.comments.add(request.user, input)),
+    }),
   });
 };

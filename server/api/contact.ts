@@ -1,6 +1,7 @@
 import { presentContactSubmitted } from "../../core/contact/presenter.ts";
-import { ContactBody } from "../../core/contact/schema.ts";
+import { ContactBody, contactFailureMessage } from "../../core/contact/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
+import { MessageResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -12,14 +13,12 @@ export const contactApi: ApiModule = (app, services) => {
     summary:
       "Sends a Contact Us message: stored, and mailed to the site owner (HTTP 200 on success; 422 with 'All fields are required.' when a required field is empty)",
     body: ContactBody,
+    response: MessageResponse,
+    failure: { validationMessage: contactFailureMessage },
     rateLimit: RATE_LIMITS.contact,
-    handler: async (request) => {
+    handler: async ({ input, request }) => {
       const settings = await services.settings.get();
-      const result = await services.contact.submit(
-        request.body,
-        request.user,
-        settings.websiteName,
-      );
+      const result = await services.contact.submit(input, request.user, settings.websiteName);
       return presentContactSubmitted(result.message);
     },
   });

@@ -1,6 +1,32 @@
 import { z } from "zod";
-import type { ApiModule } from "./route.ts";
+import { failureBodySchema } from "./errors.ts";
+import type { ApiModule, ApiRoute } from "./route.ts";
 import { apiRoutes } from "./route.ts";
+
+const json = (schema: z.ZodType, io: "input" | "output") => ({
+  "application/json": { schema: z.toJSONSchema(schema, { io, unrepresentable: "any" }) },
+});
+
+/** The failures a call may answer with, each in the call's failure shape. */
+function failureResponses(route: ApiRoute) {
+  const body = json(failureBodySchema(route.failure), "output");
+  const failures: Record<string, { description: string; content: typeof body }> = {
+    ...(route.body
+      ? { 422: { description: "Invalid input: one message per field in errors", content: body } }
+      : {}),
+    ...(route.auth
+      ? {
+          401: { description: "Not signed in", content: body },
+          403: { description: "Not allowed", content: body },
+        }
+      : {}),
+    ...(route.rateLimit
+      ? { 429: { description: "Too many requests (Retry-After)", content: body } }
+      : {}),
+    "4XX": { description: "Any other refusal (the message says why)", content: body },
+  };
+  return failures;
+}
 
 function openApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -9,14 +35,11 @@ function openApiDocument() {
       summary: route.summary,
       tags: [route.tag],
       responses: {
-        200: { description: "Success" },
-        ...(route.body
-          ? { 422: { description: "Invalid input: { status: false, message, errors }" } }
-          : {}),
-        ...(route.auth
-          ? { 401: { description: "Not signed in" }, 403: { description: "Not allowed" } }
-          : {}),
-        ...(route.rateLimit ? { 429: { description: "Too many requests (Retry-After)" } } : {}),
+        [route.successStatus ?? 200]: {
+          description: "Success",
+          content: json(route.response, "output"),
+        },
+        ...failureResponses(route),
       },
     };
     if (route.body) {
@@ -48,5 +71,6 @@ function openApiDocument() {
 }
 
 export const openApiDocs: ApiModule = (app) => {
-  app.get("/docs", async () => openApiDocument());
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get("/docs", async () => (document ??= openApiDocument()));
 };

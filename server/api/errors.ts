@@ -1,20 +1,81 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { ZodError } from "zod";
-import { AppError } from "../../core/http/errors.ts";
+import { z, ZodError } from "zod";
+import { DomainError, ValidationError, type DomainErrorKind } from "../../core/errors.ts";
+import { issuesToFieldErrors } from "../../core/validation.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/faults.ts";
+
+/** What each kind of domain error means over HTTP: the one place core's errors get a status. */
+export const HTTP_STATUS_OF: Record<DomainErrorKind, number> = {
+  validation: 422,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  rejected: 400,
+  unavailable: 503,
+  upstream: 502,
+};
+
+/**
+ * How one call's failures read, where the spec fixes it. Without a shape a failure is DESIGN.md's
+ * `{ status: false, message, errors? }`. Declared per route (`failure` of apiRoute), applied here.
+ */
+export interface FailureShape {
+  /** The `status` value of every failure of the call (the spec's sign-in reads 'False'). */
+  status?: string;
+  /** The `status` value of a not-found failure (the spec's 'No Data Found' lists read 'false'). */
+  notFoundStatus?: string;
+  /** A validation failure sends its `{ field: text }` as `message` too (register reads message.email). */
+  fieldMessages?: boolean;
+  /** The headline `message` of a validation failure, from its field messages. */
+  validationMessage?: (errors: Record<string, string>) => string;
+}
+
+/** The spec's own failure shapes (sections 7 and 8), by the calls that use them. */
+export const SPEC_FAILURES = {
+  /** `/signin`: status 'False' on failure. */
+  signin: { status: "False" },
+  /** Lookups whose failure the spec reads as the string 'false' with 'No Data Found'. */
+  notFoundFalse: { notFoundStatus: "false" },
+  /** `/signup`: the register page shows message.email. */
+  register: { fieldMessages: true },
+} satisfies Record<string, FailureShape>;
+
+/** The JSON body of a domain error, in the call's failure shape. */
+export function failureBody(error: DomainError, shape: FailureShape = {}) {
+  const errors = error instanceof ValidationError ? error.errors : undefined;
+  const status = (error.kind === "not_found" ? shape.notFoundStatus : undefined) ?? shape.status;
+  const headline = errors && shape.validationMessage ? shape.validationMessage(errors) : undefined;
+  return {
+    ...error.details,
+    status: status ?? false,
+    message: errors && shape.fieldMessages ? errors : (headline ?? error.message),
+    ...(errors ? { errors } : {}),
+  };
+}
+
+/** The failure bodies a call may answer with, for /api/docs and the tests. */
+export function failureBodySchema(shape: FailureShape = {}) {
+  const statuses = [shape.status, shape.notFoundStatus].filter((s) => s !== undefined);
+  const fieldMessages = z.record(z.string(), z.string());
+  return z.looseObject({
+    status: statuses.length
+      ? z.union([z.literal(false), ...statuses.map((s) => z.literal(s))])
+      : z.literal(false),
+    message: shape.fieldMessages ? z.union([z.string(), fieldMessages]) : z.string(),
+    errors: fieldMessages.optional(),
+  });
+}
 
 /** The JSON error convention of DESIGN.md. A client's mistake is never a 500. */
 export function registerApiErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
-    if (error instanceof AppError) {
+  app.setErrorHandler((error: FastifyError | DomainError | ZodError, request, reply) => {
+    if (error instanceof DomainError || error instanceof ZodError) {
+      const domainError =
+        error instanceof ZodError ? new ValidationError(issuesToFieldErrors(error.issues)) : error;
       return reply
-        .code(error.statusCode)
-        .send({ status: false, message: error.message, ...error.body });
-    }
-    if (error instanceof ZodError) {
-      const errors: Record<string, string> = {};
-      for (const issue of error.issues) errors[issue.path.join(".") || "_"] ??= issue.message;
-      return reply.code(422).send({ status: false, message: Object.values(errors)[0], errors });
+        .code(HTTP_STATUS_OF[domainError.kind])
+        .send(failureBody(domainError, request.routeOptions.config.failure));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,4 +1,5 @@
 import { presentForumList } from "../../core/forums/presenter.ts";
+import { ForumsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -8,6 +9,7 @@ export const forumsApi: ApiModule = (app, services) => {
     url: "/forums",
     tag: "Forums",
     summary: "The forums (froum_list): title, post count, detail and type (g educators, d deals)",
+    response: ForumsResponse,
     cacheSeconds: 60,
     handler: async () => presentForumList(await services.forums.list()),
   });

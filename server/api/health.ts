@@ -1,3 +1,4 @@
+import { HealthResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -12,7 +13,8 @@ export const healthApi: ApiModule = (app) => {
     url: "/health",
     tag: "Site",
     summary: "Health check: the process serves and the database answers (503 when it does not)",
-    handler: async (request, reply) => {
+    response: HealthResponse,
+    handler: async ({ request, reply }) => {
       const database = await request.server.database.state();
       if (database === "down") reply.code(503);
       return { status: database === "up" ? "ok" : "unavailable", database };

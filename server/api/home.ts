@@ -1,20 +1,21 @@
-import { z } from "zod";
+import { ActingUserBody } from "../../core/accounts/schema.ts";
+import { PageBody } from "../../core/catalog/schema.ts";
 import { presentHome, presentHomeFilter, presentRecentPage } from "../../core/deals/presenter.ts";
-import { HomeFilterBody, RecentPageBody } from "../../core/deals/schema.ts";
-import { parseInput } from "../../core/http/validate.ts";
+import { HomeFilterBody } from "../../core/deals/schema.ts";
+import { HomeFilterResponse, HomeResponse, RecentPageResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
-
-// The home lists do not depend on who asks; user_id is accepted for the spec's payload and ignored.
-const HomeBody = z.object({ user_id: z.union([z.string(), z.number()]).nullish() }).nullish();
 
 export const homeApi: ApiModule = (app, services) => {
   apiRoute(app, {
     method: "POST",
     url: "/home",
     tag: "Home",
-    summary: "Teachers Wishlist, trending deals and the first page of recent deals",
-    body: HomeBody,
+    summary:
+      "Teachers Wishlist, trending deals and the first page of recent deals (the same for " +
+      "everyone: user_id is accepted and ignored)",
+    body: ActingUserBody,
+    response: HomeResponse,
     handler: async () => presentHome(await services.deals.home()),
   });
   apiRoute(app, {
@@ -22,11 +23,9 @@ export const homeApi: ApiModule = (app, services) => {
     url: "/recent_deal_pagination",
     tag: "Home",
     summary: "A page of Recent Deals (15), for LOAD MORE",
-    body: RecentPageBody,
-    handler: async (request) => {
-      const { page } = parseInput(RecentPageBody, request.body);
-      return presentRecentPage(await services.deals.recentPage(page));
-    },
+    body: PageBody,
+    response: RecentPageResponse,
+    handler: async ({ input }) => presentRecentPage(await services.deals.recentPage(input.page)),
   });
   apiRoute(app, {
     method: "POST",
@@ -34,9 +33,7 @@ export const homeApi: ApiModule = (app, services) => {
     tag: "Home",
     summary: "Home lists of one merchant and/or category (By Merchant, By Category)",
     body: HomeFilterBody,
-    handler: async (request) => {
-      const input = parseInput(HomeFilterBody, request.body);
-      return presentHomeFilter(await services.deals.homeFilter(input));
-    },
+    response: HomeFilterResponse,
+    handler: async ({ input }) => presentHomeFilter(await services.deals.homeFilter(input)),
   });
 };

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { AppError, ValidationError } from "../../core/http/errors.ts";
+import { DomainError, ValidationError } from "../../core/errors.ts";
 
 export interface FormInput {
   /** Text fields by name (the last value wins when a name repeats). */
@@ -10,6 +10,14 @@ export interface FormInput {
 
 /** Error codes of @fastify/multipart for a file over `limits.fileSize` or too many files. */
 const TOO_LARGE = new Set(["FST_REQ_FILE_TOO_LARGE", "FST_FILES_LIMIT"]);
+
+/** A truncated or malformed multipart body: the client's problem, answered 400. */
+class UnreadableFormError extends Error {
+  readonly statusCode = 400;
+  constructor() {
+    super("The form could not be read. Please try again.");
+  }
+}
 
 /**
  * Reads a multipart/form-data body (an image upload) or, for clients that send no file, a JSON
@@ -50,9 +58,8 @@ export async function readForm(
     const code = (error as { code?: string }).code;
     if (code && TOO_LARGE.has(code)) throw new ValidationError({ [fileField]: tooLargeMessage });
     const status = (error as { statusCode?: number }).statusCode;
-    if (error instanceof AppError || (status && status >= 400 && status < 500)) throw error;
-    // A truncated or malformed body is the client's problem, never a 500.
-    throw new AppError(400, "The form could not be read. Please try again.");
+    if (error instanceof DomainError || (status && status >= 400 && status < 500)) throw error;
+    throw new UnreadableFormError();
   }
   return { fields, file };
 }

@@ -1,6 +1,6 @@
-import { parseInput } from "../../core/http/validate.ts";
 import { presentProductDetailsResponse } from "../../core/posts/presenter.ts";
 import { ProductDetailsBody } from "../../core/posts/schema.ts";
+import { ProductDetailsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -12,15 +12,15 @@ export const postsApi: ApiModule = (app, services) => {
     summary:
       "A deal (type d) or educator post (type g) with its threaded comments; is_liked is the session user's reaction (1 like, 2 unlike, -1 none)",
     body: ProductDetailsBody,
-    handler: async (request) => {
-      const input = parseInput(ProductDetailsBody, request.body);
-      const details = await services.posts.details({
-        uniqueId: input.unique_id,
-        type: input.type,
-        viewer: request.user,
-        visitor: { ip: request.ip, userAgent: request.headers["user-agent"] },
-      });
-      return presentProductDetailsResponse(details);
-    },
+    response: ProductDetailsResponse,
+    handler: async ({ input, request }) =>
+      presentProductDetailsResponse(
+        await services.posts.details({
+          uniqueId: input.unique_id,
+          type: input.type,
+          viewer: request.user,
+          visitor: { ip: request.ip, userAgent: request.headers["user-agent"] },
+        }),
+      ),
   });
 };

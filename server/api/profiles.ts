@@ -3,10 +3,17 @@ import {
   OwnProfileSchema,
   ProfileUpdateSchema,
   PublicProfileSchema,
+  profileUpdateMessage,
 } from "../../core/profiles/schema.ts";
 import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { readForm } from "./multipart-form.ts";
+import {
+  DashboardResponse,
+  FollowResponse,
+  OwnProfileResponse,
+  ProfileUpdatedResponse,
+  PublicProfileResponse,
+} from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -20,10 +27,11 @@ export const profilesApi: ApiModule = (app, services) => {
       "The signed-in user's own page: profile (private fields included), followers, followings, " +
       "deal cards (page, 15 a page) and subscriptions",
     body: OwnProfileSchema,
+    response: DashboardResponse,
     auth: true,
-    handler: async (request) => ({
+    handler: async ({ input, request }) => ({
       status: "true",
-      response: await services.profiles.dashboard(request.user, request.body),
+      response: await services.profiles.dashboard(request.user, input),
     }),
   });
 
@@ -33,10 +41,11 @@ export const profilesApi: ApiModule = (app, services) => {
     tag: "Profiles",
     summary: "The signed-in user's own profile, private fields included",
     body: OwnProfileSchema,
+    response: OwnProfileResponse,
     auth: true,
-    handler: async (request) => ({
+    handler: async ({ input, request }) => ({
       status: "true",
-      data: await services.profiles.ownProfile(request.user, request.body),
+      data: await services.profiles.ownProfile(request.user, input),
     }),
   });
 
@@ -48,9 +57,10 @@ export const profilesApi: ApiModule = (app, services) => {
       "A user's public page: profile without private fields, followers, followings and deal cards; " +
       "is_follow is 1 when the signed-in viewer follows the user",
     body: PublicProfileSchema,
-    handler: async (request) => ({
+    response: PublicProfileResponse,
+    handler: async ({ input, request }) => ({
       status: "true",
-      response: await services.profiles.publicProfile(request.user, request.body),
+      response: await services.profiles.publicProfile(request.user, input),
     }),
   });
 
@@ -60,11 +70,12 @@ export const profilesApi: ApiModule = (app, services) => {
     tag: "Profiles",
     summary: "Follows (status 'Follow') or stops following (status 'UN FOLLOW') another user",
     body: FollowSchema,
+    response: FollowResponse,
     auth: true,
     rateLimit: RATE_LIMITS.follow,
-    handler: async (request) => ({
+    handler: async ({ input, request }) => ({
       status: "true",
-      ...(await services.profiles.follow(request.user, request.body)),
+      ...(await services.profiles.follow(request.user, input)),
     }),
   });
 
@@ -76,16 +87,13 @@ export const profilesApi: ApiModule = (app, services) => {
       "Updates the signed-in user's profile (multipart; optional image file). The email is never " +
       "changed here. Answers the message 'Your profile has been updated'",
     body: ProfileUpdateSchema,
-    multipart: true,
+    response: ProfileUpdatedResponse,
+    multipart: { fileField: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge },
     auth: true,
-    handler: async (request) => {
-      const form = await readForm(request, "image", IMAGE_MESSAGES.tooLarge);
-      const result = await services.profiles.updateProfile(
-        request.user,
-        form.fields,
-        form.file ?? null,
-      );
-      return { status: "true", ...result };
-    },
+    failure: { validationMessage: profileUpdateMessage },
+    handler: async ({ input, file, request }) => ({
+      status: "true",
+      ...(await services.profiles.updateProfile(request.user, input, file ?? null)),
+    }),
   });
 };

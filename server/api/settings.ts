@@ -1,4 +1,5 @@
 import { presentGeneralSettings, presentSocialLinks } from "../../core/settings/presenter.ts";
+import { GeneralSettingsResponse, SocialResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -8,6 +9,7 @@ export const settingsApi: ApiModule = (app, services) => {
     url: "/general_settings",
     tag: "Site",
     summary: "Site, general and footer settings",
+    response: GeneralSettingsResponse,
     cacheSeconds: 60,
     handler: async () => presentGeneralSettings(await services.settings.get()),
   });
@@ -17,6 +19,7 @@ export const settingsApi: ApiModule = (app, services) => {
     url: "/social",
     tag: "Site",
     summary: "Social links of the footer",
+    response: SocialResponse,
     cacheSeconds: 60,
     handler: async () => presentSocialLinks(await services.settings.get()),
   });

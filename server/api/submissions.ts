@@ -1,15 +1,12 @@
 import { SUBMIT_MESSAGES } from "../../core/constants.ts";
-import {
-  DiscussionSchema,
-  IMAGE_MESSAGES,
-  createDealSchema,
-  earliestExpiryDate,
-} from "../../core/submissions/schema.ts";
+import { DealSchema, DiscussionSchema, IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
 import { presentCreatedPost, presentSubmitOptions } from "../../core/submissions/presenter.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { readForm } from "./multipart-form.ts";
+import { CreatedPostResponse, SubmitOptionsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+
+const IMAGE_FORM = { fileField: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge };
 
 /** Submit Deals: `GET /submit_deal`, `POST /save_deal`, `POST /save_discussion`. */
 export const submissionsApi: ApiModule = (app, services) => {
@@ -19,6 +16,7 @@ export const submissionsApi: ApiModule = (app, services) => {
     tag: "Submit Deals",
     summary:
       "Choices of the Submit Deals forms: deal and discussion categories, stores, categories",
+    response: SubmitOptionsResponse,
     cacheSeconds: 60,
     handler: async () => presentSubmitOptions(await services.submissions.options()),
   });
@@ -30,16 +28,15 @@ export const submissionsApi: ApiModule = (app, services) => {
     summary:
       "Posts a deal, or a coupon when coupon_code is given (multipart; image file or deal_image link). " +
       "A link that matches a live deal answers 409 with the existing deal.",
-    // For /api/docs; the handler validates with the schema of the moment it runs.
-    body: createDealSchema(earliestExpiryDate(new Date())),
-    multipart: true,
+    body: DealSchema,
+    response: CreatedPostResponse,
+    multipart: IMAGE_FORM,
     auth: true,
     rateLimit: RATE_LIMITS.posting,
-    handler: async (request) => {
-      const form = await readForm(request, "image", IMAGE_MESSAGES.tooLarge);
+    handler: async ({ input, file, request }) => {
       const post = await services.submissions.createDeal(request.user, {
-        fields: form.fields,
-        image: form.file,
+        fields: input,
+        image: file,
       });
       return presentCreatedPost(post, SUBMIT_MESSAGES.dealSubmitted);
     },
@@ -51,14 +48,14 @@ export const submissionsApi: ApiModule = (app, services) => {
     tag: "Submit Deals",
     summary: "Posts a discussion in the educators' forum (multipart; optional image file)",
     body: DiscussionSchema,
-    multipart: true,
+    response: CreatedPostResponse,
+    multipart: IMAGE_FORM,
     auth: true,
     rateLimit: RATE_LIMITS.posting,
-    handler: async (request) => {
-      const form = await readForm(request, "image", IMAGE_MESSAGES.tooLarge);
+    handler: async ({ input, file, request }) => {
       const post = await services.submissions.createDiscussion(request.user, {
-        fields: form.fields,
-        image: form.file,
+        fields: input,
+        image: file,
       });
       return presentCreatedPost(post, SUBMIT_MESSAGES.discussionSubmitted);
     },

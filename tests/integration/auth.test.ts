@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
 import { CONFIRM_EMAIL_FIRST, requireConfirmedUser } from "../../core/auth/policy.ts";
 import { findSessionUser, hashToken } from "../../core/auth/sessions.ts";
 import { SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
-import { AppError } from "../../core/http/errors.ts";
+import { ForbiddenError, UnauthenticatedError } from "../../core/errors.ts";
 import { createMailer } from "../../core/mail/mailer.ts";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "../../db/demo/seed.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -526,17 +526,15 @@ describe("unconfirmed accounts (docs/decisions/0013-unconfirmed-accounts.md)", (
     try {
       requireConfirmedUser(before);
     } catch (error) {
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).statusCode).toBe(403);
+      expect(error).toBeInstanceOf(ForbiddenError);
+      expect((error as ForbiddenError).kind).toBe("forbidden");
     }
-    expect(() => requireConfirmedUser(null)).toThrow(expect.objectContaining({ statusCode: 401 }));
+    expect(() => requireConfirmedUser(null)).toThrow(UnauthenticatedError);
 
     await post("/api/verify", { confirmation_code: codeFrom(mail.links[0]!, "/confirm/") });
     const after = await findSessionUser(t.deps.db, token);
     expect(requireConfirmedUser(after, after!.id).id).toBe(after!.id);
-    expect(() => requireConfirmedUser(after, after!.id + 1)).toThrow(
-      expect.objectContaining({ statusCode: 403 }),
-    );
+    expect(() => requireConfirmedUser(after, after!.id + 1)).toThrow(ForbiddenError);
   });
 
   it("cannot publish a comment through the API before confirming", async () => {

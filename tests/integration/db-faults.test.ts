@@ -10,6 +10,7 @@ import { seedDemoData } from "../../db/demo/seed.ts";
 import { createDb, type DbHandle } from "../../db/index.ts";
 import { isDatabaseUnavailable } from "../../db/faults.ts";
 import { buildApp, type BuiltApp } from "../../server/app.ts";
+import { createSiteJobQueue } from "../../core/jobs/site-jobs.ts";
 import {
   prepareLoadTarget,
   runMixedLoad,
@@ -73,7 +74,13 @@ describe(`GET /api/health and a closed pool (${DATABASE_URL ? "PostgreSQL" : "PG
   beforeAll(async () => {
     handle = await createDb({ databaseUrl: DATABASE_URL ?? "memory://", schema, poolSize: 2 });
     const config = loadConfig({ NODE_ENV: "test", DATA_DIR: data.dir, LOG_LEVEL: "silent" });
-    ({ app } = await buildApp({ config, db: handle.db, pages: false, logger: false }));
+    ({ app } = await buildApp({
+      config,
+      db: handle.db,
+      jobs: createSiteJobQueue(handle),
+      pages: false,
+      logger: false,
+    }));
   }, 120_000);
 
   afterAll(async () => {
@@ -156,7 +163,13 @@ describe.skipIf(!DATABASE_URL)(`while PostgreSQL is out of reach (${SKIP_REASON}
       RATE_LIMIT: "off",
       LOG_LEVEL: "silent",
     });
-    built = await buildApp({ config, db: handle.db, pages: "build", logger: false });
+    built = await buildApp({
+      config,
+      db: handle.db,
+      jobs: createSiteJobQueue(handle),
+      pages: "build",
+      logger: false,
+    });
   }, 120_000);
 
   afterAll(async () => {

@@ -57,7 +57,9 @@ async function appWith(env: Record<string, string>) {
     RATE_LIMIT: "on",
     PUBLIC_URL: "https://deals.example.com",
   });
-  return (await buildApp({ config, db: base.deps.db, pages: false, logger: false })).app;
+  return (
+    await buildApp({ config, db: base.deps.db, jobs: base.jobs, pages: false, logger: false })
+  ).app;
 }
 
 describe("without TRUST_PROXY (the default), even behind https://", () => {

@@ -1,0 +1,31 @@
+import type { DbOrTx } from "../../db/index.ts";
+import type { StoredImage } from "./images.ts";
+
+/** Records an image a user uploaded, so that only their own uploads are ever deleted later. */
+export async function insertMediaRecord(db: DbOrTx, userId: number, image: StoredImage) {
+  await db
+    .insertInto("media")
+    .values({
+      user_id: userId,
+      path: image.path,
+      mime: "image/webp",
+      width: image.width,
+      height: image.height,
+      bytes: image.bytes,
+    })
+    .execute();
+}
+
+/** Forgets an upload of this user (its row); returns whether there was one. */
+export async function deleteMediaRecord(
+  db: DbOrTx,
+  userId: number,
+  path: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom("media")
+    .where("user_id", "=", userId)
+    .where("path", "=", path)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * The building blocks every input schema of core/<feature>/schema.ts is made of, and the one way a
+ * failed parse becomes field messages (docs/decisions/0021-text-input-hardening.md).
+ */
+
+/** Text of one line: no control character at all (C0, DEL, C1). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+export const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+/** Text of several lines: tab, line feed and carriage return are allowed, no other control character. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+export const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+
+export const CONTROL_CHARACTERS_MESSAGE =
+  "This text contains control characters (such as NUL) that are not allowed.";
+
+/**
+ * The shared first step of every string in an input schema: a string (with `error` as the message
+ * for anything else) that refuses control characters, which no form can type and which PostgreSQL
+ * cannot store (NUL). Chain .trim(), .min(), .max() and the like after it.
+ */
+export function text(options: { error?: string; multiline?: boolean } = {}) {
+  return z
+    .string(options.error ? { error: options.error } : undefined)
+    .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE);
+}
+
+/** Nothing given: absent, null, or text of only white space (a form's empty field). */
+export function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && !value.trim());
+}
+
+/** Field → first message, for browser forms and API errors alike (`_` for the input as a whole). */
+export function issuesToFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) {
+    const field = issue.path.length ? issue.path.join(".") : "_";
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/** Field → first message; null when the input is valid. */
+export function fieldErrors<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): Record<string, string> | null {
+  const result = schema.safeParse(input ?? {});
+  return result.success ? null : issuesToFieldErrors(result.error.issues);
+}

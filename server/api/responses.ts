@@ -1,0 +1,463 @@
+import { z } from "zod";
+
+/**
+ * What each call of the JSON API answers on success, in the spec's field names and spellings
+ * (section 7: `froum_list`, `recent_arr`, `deals_arr`, `selected_data`, `deal_data_pagination` …).
+ * Objects are strict: a field a presenter sends that is not listed here fails the contract test
+ * (tests/integration/api-contract.test.ts), and a listed field it misses fails the type check of
+ * the route's handler. /api/docs shows these schemas.
+ */
+
+const TRUE = z.literal("true");
+const isoDateTime = z.string().describe("ISO 8601 date and time");
+const postType = z.enum(["d", "g"]).describe("d: deal, g: educator post");
+
+/** The spec's "Deal card" (section 3), plus what a card needs to show its state. */
+const dealCardFields = {
+  id: z.number(),
+  product_id: z.number(),
+  unique_id: z.string(),
+  slug: z.string(),
+  post_type: postType,
+  type: z.enum(["deal", "coupon", "discussion"]),
+  title: z.string(),
+  image_url: z.string(),
+  price: z.number().nullable(),
+  list_price: z.number().nullable(),
+  discount: z.number().int().nullable(),
+  currency: z.string(),
+  deal_badge: z.string(),
+  grab_deal_link: z.string(),
+  coupon_id: z.number().nullable(),
+  coupon_code: z.string(),
+  expiry: isoDateTime.nullable(),
+  is_expired: z.boolean(),
+  is_featured: z.enum(["Featured", ""]),
+  store_id: z.number().nullable(),
+  store_title: z.string(),
+  merchant_title: z.string(),
+  store_slug: z.string(),
+  category_id: z.number().nullable(),
+  rating: z.number().int(),
+  likes: z.number().int(),
+  comments: z.number().int(),
+  views: z.number().int(),
+  user_id: z.number().nullable(),
+  user_name: z.string(),
+  user_by: z.string(),
+  user_image: z.string(),
+  created_at: isoDateTime,
+};
+
+export const DealCardSchema = z.strictObject(dealCardFields);
+
+const WishlistEntry = z.strictObject({
+  id: z.number(),
+  first_name: z.string(),
+  last_name: z.string(),
+  school_location: z.string(),
+  amazon_wishlist: z.string(),
+});
+
+const HomePagination = z.strictObject({
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+  total: z.number().int(),
+  per_page: z.number().int(),
+});
+
+const ListPagination = z.strictObject({
+  total: z.number().int(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+});
+
+const message = { status: TRUE, message: z.string() };
+
+/** `{ status: 'true', message }`: calls whose success is a sentence. */
+export const MessageResponse = z.strictObject(message);
+
+// Site ------------------------------------------------------------------------------------------
+
+export const HealthResponse = z
+  .strictObject({ status: z.enum(["ok", "unavailable"]), database: z.enum(["up", "down"]) })
+  .describe("Liveness; more fields describe the parts the server depends on");
+
+export const GeneralSettingsResponse = z.strictObject({
+  status: TRUE,
+  general_setting: z.strictObject({
+    Website_Name: z.string(),
+    Website_Keywords: z.string(),
+    Website_Description: z.string(),
+  }),
+  site_setting: z.array(z.strictObject({ Website_Logo: z.string(), Website_Name: z.string() })),
+  footer_setting: z.array(
+    z.strictObject({
+      Playstore_URL: z.string(),
+      App_Store_URL: z.string(),
+      play_store_image: z.string(),
+      app_store_image: z.string(),
+      Copyright_Text: z.string(),
+    }),
+  ),
+  educator_link: z.string(),
+});
+
+export const SocialResponse = z.strictObject({
+  status: TRUE,
+  data: z.array(
+    z.strictObject({
+      id: z.number(),
+      name: z.string(),
+      social_url: z.string(),
+      social_image: z.string(),
+    }),
+  ),
+});
+
+export const CmsPageResponse = z.strictObject({
+  status: TRUE,
+  cms_page: z.array(
+    z.strictObject({
+      id: z.number(),
+      slug: z.string(),
+      title: z.string(),
+      detail: z.string().describe("HTML written by the site owner"),
+      updated_at: isoDateTime,
+    }),
+  ),
+});
+
+export const FeaturedStoresResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({
+    featured_data_arr: z.array(
+      z.strictObject({
+        id: z.number(),
+        slug: z.string(),
+        title: z.string(),
+        image_url: z.string(),
+      }),
+    ),
+  }),
+});
+
+export const ForumsResponse = z.strictObject({
+  status: TRUE,
+  froum_list: z.array(
+    z.strictObject({
+      id: z.number(),
+      title: z.string(),
+      slug: z.string(),
+      posts: z.number().int(),
+      detail: z.string(),
+      type: postType,
+      path: z.string(),
+    }),
+  ),
+});
+
+// Home ------------------------------------------------------------------------------------------
+
+export const HomeResponse = z.strictObject({
+  status: TRUE,
+  teachers_wishlist: z.array(WishlistEntry),
+  trending_deals: z.strictObject({ deals_arr: z.array(DealCardSchema) }),
+  recent_deals: z.strictObject({
+    recent_arr: z.array(DealCardSchema),
+    current_page: z.number().int(),
+    last_page: z.number().int(),
+    total: z.number().int(),
+  }),
+});
+
+export const RecentPageResponse = z.strictObject({
+  status: TRUE,
+  recent_deals: z.array(DealCardSchema),
+  recent_deals_pagination: HomePagination,
+});
+
+export const HomeFilterResponse = z.strictObject({
+  status: TRUE,
+  recent_deals_data: z.array(DealCardSchema),
+  trending_deals_arr: z.array(DealCardSchema),
+  pagination: HomePagination,
+});
+
+// Stores, categories and listings ---------------------------------------------------------------
+
+const storeFields = {
+  store_id: z.number(),
+  id: z.number(),
+  title: z.string(),
+  slug: z.string(),
+  link: z.string(),
+  image_url: z.string(),
+};
+const categoryFields = {
+  category_id: z.number(),
+  id: z.number(),
+  title: z.string(),
+  slug: z.string(),
+  image_url: z.string(),
+};
+const Store = z.strictObject(storeFields);
+const Category = z.strictObject(categoryFields);
+
+export const StoresResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({ selected_data: z.array(Store) }),
+});
+export const CategoriesResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({ selected_data: z.array(Category) }),
+});
+export const StoresPageResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({ selected_data: z.array(Store), deal_data_pagination: ListPagination }),
+});
+export const CategoriesPageResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({
+    selected_data: z.array(Category),
+    deal_data_pagination: ListPagination,
+  }),
+});
+
+const EducatorPost = z.strictObject({
+  unique_id: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  image_url: z.string(),
+  created_at: isoDateTime,
+  is_featured: z.enum(["Featured", ""]),
+  rating: z.number().int(),
+  views: z.number().int(),
+  comments: z.number().int(),
+  user_id: z.number().nullable(),
+  user_name: z.string(),
+});
+
+const priceFilter = z.array(z.strictObject({ min_price: z.number(), max_price: z.number() }));
+const discountFilter = z.array(
+  z.strictObject({ min_discount: z.number(), max_discount: z.number() }),
+);
+
+const listing = z.strictObject({
+  deal_data: z.union([z.array(DealCardSchema), z.array(EducatorPost)]),
+  deal_data_pagination: ListPagination,
+  selected: z.array(
+    z.union([
+      z.strictObject({ ...storeFields, description: z.string() }),
+      z.strictObject({ ...categoryFields, description: z.string() }),
+    ]),
+  ),
+  price_filter: priceFilter,
+  discount_filter: discountFilter,
+  store_filter: z.array(
+    z.strictObject({
+      id: z.number(),
+      title: z.string(),
+      slug: z.string(),
+      deal_count: z.number().int().nullable(),
+    }),
+  ),
+});
+
+export const ListingResponse = z.strictObject({ status: TRUE, response: listing });
+
+/** `/filter`: the listing, with the slider bounds beside `response` too, as the spec lists them. */
+export const FilterResponse = z.strictObject({
+  status: TRUE,
+  response: listing,
+  price_filter: priceFilter,
+  discount_filter: discountFilter,
+});
+
+// Posts and community ---------------------------------------------------------------------------
+
+const Comment = z.strictObject({
+  id: z.number(),
+  user_id: z.number().nullable(),
+  user_name: z.string(),
+  user_image: z.string(),
+  message: z.string().describe("sanitised HTML"),
+  created_at: isoDateTime,
+  comment_id: z.union([z.number(), z.literal("")]).describe("the parent comment, '' at the top"),
+  product_id: z.number(),
+  product_type: postType,
+  is_deleted: z.boolean(),
+  get comments_replies(): z.ZodArray<typeof Comment> {
+    return z.array(Comment);
+  },
+});
+
+const isLiked = z
+  .union([z.literal(1), z.literal(2), z.literal(-1)])
+  .describe("1 liked, 2 unliked, -1 neither");
+
+const ProductDetails = z.strictObject({
+  ...dealCardFields,
+  post_id: z.number(),
+  description: z.string().describe("sanitised HTML"),
+  description_text: z.string(),
+  is_liked: isLiked,
+  unlikes: z.number().int(),
+  comments_count: z.number().int(),
+  store: z.strictObject({ id: z.number(), title: z.string(), slug: z.string() }).nullable(),
+  category: z.strictObject({ id: z.number(), title: z.string(), slug: z.string() }).nullable(),
+  user: z.strictObject({ id: z.number(), name: z.string(), image: z.string() }).nullable(),
+  path: z.string(),
+  updated_at: isoDateTime,
+});
+
+export const ProductDetailsResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({
+    product_details: ProductDetails,
+    comments: z.array(Comment),
+    comments_user_image: z.string(),
+  }),
+});
+
+export const ReactionResponse = z.strictObject({
+  ...message,
+  is_liked: isLiked,
+  likes: z.number().int(),
+  unlikes: z.number().int(),
+});
+
+export const CommentAddedResponse = z.strictObject({ ...message, comment: Comment });
+
+// Submit Deals ----------------------------------------------------------------------------------
+
+const Choice = z.strictObject({ id: z.number(), title: z.string() });
+
+export const SubmitOptionsResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({
+    forum_category_deal: z.array(Choice),
+    store: z.array(Choice),
+    category: z.array(Choice),
+    forum_category_discussion: z.array(Choice),
+  }),
+});
+
+export const CreatedPostResponse = z.strictObject({
+  ...message,
+  response: z.strictObject({
+    unique_id: z.string(),
+    slug: z.string(),
+    title: z.string(),
+    type: postType,
+    kind: z.enum(["deal", "coupon", "discussion"]),
+    url: z.string(),
+  }),
+});
+
+// Accounts --------------------------------------------------------------------------------------
+
+const Account = z.strictObject({
+  user_id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  email_verified: z.boolean(),
+  token: z.string().optional().describe("the session token, for Authorization: Bearer"),
+});
+
+export const SignupResponse = z.strictObject({
+  ...message,
+  response: Account,
+  confirmation_mail_sent: z.boolean(),
+});
+
+export const AccountResponse = z.strictObject({ ...message, response: Account });
+
+export const SocialSigninResponse = z.strictObject({
+  ...message,
+  data: Account,
+  response: Account,
+});
+
+export const AccountDeletedResponse = z.strictObject({
+  ...message,
+  data: z.strictObject({ response: z.strictObject({ user_id: z.number() }) }),
+});
+
+// Profiles --------------------------------------------------------------------------------------
+
+/**
+ * A member's profile. Email, mobile and address are the owner's alone: they are present when the
+ * owner asks (`/user`, `/user_dashboard`, `/profile_update`, their own `/user_profile`) and never
+ * for anyone else; the privacy policy decides the same for date of birth and gender.
+ */
+const UserProfile = z.strictObject({
+  user_id: z.number(),
+  user_name: z.string(),
+  user_image: z.string(),
+  user_type: z.string(),
+  join_date: isoDateTime,
+  deal_count: z.number().int(),
+  coupon_count: z.number().int(),
+  followers: z.number().int(),
+  followings: z.number().int(),
+  is_follow: z.union([z.literal(0), z.literal(1)]).describe("1: the viewer follows this user"),
+  user_biography: z.string(),
+  user_website: z.string(),
+  user_dob: z.string().optional(),
+  user_gender: z.string().optional(),
+  user_email: z.string().optional().describe("owner only"),
+  user_mobile: z.string().optional().describe("owner only"),
+  user_address: z.string().optional().describe("owner only"),
+});
+
+const FollowEntry = z.strictObject({
+  id: z.number(),
+  user_id: z.number(),
+  user_image: z.string(),
+  name: z.string(),
+});
+
+const Subscription = z.strictObject({
+  id: z.number(),
+  plan_name: z.string(),
+  plan_description: z.string(),
+  plan_price: z.string().describe("e.g. '10.99'"),
+  plan_currency: z.string(),
+  plan_interval: z.string(),
+  sub_start_date: z.string(),
+  sub_end_date: z.string(),
+  sub_status: z.string(),
+});
+
+const ProfilePage = z.strictObject({
+  user_data: UserProfile,
+  followings_data: z.array(FollowEntry),
+  followers_data: z.array(FollowEntry),
+  deal_data: z.array(DealCardSchema),
+  deal_data_pagination: z.strictObject({
+    total: z.number().int(),
+    current_page: z.number().int(),
+    last_page: z.number().int(),
+  }),
+  user_subscriptions: z.array(Subscription).optional().describe("the owner's own page only"),
+});
+
+export const DashboardResponse = z.strictObject({ status: TRUE, response: ProfilePage });
+
+export const OwnProfileResponse = z.strictObject({ status: TRUE, data: UserProfile });
+
+export const PublicProfileResponse = z.strictObject({ status: TRUE, response: ProfilePage });
+
+export const FollowResponse = z.strictObject({
+  ...message,
+  is_follow: z.union([z.literal(0), z.literal(1)]),
+  followers: z.number().int(),
+});
+
+export const ProfileUpdatedResponse = z.strictObject({ ...message, data: UserProfile });
+
+// Payments --------------------------------------------------------------------------------------
+
+export const ClientSecretResponse = z.strictObject({ status: TRUE, client_secret: z.string() });
