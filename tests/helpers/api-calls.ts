@@ -366,10 +366,12 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
   },
   "POST /social_signin": async (w) => ({ client: visitor(w), body: await socialToken(w) }),
   "POST /social_signin_deleted": async (w) => {
+    // The account's own session, freshly signed in with the same token (docs/decisions/0026).
     const body = await socialToken(w);
-    const created = await visitor(w).post("/api/social_signin", body);
+    const client = visitor(w);
+    const created = await client.post("/api/social_signin", body);
     if (created.statusCode !== 200) throw new Error(`social sign-in failed: ${created.body}`);
-    return { client: visitor(w), body };
+    return { client, body };
   },
 
   "POST /subscriptions_setup_intent": async (w) => ({
