@@ -64,7 +64,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
         return (await fetch(`${url}/api/stores_list`).catch(() => undefined))?.ok === true;
       },
-      { timeoutMs: 60_000, what: "the server to start" },
+      { timeoutMs: 100_000, what: "the server to start" },
     );
   } catch (error) {
     await server.kill();

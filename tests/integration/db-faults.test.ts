@@ -250,7 +250,7 @@ describe.skipIf(!DATABASE_URL)(
       schema = await createServerSchema(DATABASE_URL!);
       target = await prepareLoadTarget(schema.handle.db, path.join(data.dir, "media"));
       server = await startServerProcess({ DATABASE_URL: schema.url, DATA_DIR: data.dir });
-    }, 120_000);
+    }, 150_000);
 
     afterAll(async () => {
       await server?.kill();

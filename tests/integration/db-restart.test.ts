@@ -51,7 +51,7 @@ describe.skipIf(!ENABLED)(
       schema = await createServerSchema(DATABASE_URL!);
       target = await prepareLoadTarget(schema.handle.db, path.join(data.dir, "media"));
       server = await startServerProcess({ DATABASE_URL: schema.url, DATA_DIR: data.dir });
-    }, 120_000);
+    }, 150_000);
 
     afterAll(async () => {
       // Whatever happened above, PostgreSQL is left running.

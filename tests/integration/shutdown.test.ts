@@ -71,7 +71,7 @@ describe(`SIGTERM under load (${DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () =>
       DATA_DIR: data.dir,
       ...(schema ? { DATABASE_URL: schema.url } : {}),
     });
-  }, 120_000);
+  }, 150_000);
 
   afterAll(async () => {
     await server?.kill();
@@ -146,5 +146,5 @@ describe(`SIGTERM under load (${DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () =>
     expect(code).toBe(0);
     expect(exitMs).toBeLessThan(10_000);
     if (!schema) expect(fs.existsSync(path.join(data.dir, "server.lock"))).toBe(false);
-  }, 120_000);
+  }, 150_000);
 });
