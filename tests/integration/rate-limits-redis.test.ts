@@ -35,7 +35,7 @@ describe.skipIf(!(await redisReachable()))("rate limits shared through Redis", (
     const env = { RATE_LIMIT: "on", REDIS_URL };
     first = await createTestApp({ env, seed: "none" });
     second = await createTestApp({ env, seed: "none" });
-  });
+  }, 180_000); // two apps, twice the usual setup
   afterAll(async () => {
     await Promise.all([first?.close(), second?.close()]);
   });
