@@ -126,6 +126,9 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   const known = new Map(kinds.map((kind) => [kind.name, kind]));
   const handlers = new Map<string, JobHandler<never>>();
   const workerIds = new Map<string, string>();
+  /** pg-boss is running (its timers too), whether or not the rest of start() got through. */
+  let running = false;
+  /** start() got through: handlers are attached as they come. */
   let started = false;
 
   function knownKind(kind: JobKind<object>): JobKind<object> {
@@ -165,9 +168,10 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
     },
 
     async start(processLog) {
-      if (started) return;
+      if (running) return;
       log = processLog;
       await boss.start();
+      running = true;
       for (const kind of kinds) {
         // createQueue leaves an existing queue as it is; updateQueue brings its retry rules up to
         // date with the code.
@@ -181,7 +185,8 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
     },
 
     async stop({ timeoutMs = 5_000 } = {}) {
-      if (!started) return;
+      if (!running) return;
+      running = false;
       started = false;
       workerIds.clear();
       await boss.stop({ graceful: true, timeout: timeoutMs });
