@@ -82,14 +82,19 @@ const MALFORMED: unknown[] = [
 const isFault = (status: number) => status >= 500 && status !== 503;
 
 let world: ApiWorld;
-const statuses = new Map<number, number>();
-let requests = 0;
+/** Answers per status, by door. */
+const statuses = { api: new Map<number, number>(), pages: new Map<number, number>() };
 const faults: string[] = [];
 
-function count(status: number, what: string, body: string) {
-  requests += 1;
-  statuses.set(status, (statuses.get(status) ?? 0) + 1);
+function count(door: keyof typeof statuses, status: number, what: string, body: string) {
+  statuses[door].set(status, (statuses[door].get(status) ?? 0) + 1);
   if (isFault(status)) faults.push(`${what} → ${status} ${body.slice(0, 200)}`);
+}
+
+function figures(door: keyof typeof statuses) {
+  const counts = [...statuses[door]].sort(([a], [b]) => a - b);
+  const total = counts.reduce((sum, [, n]) => sum + n, 0);
+  return `${door}: ${total} requests (${counts.map(([s, n]) => `${s}: ${n}`).join(", ")})`;
 }
 
 function describeValue(value: unknown): string {
@@ -101,8 +106,7 @@ beforeAll(async () => {
   world = await startApiWorld({ pages: true });
 });
 afterAll(async () => {
-  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
-  console.info(`fuzz: ${requests} requests; by status ${byStatus.join(", ")}`);
+  console.info(`fuzz ${figures("api")}; ${figures("pages")}`);
   await world?.close();
 });
 
@@ -130,7 +134,7 @@ describe("malformed input", () => {
                     target === "(body)" ? value : { ...request.body, [target]: value },
                   );
             const what = `${call} ${target}=${describeValue(value)}`;
-            count(response.statusCode, what, response.body);
+            count("api", response.statusCode, what, response.body);
             if (response.statusCode >= 400 && response.statusCode < 500) {
               const checked = failureShape.safeParse(response.json());
               if (!checked.success) badShapes.push(`${what} → ${response.body.slice(0, 200)}`);
@@ -154,6 +158,8 @@ describe("malformed input", () => {
         .where("post_type", "=", "g")
         .where("status", "=", "active")
         .executeTakeFirstOrThrow();
+      // Every page that reads a parameter, each parameter once; parameters read by the same code
+      // on several pages (the Filter panel's bounds, ?page) are varied on one of them.
       const visitorPages = [
         "/post/{v}/x",
         `/post/${deal.unique_id}/{v}`,
@@ -169,17 +175,12 @@ describe("malformed input", () => {
         "/educator?page={v}",
         "/newdeals?page={v}",
         "/newdeals?min_discount={v}",
-        "/newdeals?max_discount={v}",
-        "/newdeals?min_price={v}",
         "/newdeals?max_price={v}",
         "/newdeals?store_id={v}",
         "/search?query={v}",
         "/search?query=pen&page={v}",
-        "/search?query=pen&store_id={v}",
-        `/store/${storeSlug}?page={v}`,
         `/store/${storeSlug}?min_price={v}`,
         `/category/${categorySlug}?store_id={v}`,
-        `/category/${categorySlug}?max_discount={v}`,
         `/profile/${otherUser}?page={v}`,
         "/login?social_error={v}",
         "/delete-account?social_error={v}",
@@ -195,12 +196,12 @@ describe("malformed input", () => {
           for (const value of MALFORMED) {
             const url = page.replace("{v}", encodeParameter(value));
             const response = await client.request({ method: "GET", url });
-            count(response.statusCode, `GET ${url.slice(0, 80)}`, response.body);
+            count("pages", response.statusCode, `GET ${url.slice(0, 80)}`, response.body);
           }
           // Broken percent-encoding, which no encoder produces.
           const url = page.replace("{v}", "%E0%A4%A");
           const response = await client.request({ method: "GET", url });
-          count(response.statusCode, `GET ${url}`, response.body);
+          count("pages", response.statusCode, `GET ${url}`, response.body);
         }
       }
       expect(faults).toEqual([]);
