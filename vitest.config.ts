@@ -4,11 +4,11 @@ import { configDefaults, defineConfig } from "vitest/config";
 const TEST_FILES = "{core,server,app,db,config,tests/unit,tests/integration}/**/*.test.{ts,tsx}";
 
 /**
- * The test files that need the production build: they serve pages from build/ (`pages: true`) or
- * start the production server. They run as a project of their own whose global setup builds
+ * The test files that need the production build: they serve pages from build/ (`pages: true`,
+ * `pages: "build"`) or start the production server (server/main.ts, tests/helpers/server-process.ts). They run as a project of their own whose global setup builds
  * first when build/ is missing or stale, so the other tests never wait for a build.
  */
-const NEEDS_BUILD = /pages: true|server\/main\.ts/;
+const NEEDS_BUILD = /pages: (true|"build")|server\/main\.ts|helpers\/server-process/;
 const BUILD_TESTS = fs
   .globSync(TEST_FILES)
   .filter((file) => NEEDS_BUILD.test(fs.readFileSync(file, "utf8")));
