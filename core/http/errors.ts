@@ -35,8 +35,8 @@ export class ForbiddenError extends AppError {
 }
 
 export class NotFoundError extends AppError {
-  constructor(message = "No Data Found") {
-    super(404, message);
+  constructor(message = "No Data Found", body: Record<string, unknown> = {}) {
+    super(404, message, body);
   }
 }
 

@@ -8,7 +8,7 @@ import { presentDealCard, type DealCard } from "../deals/presenter.ts";
 import { findCardsByIds } from "../deals/repository.ts";
 import type { DealBounds, DealCardRow, DealFilter, TextMatch } from "../deals/repository.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../http/errors.ts";
+import { NotFoundError } from "../http/errors.ts";
 import {
   presentEducatorPost,
   type EducatorPost,
@@ -25,8 +25,8 @@ import {
 } from "./schema.ts";
 
 /** The spec's convention for unknown items: HTTP 404 with status 'false' and 'No Data Found'. */
-export function noDataFound(): AppError {
-  return new AppError(404, NO_DATA_FOUND, { status: "false" });
+export function noDataFound(): NotFoundError {
+  return new NotFoundError(NO_DATA_FOUND, { status: "false" });
 }
 
 /** Which listing a request is about, once its store or category is known. */
