@@ -6,7 +6,7 @@ import type { DealCard, presentHomeFilter, presentRecentPage } from "../../core/
 import { DealGrid } from "../components/DealCard.tsx";
 import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
 import { apiCall } from "../lib/api.ts";
-import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import { pageMeta } from "../lib/meta.ts";
 import "../styles/home.css";
 import type { Route } from "./+types/home";
 
@@ -26,7 +26,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
-    title: rootLoaderData(matches)?.settings.websiteName ?? "Chalkboard Deals",
     path: "/",
     feed: { title: "New deals", path: "/rss/newdeals.xml" },
   });

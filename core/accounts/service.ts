@@ -15,7 +15,7 @@ import { parseInput } from "../http/validate.ts";
 import type { MailContent } from "../mail/templates.ts";
 import { confirmEmailMail, passwordChangedMail, resetPasswordMail } from "../mail/templates.ts";
 import { removeStoredImage } from "../media/images.ts";
-import { findGeneralSettings } from "../settings/repository.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { isRecentSignIn, mayLinkByEmail } from "./policy.ts";
 import * as repo from "./repository.ts";
@@ -69,13 +69,12 @@ function emailTaken(): AppError {
 }
 
 /** Sign-up, confirmation, sign-in and out, password reset and change, deletion, social sign-in. */
-export function createAccountsService(deps: Deps) {
+export function createAccountsService(deps: Deps, settings: Pick<SettingsService, "get">) {
   const { db, config, mailer, log, now, mediaDir } = deps;
   const oauth = createOAuthClients(config);
 
   async function siteName(): Promise<string> {
-    const settings = await findGeneralSettings(db);
-    return settings?.website_name || "Chalkboard Deals";
+    return (await settings.get()).websiteName;
   }
 
   /** Sends one mail; false (and a log line) when the mail server refused it. */
