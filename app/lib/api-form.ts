@@ -107,6 +107,15 @@ function serverFieldErrors(body: ApiAnswer): FieldErrors {
   );
 }
 
+/**
+ * The browser's check of a form: the schema's message per field, plus the messages of fields the
+ * schema does not see (a chosen file), which belong to their widget and stay until it clears them.
+ */
+function check(schema: z.ZodType, values: Record<string, string>, shown: FieldErrors) {
+  const kept = Object.entries(shown).filter(([field]) => !(field in values));
+  return { ...fieldErrors(schema, values), ...Object.fromEntries(kept) } as FieldErrors;
+}
+
 /** Timers that die with the component. */
 function useLater() {
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
@@ -219,10 +228,7 @@ export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
     async submit(event) {
       event?.preventDefault();
       feedback.clear();
-      const checked = fieldErrors(typeof schema === "function" ? schema() : schema, values) ?? {};
-      // Messages of fields the schema does not see (a chosen file) are their widget's; they stay.
-      const kept = Object.entries(errors).filter(([field]) => !(field in values));
-      const found: FieldErrors = { ...checked, ...Object.fromEntries(kept) };
+      const found = check(typeof schema === "function" ? schema() : schema, values, errors);
       if (Object.keys(found).length) {
         showErrors(found);
         const text = options.invalidMessage?.(found, values);

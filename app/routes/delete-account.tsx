@@ -9,7 +9,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
-import { useApiForm } from "../lib/api-form.ts";
+import { useApiForm, type ApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/delete-account";
 
@@ -36,6 +36,38 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/delete-account",
     noindex: true,
   });
+
+/** The first step: what deletion removes, and the sign-in form (or Google/Facebook). */
+function SignInAgain({ form }: { form: ApiForm<{ email: string; password: string }> }) {
+  return (
+    <>
+      <p>
+        Sign in again to delete your account. Your name, email address, password, profile details,
+        likes, follows and subscriptions are removed; the deals, discussions and comments you posted
+        stay on the site as written by &ldquo;Deleted user&rdquo;.
+      </p>
+      <form
+        ref={form.ref}
+        className="form"
+        onSubmit={form.submit}
+        noValidate
+        aria-label="Sign in to delete your account"
+      >
+        <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
+        <Field
+          {...form.bind("password")}
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+        />
+        <div>
+          <SubmitButton busy={form.busy}>Sign in</SubmitButton>
+        </div>
+      </form>
+      <SocialSignIn intent="delete" />
+    </>
+  );
+}
 
 /** The confirm modal's "form": nothing to fill in, only the answer Yes. */
 const NO_FIELDS = z.object({});
@@ -90,34 +122,7 @@ export default function DeleteAccount() {
     <AuthCard title="Delete account">
       {socialError && <p className="alert alert-danger">{socialError}</p>}
       <FormAlert message={confirm.message ?? signIn.message} />
-      {!confirm.done && (
-        <>
-          <p>
-            Sign in again to delete your account. Your name, email address, password, profile
-            details, likes, follows and subscriptions are removed; the deals, discussions and
-            comments you posted stay on the site as written by &ldquo;Deleted user&rdquo;.
-          </p>
-          <form
-            ref={signIn.ref}
-            className="form"
-            onSubmit={signIn.submit}
-            noValidate
-            aria-label="Sign in to delete your account"
-          >
-            <Field {...signIn.bind("email")} label="Email" type="email" autoComplete="email" />
-            <Field
-              {...signIn.bind("password")}
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-            />
-            <div>
-              <SubmitButton busy={signIn.busy}>Sign in</SubmitButton>
-            </div>
-          </form>
-          <SocialSignIn intent="delete" />
-        </>
-      )}
+      {!confirm.done && <SignInAgain form={signIn} />}
       <ConfirmDialog
         open={userId !== null}
         title={ACCOUNT_MESSAGES.deleteConfirmQuestion}
