@@ -1,6 +1,7 @@
 import { createContext } from "react-router";
 import type { PublicConfig } from "../config/public.ts";
 import type { CurrentUser } from "../core/auth/sessions.ts";
+import type { Deps } from "../core/deps.ts";
 import type { Services } from "../core/services.ts";
 
 /**
@@ -11,12 +12,17 @@ import type { Services } from "../core/services.ts";
 export interface RequestContext {
   services: Services;
   user: CurrentUser | null;
+  /** The XSRF token, echoed as the `_csrf` field of forms that post without JavaScript. */
   csrfToken: string;
   /** This response's Content-Security-Policy nonce, for the scripts React Router writes. */
   cspNonce: string;
+  /** Starts or ends the browser's session: sets or clears the session cookie of this response. */
+  session: { start(token: string): void; end(): void };
   publicConfig: PublicConfig;
   /** The client's address (for view counting and rate limits). */
   clientIp: string;
+  /** The request's logger (failures a page survives are logged, not shown). */
+  log: Deps["log"];
 }
 
 export const requestContext = createContext<RequestContext>();

@@ -8,7 +8,9 @@ import {
   useLocation,
   useRouteLoaderData,
 } from "react-router";
-import { requestContext } from "#app-context";
+import { requestContext, type RequestContext } from "#app-context";
+import { DEFAULT_SETTINGS } from "../core/settings/defaults.ts";
+import type { SiteSettings } from "../core/settings/service.ts";
 import type { Route } from "./+types/root";
 import { DisclosureBanner } from "./components/DisclosureBanner.tsx";
 import { Footer } from "./components/Footer.tsx";
@@ -17,12 +19,24 @@ import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
 import "./styles/app.css";
 
+/** The settings, footer and social links; when they cannot be read, the defaults (and a log line). */
+async function siteSettings({ services, log }: RequestContext): Promise<SiteSettings> {
+  try {
+    return await services.settings.get();
+  } catch (error) {
+    log.error({ msg: "site settings could not be read; the page shows the defaults", err: error });
+    return DEFAULT_SETTINGS;
+  }
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services, user, publicConfig } = context.get(requestContext);
-  const settings = await services.settings.get();
+  const request = context.get(requestContext);
+  const { user, publicConfig, csrfToken } = request;
   return {
-    settings,
+    settings: await siteSettings(request),
     user: user ? { id: user.id, name: user.name, image_url: user.image_url } : null,
+    // For the Logout form; only signed-in pages, which are never cached for others, carry it.
+    csrfToken: user ? csrfToken : null,
     publicConfig,
     year: new Date().getFullYear(),
   };
@@ -45,6 +59,7 @@ function ScrollToTop() {
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootLoaderData>("root");
+  const settings = data?.settings ?? DEFAULT_SETTINGS;
   const { pathname } = useLocation();
   // The spec hides the navigation bar on /logout.
   const showNav = pathname !== "/logout";
@@ -66,14 +81,14 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         {showNav && (
           <header className="site-header">
-            <Navbar settings={data?.settings} user={data?.user ?? null} />
+            <Navbar settings={settings} user={data?.user ?? null} csrfToken={data?.csrfToken} />
             <DisclosureBanner />
           </header>
         )}
         <main id="main" className="site-main" tabIndex={-1}>
           {children}
         </main>
-        <Footer settings={data?.settings} year={data?.year ?? new Date().getFullYear()} />
+        <Footer settings={settings} year={data?.year ?? new Date().getFullYear()} />
         <ScrollToTop />
         <Scripts />
       </body>

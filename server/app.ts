@@ -7,7 +7,7 @@ import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import { fastifyReactRouter } from "@mcansh/react-router-fastify";
 import { requestContext } from "#app-context";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import type { Config } from "../config/env.ts";
@@ -27,11 +27,16 @@ import { registerFeeds } from "./feeds.ts";
 import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerHttpCache } from "./plugins/http-cache.ts";
-import { registerRateLimits } from "./plugins/rate-limit.ts";
+import { RATE_LIMITS, registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+
+/** A sign-in posted by the login page's form (React Router's document or data request). */
+function isPageSignIn(request: FastifyRequest): boolean {
+  return request.method === "POST" && /^\/login(\.data)?(\?|$)/.test(request.url);
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -134,15 +139,24 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           : { build: pages.build }),
       clientBuildDirectory: path.join(projectRoot, "build/client"),
       mode: dev ? "development" : "production",
-      getLoadContext(request) {
+      // The sign-in form posted without JavaScript counts like the API's sign-in.
+      routeOptions: {
+        config: { rateLimit: { ...RATE_LIMITS.signin, allowList: (r) => !isPageSignIn(r) } },
+      },
+      getLoadContext(request, reply) {
         const context = new RouterContextProvider();
         context.set(requestContext, {
           services: pageServices,
           user: request.user,
           csrfToken: request.csrfToken,
           cspNonce: request.cspNonce,
+          session: {
+            start: (token) => void reply.setSessionCookie(token),
+            end: () => void reply.clearSessionCookie(),
+          },
           publicConfig: publicConfig(config),
           clientIp: request.ip,
+          log: request.log,
         });
         return context;
       },

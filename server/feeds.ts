@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { NotFoundError } from "../core/errors.ts";
+import { orNull } from "../core/not-found.ts";
 import type { Services } from "../core/services.ts";
 
 const XML = "application/xml; charset=utf-8";
@@ -13,16 +13,6 @@ function notFound(reply: FastifyReply) {
 function feedSlug(file: string): string | null {
   const match = /^([a-z0-9][a-z0-9-]{0,199})\.xml$/i.exec(file);
   return match ? match[1]! : null;
-}
-
-/** Runs a lookup that throws the services' NotFoundError, as null. */
-async function orNull<T>(lookup: Promise<T>): Promise<T | null> {
-  try {
-    return await lookup;
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
 }
 
 /**

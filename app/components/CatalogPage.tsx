@@ -1,27 +1,21 @@
-import type { ReactNode } from "react";
 import { useSearchParams } from "react-router";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
+import { CatalogCard, type CatalogItem } from "./CatalogCard.tsx";
 import { Pager, pageHref } from "./Pager.tsx";
 import "../styles/listings.css";
 
-export interface CatalogPageProps<T extends { id: number }> {
+export interface CatalogPageProps {
   title: string;
-  items: T[];
-  renderCard: (item: T) => ReactNode;
+  items: CatalogItem[];
+  /** Where a card leads: /store or /category, then the item's slug. */
+  basePath: string;
   page: number;
   lastPage: number;
   total: number;
 }
 
 /** The /store and /category pages: a paged grid of cards (2, 3 or 4 columns by width). */
-export function CatalogPage<T extends { id: number }>({
-  title,
-  items,
-  renderCard,
-  page,
-  lastPage,
-  total,
-}: CatalogPageProps<T>) {
+export function CatalogPage({ title, items, basePath, page, lastPage, total }: CatalogPageProps) {
   const [searchParams] = useSearchParams();
   return (
     <div className="container catalog">
@@ -37,7 +31,9 @@ export function CatalogPage<T extends { id: number }>({
           </p>
           <ul className="catalog-grid">
             {items.map((item) => (
-              <li key={item.id}>{renderCard(item)}</li>
+              <li key={item.id}>
+                <CatalogCard item={item} basePath={basePath} />
+              </li>
             ))}
           </ul>
         </>

@@ -1,7 +1,13 @@
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId } from "react";
 import { useRevalidator } from "react-router";
+import { z } from "zod";
 import { AddCommentSchema } from "../../core/comments/schema.ts";
 import { apiCall } from "../lib/api.ts";
+import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { Field } from "./Form.tsx";
+
+/** The API's own rule for comment_text ('Please enter a comment before posting.' when blank). */
+const CommentTextSchema = z.object({ comment_text: AddCommentSchema.shape.comment_text });
 
 interface CommentFormProps {
   postId: number;
@@ -19,67 +25,53 @@ interface CommentFormProps {
 /** The Leave a Comment box and the Reply box: posts through the JSON API, then reloads the data. */
 export function CommentForm(props: CommentFormProps) {
   const { postId, postType, viewerId, parentId, label, submitLabel, onCancel, onPosted } = props;
-  const fieldId = useId();
-  const errorId = `${fieldId}-error`;
   const revalidator = useRevalidator();
-  const textRef = useRef<HTMLTextAreaElement>(null);
-  const [text, setText] = useState("");
-  const [error, setError] = useState("");
-  const [sending, setSending] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    // The API's own rule for comment_text ('Please enter a comment before posting.' when blank).
-    const checked = AddCommentSchema.shape.comment_text.safeParse(text);
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? "");
-      textRef.current?.focus();
-      return;
-    }
-    setSending(true);
-    setError("");
-    const result = await apiCall<{ message?: string }>("/product_add_comment", {
-      user_id: viewerId,
-      post_id: postId,
-      post_type: postType,
-      comment_id: parentId ?? "",
-      comment_text: text,
-    });
-    if (result.ok) {
-      setText("");
+  const fieldId = useId();
+  const form = useApiForm(
+    CommentTextSchema,
+    ({ comment_text }) =>
+      apiCall("/product_add_comment", {
+        user_id: viewerId,
+        post_id: postId,
+        post_type: postType,
+        comment_id: parentId ?? "",
+        comment_text,
+      }),
+    async (_result, form) => {
+      form.reset();
       await revalidator.revalidate();
       onPosted?.();
-    } else {
-      setError(result.data.message || "Sorry, your comment could not be posted. Please try again.");
-    }
-    setSending(false);
-  }
+    },
+    {
+      initial: { comment_text: "" },
+      idPrefix: fieldId,
+      // The box's own message says what went wrong; there is no message above it.
+      failureMessage: (result) => {
+        form.setError(
+          "comment_text",
+          messageOf(result.data, "Sorry, your comment could not be posted. Please try again."),
+        );
+        return null;
+      },
+    },
+  );
 
   return (
-    <form className="comment-form" onSubmit={submit} noValidate>
-      <div className="form-field">
-        <label htmlFor={fieldId}>{label}</label>
-        <textarea
-          id={fieldId}
-          ref={textRef}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={errorId}
-          maxLength={5000}
-          rows={parentId ? 3 : 4}
-          autoFocus={props.autoFocus}
-        />
-        <p id={errorId} className="field-error" aria-live="polite">
-          {error}
-        </p>
-      </div>
+    <form ref={form.ref} className="comment-form" onSubmit={form.submit} noValidate>
+      <Field
+        {...form.bind("comment_text")}
+        label={label}
+        control="textarea"
+        maxLength={5000}
+        rows={parentId ? 3 : 4}
+        autoFocus={props.autoFocus}
+      />
       <div className="comment-form-actions">
-        <button type="submit" className="btn btn-primary" disabled={sending}>
-          {sending ? "Loading…" : submitLabel}
+        <button type="submit" className="btn btn-primary" disabled={form.busy}>
+          {form.busy ? "Loading…" : submitLabel}
         </button>
         {onCancel && (
-          <button type="button" className="btn btn-outline" onClick={onCancel} disabled={sending}>
+          <button type="button" className="btn btn-outline" onClick={onCancel} disabled={form.busy}>
             Cancel
           </button>
         )}

@@ -3,9 +3,9 @@ import { FiSearch } from "react-icons/fi";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { SocialIcon } from "./SocialIcon.tsx";
 
-export function Footer({ settings, year }: { settings: SiteSettings | undefined; year: number }) {
-  const footer = settings?.footer[0];
-  const social = settings?.social ?? [];
+export function Footer({ settings, year }: { settings: SiteSettings; year: number }) {
+  const footer = settings.footer[0];
+  const social = settings.social;
   return (
     <footer className="site-footer">
       <div className="container footer-inner">
@@ -49,7 +49,7 @@ export function Footer({ settings, year }: { settings: SiteSettings | undefined;
         )}
         <div className="footer-bottom">
           <p>
-            © {year} {footer?.copyrightText ?? settings?.websiteName ?? "Chalkboard Deals"}
+            © {year} {footer?.copyrightText ?? settings.websiteName}
           </p>
           <a href="/privacy-policy" target="_blank" rel="noopener">
             Privacy Policy

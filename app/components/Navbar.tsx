@@ -1,14 +1,43 @@
-import { useState } from "react";
+import { useRef, useState, type MouseEvent } from "react";
 import { Link, NavLink } from "react-router";
 import { FiMenu, FiSearch, FiX } from "react-icons/fi";
 import type { SiteSettings } from "../../core/settings/service.ts";
+import { CsrfField } from "./Form.tsx";
 
 interface NavbarProps {
-  settings: SiteSettings | undefined;
+  settings: SiteSettings;
   user: { id: number; name: string } | null;
+  /** The XSRF token for the Logout form (signed-in pages only). */
+  csrfToken?: string | null;
 }
 
-export function Navbar({ settings, user }: NavbarProps) {
+/**
+ * Logout: a link to the spec's /logout page (a middle-click opens it), whose click posts the
+ * Logout form to /logout, so no other site can sign anyone out with a link.
+ */
+function LogoutLink({ csrfToken, onClick }: { csrfToken?: string | null; onClick: () => void }) {
+  const form = useRef<HTMLFormElement>(null);
+  function submit(event: MouseEvent<HTMLAnchorElement>) {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
+      return; // a new tab or window opens /logout itself
+    }
+    event.preventDefault();
+    onClick();
+    form.current?.requestSubmit();
+  }
+  return (
+    <>
+      <a href="/logout" className="nav-link" onClick={submit}>
+        Logout
+      </a>
+      <form ref={form} method="post" action="/logout" hidden>
+        <CsrfField token={csrfToken} />
+      </form>
+    </>
+  );
+}
+
+export function Navbar({ settings, user, csrfToken }: NavbarProps) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   const links = [
@@ -16,25 +45,22 @@ export function Navbar({ settings, user }: NavbarProps) {
     { to: "/store", label: "Stores" },
     { to: "/category", label: "Categories" },
     { to: "/submitdeal", label: "Submit Deals" },
-    { to: settings?.educatorLink ?? "/educator", label: "Educators" },
+    { to: settings.educatorLink, label: "Educators" },
     { to: "/contact", label: "Contact Us" },
   ];
   const account = user
-    ? [
-        { to: "/user/profile", label: "My Account" },
-        { to: "/logout", label: "Logout" },
-      ]
+    ? [{ to: "/user/profile", label: "My Account" }]
     : [
         { to: "/login", label: "Login" },
         { to: "/register", label: "Register" },
       ];
-  const siteName = settings?.websiteName ?? "Chalkboard Deals";
+  const siteName = settings.websiteName;
 
   return (
     <nav className="navbar" aria-label="Main">
       <div className="container navbar-inner">
         <Link to="/" className="navbar-brand" onClick={close}>
-          {settings?.logo ? (
+          {settings.logo ? (
             <img src={settings.logo} alt={siteName} width={180} height={40} />
           ) : (
             <span>{siteName}</span>
@@ -77,6 +103,11 @@ export function Navbar({ settings, user }: NavbarProps) {
               </NavLink>
             </li>
           ))}
+          {user && (
+            <li>
+              <LogoutLink csrfToken={csrfToken} onClick={close} />
+            </li>
+          )}
         </ul>
       </div>
     </nav>

@@ -26,8 +26,151 @@ interface PostDetailProps {
   now: string;
 }
 
+type Post = PostDetails["product_details"];
+
 function CommentCount({ count }: { count: number }) {
   return <>{count === 1 ? "1 comment" : `${count} comments`}</>;
+}
+
+/** The post's image with the deal's badge (or "Expired") over it. */
+function PostMedia({ post, isDeal }: { post: Post; isDeal: boolean }) {
+  if (!post.image_url) return null;
+  return (
+    <div className="post-media">
+      <img
+        src={post.image_url}
+        alt={post.title}
+        width={800}
+        height={600}
+        fetchPriority="high"
+        decoding="async"
+      />
+      {isDeal && post.deal_badge && !post.is_expired && (
+        <span className="deal-badge">{post.deal_badge}</span>
+      )}
+      {isDeal && post.is_expired && <span className="deal-badge expired-badge">Expired</span>}
+    </div>
+  );
+}
+
+/** Who posted it and when, then its views, comments and end date. */
+function PostByline({ post, at }: { post: Post; at: Date }) {
+  const created = new Date(post.created_at);
+  return (
+    <>
+      <p className="post-byline">
+        <Avatar name={post.user_name} image={post.user_image} size={32} />
+        <span>
+          {post.user ? (
+            <>
+              Posted by <Link to={`/profile/${post.user.id}`}>{post.user.name}</Link>
+            </>
+          ) : (
+            <>Posted by {post.user_name || "a member"}</>
+          )}{" "}
+          <time dateTime={post.created_at} title={created.toUTCString()}>
+            {timeAgo(created, at)}
+          </time>
+        </span>
+      </p>
+      <p className="post-stats">
+        <span>{post.views === 1 ? "1 view" : `${post.views} views`}</span>
+        <span>
+          <CommentCount count={post.comments_count} />
+        </span>
+        {post.expiry && !post.is_expired && <span>Ends {formatDate(post.expiry)}</span>}
+      </p>
+    </>
+  );
+}
+
+/** A deal's price, its crossed-out list price and its discount. */
+function PostPrice({ post }: { post: Post }) {
+  if (post.price === null && !post.discount) return null;
+  return (
+    <p className="post-price">
+      {post.price !== null && (
+        <strong>
+          <span className="visually-hidden">Price: </span>
+          {formatPrice(post.price, post.currency)}
+        </strong>
+      )}
+      {post.list_price !== null && post.price !== null && post.list_price > post.price && (
+        <s>
+          <span className="visually-hidden">List price: </span>
+          {formatPrice(post.list_price, post.currency)}
+        </s>
+      )}
+      {post.discount ? <span className="deal-discount">{post.discount}% off</span> : null}
+    </p>
+  );
+}
+
+/** GRAB DEAL: the deal's link in a new tab. */
+function GrabDealLink({ post }: { post: Post }) {
+  if (!post.grab_deal_link) return null;
+  return (
+    <a
+      className={post.is_expired ? "btn btn-grab expired" : "btn btn-grab"}
+      href={post.grab_deal_link}
+      target="_blank"
+      rel="nofollow noopener sponsored"
+    >
+      {post.is_expired ? "GRAB DEAL (expired)" : "GRAB DEAL"}
+      <FiExternalLink aria-hidden="true" />
+      <span className="visually-hidden"> (opens in a new tab)</span>
+    </a>
+  );
+}
+
+/** The threaded comments and the Leave a Comment box (a visitor is sent to /login). */
+function PostComments({
+  details,
+  viewer,
+  at,
+}: {
+  details: PostDetails;
+  viewer: PostDetailProps["viewer"];
+  at: Date;
+}) {
+  const navigate = useNavigate();
+  const post = details.product_details;
+  return (
+    <section className="post-comments card" aria-labelledby="comments-heading">
+      <h2 id="comments-heading">
+        Comments <span className="comments-count">({post.comments_count})</span>
+      </h2>
+      <CommentThread
+        comments={details.comments}
+        postId={post.post_id}
+        postType={post.post_type}
+        viewerId={viewer?.id ?? null}
+        now={at}
+      />
+      <div className="leave-comment">
+        <h3>Leave a Comment</h3>
+        {viewer ? (
+          <div className="leave-comment-box">
+            <Avatar name="You" image={details.comments_user_image} size={40} />
+            <CommentForm
+              postId={post.post_id}
+              postType={post.post_type}
+              viewerId={viewer.id}
+              label="Your comment"
+              submitLabel="POST COMMENT"
+            />
+          </div>
+        ) : (
+          <div className="leave-comment-visitor">
+            <p>Log in to join the conversation.</p>
+            <button type="button" className="btn btn-primary" onClick={() => navigate("/login")}>
+              LEAVE A COMMENT
+            </button>
+          </div>
+        )}
+      </div>
+    </section>
+  );
 }
 
 /** The deal detail page and the educator post page (spec section 2, "Deal detail"). */
@@ -40,12 +183,9 @@ export function PostDetail({
   now,
 }: PostDetailProps) {
   const post = details.product_details;
-  const navigate = useNavigate();
   const at = new Date(now);
   const isDeal = variant === "deal";
-  const created = new Date(post.created_at);
   const absoluteImage = post.image_url ? new URL(post.image_url, canonicalUrl).toString() : "";
-  const commentTotal = post.comments_count;
 
   return (
     <div className="container post-page">
@@ -63,25 +203,7 @@ export function PostDetail({
 
       <article className="post-detail" aria-labelledby="post-title">
         <div className="post-main card">
-          {post.image_url && (
-            <div className="post-media">
-              <img
-                src={post.image_url}
-                alt={post.title}
-                width={800}
-                height={600}
-                fetchPriority="high"
-                decoding="async"
-              />
-              {isDeal && post.deal_badge && !post.is_expired && (
-                <span className="deal-badge">{post.deal_badge}</span>
-              )}
-              {isDeal && post.is_expired && (
-                <span className="deal-badge expired-badge">Expired</span>
-              )}
-            </div>
-          )}
-
+          <PostMedia post={post} isDeal={isDeal} />
           <div className="post-summary">
             {(post.store || post.category) && (
               <p className="post-taxonomy">
@@ -94,64 +216,10 @@ export function PostDetail({
             <h1 id="post-title" className="post-title">
               {post.title}
             </h1>
-            <p className="post-byline">
-              <Avatar name={post.user_name} image={post.user_image} size={32} />
-              <span>
-                {post.user ? (
-                  <>
-                    Posted by <Link to={`/profile/${post.user.id}`}>{post.user.name}</Link>
-                  </>
-                ) : (
-                  <>Posted by {post.user_name || "a member"}</>
-                )}{" "}
-                <time dateTime={post.created_at} title={created.toUTCString()}>
-                  {timeAgo(created, at)}
-                </time>
-              </span>
-            </p>
-            <p className="post-stats">
-              <span>{post.views === 1 ? "1 view" : `${post.views} views`}</span>
-              <span>
-                <CommentCount count={commentTotal} />
-              </span>
-              {post.expiry && !post.is_expired && <span>Ends {formatDate(post.expiry)}</span>}
-            </p>
-
-            {isDeal && (post.price !== null || post.discount) && (
-              <p className="post-price">
-                {post.price !== null && (
-                  <strong>
-                    <span className="visually-hidden">Price: </span>
-                    {formatPrice(post.price, post.currency)}
-                  </strong>
-                )}
-                {post.list_price !== null &&
-                  post.price !== null &&
-                  post.list_price > post.price && (
-                    <s>
-                      <span className="visually-hidden">List price: </span>
-                      {formatPrice(post.list_price, post.currency)}
-                    </s>
-                  )}
-                {post.discount ? <span className="deal-discount">{post.discount}% off</span> : null}
-              </p>
-            )}
-
+            <PostByline post={post} at={at} />
+            {isDeal && <PostPrice post={post} />}
             {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
-
-            {post.grab_deal_link && (
-              <a
-                className={post.is_expired ? "btn btn-grab expired" : "btn btn-grab"}
-                href={post.grab_deal_link}
-                target="_blank"
-                rel="nofollow noopener sponsored"
-              >
-                {post.is_expired ? "GRAB DEAL (expired)" : "GRAB DEAL"}
-                <FiExternalLink aria-hidden="true" />
-                <span className="visually-hidden"> (opens in a new tab)</span>
-              </a>
-            )}
-
+            <GrabDealLink post={post} />
             <LikeButtons
               postId={post.post_id}
               postType={post.post_type}
@@ -173,40 +241,7 @@ export function PostDetail({
         )}
       </article>
 
-      <section className="post-comments card" aria-labelledby="comments-heading">
-        <h2 id="comments-heading">
-          Comments <span className="comments-count">({commentTotal})</span>
-        </h2>
-        <CommentThread
-          comments={details.comments}
-          postId={post.post_id}
-          postType={post.post_type}
-          viewerId={viewer?.id ?? null}
-          now={at}
-        />
-        <div className="leave-comment">
-          <h3>Leave a Comment</h3>
-          {viewer ? (
-            <div className="leave-comment-box">
-              <Avatar name="You" image={details.comments_user_image} size={40} />
-              <CommentForm
-                postId={post.post_id}
-                postType={post.post_type}
-                viewerId={viewer.id}
-                label="Your comment"
-                submitLabel="POST COMMENT"
-              />
-            </div>
-          ) : (
-            <div className="leave-comment-visitor">
-              <p>Log in to join the conversation.</p>
-              <button type="button" className="btn btn-primary" onClick={() => navigate("/login")}>
-                LEAVE A COMMENT
-              </button>
-            </div>
-          )}
-        </div>
-      </section>
+      <PostComments details={details} viewer={viewer} at={at} />
     </div>
   );
 }

@@ -25,6 +25,95 @@ export function pageNumber(request: Request): number {
   return Number.isSafeInteger(page) && page > 0 ? page : 1;
 }
 
+type ProfileUser = ProfilePage["user_data"];
+
+/** Email, mobile and address: on the owner's own page only. */
+function PrivateDetails({ user }: { user: ProfileUser }) {
+  return (
+    <dl className="profile-private" aria-label="Private details, shown only to you">
+      <div>
+        <dt>Email</dt>
+        <dd>{user.user_email}</dd>
+      </div>
+      {user.user_mobile && (
+        <div>
+          <dt>Mobile</dt>
+          <dd>{user.user_mobile}</dd>
+        </div>
+      )}
+      {user.user_address && (
+        <div>
+          <dt>Address</dt>
+          <dd>{user.user_address}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+/** Avatar, name, user type, join date, EDIT PROFILE or FOLLOW, and the counts (the spec). */
+function ProfileHeader({
+  user,
+  isOwn,
+  viewerId,
+}: {
+  user: ProfileUser;
+  isOwn: boolean;
+  viewerId: number | null;
+}) {
+  const stats = [
+    { label: "Deals", value: user.deal_count },
+    { label: "Coupons", value: user.coupon_count },
+    { label: "Followers", value: user.followers },
+    { label: "Following", value: user.followings },
+  ];
+  return (
+    <section className="card profile-header" aria-labelledby="profile-name">
+      <Avatar name={user.user_name} image={user.user_image} size={120} />
+      <div className="profile-identity">
+        <h1 id="profile-name" className="page-title">
+          {user.user_name}
+        </h1>
+        <p className="profile-meta">
+          <span className="profile-type">{user.user_type}</span>
+          <span>Joined {formatDate(user.join_date)}</span>
+        </p>
+        {user.user_biography && <p className="profile-bio">{user.user_biography}</p>}
+        {user.user_website && (
+          <p>
+            <a href={user.user_website} rel="nofollow ugc noopener" target="_blank">
+              {user.user_website.replace(/^https?:\/\//, "")}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </p>
+        )}
+        {isOwn && <PrivateDetails user={user} />}
+      </div>
+      <div className="profile-actions">
+        {isOwn ? (
+          <Link to="/user/profile-edit" className="btn btn-primary">
+            EDIT PROFILE
+          </Link>
+        ) : (
+          <FollowButton
+            userId={user.user_id}
+            name={user.user_name}
+            isFollow={user.is_follow === 1}
+            viewerId={viewerId}
+          />
+        )}
+      </div>
+      <ul className="profile-stats" aria-label="Activity">
+        {stats.map((stat) => (
+          <li key={stat.label}>
+            <strong>{stat.value}</strong> <span>{stat.label}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /**
  * A member's page, shared by My Account and the public profile: who they are, their counts, the
  * subscription block (owner only), followers and followings, and their deals. The owner gets
@@ -33,78 +122,11 @@ export function pageNumber(request: Request): number {
 export function ProfileView({ profile, viewerId, path }: ProfileViewProps) {
   const user = profile.user_data;
   const isOwn = viewerId === user.user_id;
-  const stats = [
-    { label: "Deals", value: user.deal_count },
-    { label: "Coupons", value: user.coupon_count },
-    { label: "Followers", value: user.followers },
-    { label: "Following", value: user.followings },
-  ];
   const pagination = profile.deal_data_pagination;
 
   return (
     <div className="container profile">
-      <section className="card profile-header" aria-labelledby="profile-name">
-        <Avatar name={user.user_name} image={user.user_image} size={120} />
-        <div className="profile-identity">
-          <h1 id="profile-name" className="page-title">
-            {user.user_name}
-          </h1>
-          <p className="profile-meta">
-            <span className="profile-type">{user.user_type}</span>
-            <span>Joined {formatDate(user.join_date)}</span>
-          </p>
-          {user.user_biography && <p className="profile-bio">{user.user_biography}</p>}
-          {user.user_website && (
-            <p>
-              <a href={user.user_website} rel="nofollow ugc noopener" target="_blank">
-                {user.user_website.replace(/^https?:\/\//, "")}
-                <span className="visually-hidden"> (opens in a new tab)</span>
-              </a>
-            </p>
-          )}
-          {isOwn && (
-            <dl className="profile-private" aria-label="Private details, shown only to you">
-              <div>
-                <dt>Email</dt>
-                <dd>{user.user_email}</dd>
-              </div>
-              {user.user_mobile && (
-                <div>
-                  <dt>Mobile</dt>
-                  <dd>{user.user_mobile}</dd>
-                </div>
-              )}
-              {user.user_address && (
-                <div>
-                  <dt>Address</dt>
-                  <dd>{user.user_address}</dd>
-                </div>
-              )}
-            </dl>
-          )}
-        </div>
-        <div className="profile-actions">
-          {isOwn ? (
-            <Link to="/user/profile-edit" className="btn btn-primary">
-              EDIT PROFILE
-            </Link>
-          ) : (
-            <FollowButton
-              userId={user.user_id}
-              name={user.user_name}
-              isFollow={user.is_follow === 1}
-              viewerId={viewerId}
-            />
-          )}
-        </div>
-        <ul className="profile-stats" aria-label="Activity">
-          {stats.map((stat) => (
-            <li key={stat.label}>
-              <strong>{stat.value}</strong> <span>{stat.label}</span>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ProfileHeader user={user} isOwn={isOwn} viewerId={viewerId} />
 
       {profile.user_subscriptions && (
         <SubscriptionBlock subscriptions={profile.user_subscriptions} />

@@ -5,9 +5,10 @@ import {
   createDealSchema,
   earliestExpiryDate,
 } from "../../core/submissions/schema.ts";
+import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
+import { Field, FormAlert, SubmitButton } from "./Form.tsx";
 import { ImageInput } from "./ImageInput.tsx";
 import { RichTextEditor } from "./RichTextEditor.tsx";
-import { FormNotice, SelectField, TextField, useSubmitForm } from "./SubmitFormParts.tsx";
 
 const EMPTY = {
   deal_category: "",
@@ -22,22 +23,6 @@ const EMPTY = {
   deal_image: "",
   deal_description: "",
 };
-
-/** The order fields appear in, for moving focus to the first one with a message. */
-const FIELD_ORDER = [
-  "deal_category",
-  "store_id",
-  "category_id",
-  "title",
-  "coupon_code",
-  "price",
-  "discount",
-  "link",
-  "expiry",
-  "image",
-  "deal_image",
-  "deal_description",
-] as const;
 
 const FORM_ID = "deal";
 
@@ -60,60 +45,64 @@ export function SubmitDealForm({
   stores,
   categories,
 }: SubmitDealFormProps) {
-  const { values, image, setImage, errors, setErrors, resetKey, submission, field, submit } =
-    useSubmitForm(FORM_ID, EMPTY, "/save_deal", FIELD_ORDER);
+  const { form, image, chooseImage, progress } = useSubmitPost({
+    path: "/save_deal",
+    // The earliest expiry date is today's, so the schema is made when the form is sent.
+    schema: () => createDealSchema(earliestExpiryDate(new Date())),
+    initial: EMPTY,
+    formId: FORM_ID,
+    extra: { user_id: String(userId), type: DEFAULT_DEAL_TYPE },
+  });
 
-  const busy = submission.sending || submission.submitted;
   return (
     <form
+      ref={form.ref}
       className="submit-form"
-      onSubmit={(event) =>
-        submit(event, createDealSchema(earliestExpiryDate(new Date())), {
-          user_id: String(userId),
-          type: DEFAULT_DEAL_TYPE,
-        })
-      }
+      onSubmit={form.submit}
       noValidate
       aria-label="Submit a deal"
     >
-      <FormNotice notice={submission.notice} />
+      <FormAlert message={form.message} className="submit-notice" />
       <p className="form-note">
         Fields marked <span aria-hidden="true">*</span>
         <span className="visually-hidden">with a star</span> are required.
       </p>
       <div className="submit-grid">
-        <SelectField
-          {...field("deal_category")}
+        <Field
+          {...form.bind("deal_category")}
           label="Deal category"
+          control="select"
           placeholder="Select a deal category"
-          choices={dealCategories}
+          options={choicesOf(dealCategories)}
           required
         />
-        <SelectField
-          {...field("store_id")}
+        <Field
+          {...form.bind("store_id")}
           label="Store"
+          control="select"
           placeholder="Select a store"
-          choices={stores}
+          options={choicesOf(stores)}
           required
         />
-        <SelectField
-          {...field("category_id")}
+        <Field
+          {...form.bind("category_id")}
           label="Category"
+          control="select"
           placeholder="Select a category"
-          choices={categories}
+          options={choicesOf(categories)}
           required
         />
-        <TextField {...field("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
-        <TextField
-          {...field("price")}
+        <Field {...form.bind("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
+        <Field
+          {...form.bind("price")}
           label="Price ($)"
           type="number"
           inputMode="decimal"
           min={0}
           step="0.01"
         />
-        <TextField
-          {...field("discount")}
+        <Field
+          {...form.bind("discount")}
           label="Discount (% off)"
           type="number"
           inputMode="numeric"
@@ -121,17 +110,17 @@ export function SubmitDealForm({
           max={100}
           step={1}
         />
-        <TextField
-          {...field("link")}
+        <Field
+          {...form.bind("link")}
           label="Deal link"
           type="url"
           inputMode="url"
           placeholder="https://"
           maxLength={SUBMISSION_LIMITS.link}
         />
-        <TextField {...field("expiry")} label="Expiry date" type="date" min={localToday()} />
-        <TextField
-          {...field("coupon_code")}
+        <Field {...form.bind("expiry")} label="Expiry date" type="date" min={localToday()} />
+        <Field
+          {...form.bind("coupon_code")}
           label="Coupon code"
           maxLength={SUBMISSION_LIMITS.couponCode}
           hint="For a coupon: the code shoppers enter at checkout."
@@ -140,29 +129,22 @@ export function SubmitDealForm({
       <ImageInput
         id={`${FORM_ID}-image`}
         file={image}
-        fileError={errors.image}
-        onFileChange={(file, error) => {
-          setImage(file);
-          setErrors(({ image: _cleared, ...rest }) => (error ? { ...rest, image: error } : rest));
-        }}
-        link={{
-          value: values.deal_image,
-          onChange: field("deal_image").onChange,
-          error: errors.deal_image,
-        }}
-        progress={submission.progress}
-        resetKey={resetKey}
+        fileError={form.errors.image}
+        onFileChange={chooseImage}
+        link={form.bind("deal_image")}
+        progress={progress}
+        resetKey={form.resetKey}
       />
       <RichTextEditor
-        {...field("deal_description")}
+        {...form.bind("deal_description")}
         label="Description"
         required
-        resetKey={resetKey}
+        resetKey={form.resetKey}
       />
       <div className="submit-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {submission.sending ? "Loading…" : "Submit Deal"}
-        </button>
+        <SubmitButton busy={form.busy} disabled={form.done}>
+          Submit Deal
+        </SubmitButton>
       </div>
     </form>
   );

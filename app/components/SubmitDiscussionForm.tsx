@@ -1,12 +1,11 @@
 import type { Choice } from "../../core/submissions/presenter.ts";
 import { DiscussionSchema, SUBMISSION_LIMITS } from "../../core/submissions/schema.ts";
+import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
+import { Field, FormAlert, SubmitButton } from "./Form.tsx";
 import { ImageInput } from "./ImageInput.tsx";
 import { RichTextEditor } from "./RichTextEditor.tsx";
-import { FormNotice, SelectField, TextField, useSubmitForm } from "./SubmitFormParts.tsx";
 
 const EMPTY = { forum_category_id: "", title: "", detail: "" };
-
-const FIELD_ORDER = ["forum_category_id", "title", "image", "detail"] as const;
 
 const FORM_ID = "discussion";
 
@@ -18,52 +17,56 @@ export function SubmitDiscussionForm({
   userId: number;
   categories: Choice[];
 }) {
-  const { image, setImage, errors, setErrors, resetKey, submission, field, submit } = useSubmitForm(
-    FORM_ID,
-    EMPTY,
-    "/save_discussion",
-    FIELD_ORDER,
-  );
+  const { form, image, chooseImage, progress } = useSubmitPost({
+    path: "/save_discussion",
+    schema: DiscussionSchema,
+    initial: EMPTY,
+    formId: FORM_ID,
+    extra: { user_id: String(userId) },
+  });
 
-  const busy = submission.sending || submission.submitted;
   return (
     <form
+      ref={form.ref}
       className="submit-form"
-      onSubmit={(event) => submit(event, DiscussionSchema, { user_id: String(userId) })}
+      onSubmit={form.submit}
       noValidate
       aria-label="Start a discussion"
     >
-      <FormNotice notice={submission.notice} />
+      <FormAlert message={form.message} className="submit-notice" />
       <p className="form-note">
         Fields marked <span aria-hidden="true">*</span>
         <span className="visually-hidden">with a star</span> are required.
       </p>
       <div className="submit-grid">
-        <SelectField
-          {...field("forum_category_id")}
+        <Field
+          {...form.bind("forum_category_id")}
           label="Category"
+          control="select"
           placeholder="Select a category"
-          choices={categories}
+          options={choicesOf(categories)}
           required
         />
-        <TextField {...field("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
+        <Field {...form.bind("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
       </div>
       <ImageInput
         id={`${FORM_ID}-image`}
         file={image}
-        fileError={errors.image}
-        onFileChange={(file, error) => {
-          setImage(file);
-          setErrors(({ image: _cleared, ...rest }) => (error ? { ...rest, image: error } : rest));
-        }}
-        progress={submission.progress}
-        resetKey={resetKey}
+        fileError={form.errors.image}
+        onFileChange={chooseImage}
+        progress={progress}
+        resetKey={form.resetKey}
       />
-      <RichTextEditor {...field("detail")} label="Description" required resetKey={resetKey} />
+      <RichTextEditor
+        {...form.bind("detail")}
+        label="Description"
+        required
+        resetKey={form.resetKey}
+      />
       <div className="submit-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {submission.sending ? "Loading…" : "Submit Discussion"}
-        </button>
+        <SubmitButton busy={form.busy} disabled={form.done}>
+          Submit Discussion
+        </SubmitButton>
       </div>
     </form>
   );

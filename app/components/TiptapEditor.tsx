@@ -70,6 +70,89 @@ const INACTIVE = {
   canRedo: false,
 };
 
+type ToolbarState = typeof INACTIVE;
+
+/** Which formats the selection has, for the toolbar's pressed states. */
+function useToolbarState(editor: Editor | null): ToolbarState {
+  // Before the editor's first transaction the selector may not have run yet: nothing is active.
+  return (
+    useEditorState({
+      editor,
+      selector: ({ editor: current }) =>
+        current
+          ? {
+              bold: current.isActive("bold"),
+              italic: current.isActive("italic"),
+              underline: current.isActive("underline"),
+              bulletList: current.isActive("bulletList"),
+              orderedList: current.isActive("orderedList"),
+              blockquote: current.isActive("blockquote"),
+              link: current.isActive("link"),
+              canUndo: current.can().undo(),
+              canRedo: current.can().redo(),
+            }
+          : null,
+    }) ?? INACTIVE
+  );
+}
+
+function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
+  const state = useToolbarState(editor);
+  const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) =>
+    command(editor.chain().focus()).run();
+  return (
+    <div className="rte-toolbar" role="toolbar" aria-label="Formatting" aria-controls={controls}>
+      <ToolbarButton label="Bold" active={state.bold} onClick={() => run((c) => c.toggleBold())}>
+        <MdFormatBold aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton
+        label="Italic"
+        active={state.italic}
+        onClick={() => run((c) => c.toggleItalic())}
+      >
+        <MdFormatItalic aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton
+        label="Underline"
+        active={state.underline}
+        onClick={() => run((c) => c.toggleUnderline())}
+      >
+        <MdFormatUnderlined aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton
+        label="Bulleted list"
+        active={state.bulletList}
+        onClick={() => run((c) => c.toggleBulletList())}
+      >
+        <MdFormatListBulleted aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton
+        label="Numbered list"
+        active={state.orderedList}
+        onClick={() => run((c) => c.toggleOrderedList())}
+      >
+        <MdFormatListNumbered aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton
+        label="Quote"
+        active={state.blockquote}
+        onClick={() => run((c) => c.toggleBlockquote())}
+      >
+        <MdFormatQuote aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton label="Link" active={state.link} onClick={() => editLink(editor)}>
+        <MdLink aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton label="Undo" disabled={!state.canUndo} onClick={() => run((c) => c.undo())}>
+        <MdUndo aria-hidden="true" />
+      </ToolbarButton>
+      <ToolbarButton label="Redo" disabled={!state.canRedo} onClick={() => run((c) => c.redo())}>
+        <MdRedo aria-hidden="true" />
+      </ToolbarButton>
+    </div>
+  );
+}
+
 /** The TipTap editor of RichTextEditor, loaded lazily (default export for React.lazy). */
 export default function TiptapEditor(props: TiptapEditorProps) {
   const { id, labelId, errorId, initialHtml, onChange, invalid, required, resetKey } = props;
@@ -113,82 +196,11 @@ export default function TiptapEditor(props: TiptapEditorProps) {
     editor.commands.clearContent();
   }, [editor, resetKey]);
 
-  // Before the editor's first transaction the selector may not have run yet: nothing is active.
-  const state =
-    useEditorState({
-      editor,
-      selector: ({ editor: current }) =>
-        current
-          ? {
-              bold: current.isActive("bold"),
-              italic: current.isActive("italic"),
-              underline: current.isActive("underline"),
-              bulletList: current.isActive("bulletList"),
-              orderedList: current.isActive("orderedList"),
-              blockquote: current.isActive("blockquote"),
-              link: current.isActive("link"),
-              canUndo: current.can().undo(),
-              canRedo: current.can().redo(),
-            }
-          : null,
-    }) ?? INACTIVE;
-
   if (!editor) return <div className="rte rte-loading" aria-hidden="true" />;
-
-  const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) =>
-    command(editor.chain().focus()).run();
 
   return (
     <div className={invalid ? "rte invalid" : "rte"}>
-      <div className="rte-toolbar" role="toolbar" aria-label="Formatting" aria-controls={id}>
-        <ToolbarButton label="Bold" active={state.bold} onClick={() => run((c) => c.toggleBold())}>
-          <MdFormatBold aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton
-          label="Italic"
-          active={state.italic}
-          onClick={() => run((c) => c.toggleItalic())}
-        >
-          <MdFormatItalic aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton
-          label="Underline"
-          active={state.underline}
-          onClick={() => run((c) => c.toggleUnderline())}
-        >
-          <MdFormatUnderlined aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton
-          label="Bulleted list"
-          active={state.bulletList}
-          onClick={() => run((c) => c.toggleBulletList())}
-        >
-          <MdFormatListBulleted aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton
-          label="Numbered list"
-          active={state.orderedList}
-          onClick={() => run((c) => c.toggleOrderedList())}
-        >
-          <MdFormatListNumbered aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton
-          label="Quote"
-          active={state.blockquote}
-          onClick={() => run((c) => c.toggleBlockquote())}
-        >
-          <MdFormatQuote aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton label="Link" active={state.link} onClick={() => editLink(editor)}>
-          <MdLink aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton label="Undo" disabled={!state.canUndo} onClick={() => run((c) => c.undo())}>
-          <MdUndo aria-hidden="true" />
-        </ToolbarButton>
-        <ToolbarButton label="Redo" disabled={!state.canRedo} onClick={() => run((c) => c.redo())}>
-          <MdRedo aria-hidden="true" />
-        </ToolbarButton>
-      </div>
+      <Toolbar editor={editor} controls={id} />
       <EditorContent editor={editor} />
     </div>
   );

@@ -3,7 +3,8 @@ import { presentListing } from "../../core/listings/presenter.ts";
 import { panelFromSearchParams } from "../../core/listings/schema.ts";
 import type { ListingRequest } from "../../core/listings/service.ts";
 import type { Services } from "../../core/services.ts";
-import { notFound, orNotFound } from "./errors.ts";
+import { orNull } from "../../core/not-found.ts";
+import { notFound } from "./errors.ts";
 import { listingKey, type ListingData } from "./listing.ts";
 
 /**
@@ -17,7 +18,7 @@ export async function loadListing(
 ): Promise<ListingData> {
   const page = pageFromQuery(url.searchParams.get("page"));
   const panel = panelFromSearchParams(url.searchParams);
-  const listing = await orNotFound(services.listings.page(request, page, panel));
+  const listing = (await orNull(services.listings.page(request, page, panel))) ?? notFound();
   if (page > listing.lastPage) notFound();
   return { key: listingKey(url.searchParams), listing: presentListing(listing) };
 }

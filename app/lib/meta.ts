@@ -1,8 +1,10 @@
 import type { MetaArgs, MetaDescriptor } from "react-router";
+import { DEFAULT_SETTINGS } from "../../core/settings/defaults.ts";
 import type { RootLoaderData } from "../root.tsx";
 
 export interface PageMeta {
-  title: string;
+  /** The page's own title; omitted, the site's name (the home page). */
+  title?: string;
   description?: string;
   /** Path of the page's canonical URL, e.g. "/store/target". */
   path?: string;
@@ -39,28 +41,30 @@ function absolute(base: string, url: string): string {
  */
 export function pageMeta(matches: Matches, page: PageMeta): MetaDescriptor[] {
   const root = rootLoaderData(matches);
-  const siteName = root?.settings.websiteName ?? "Chalkboard Deals";
+  const settings = root?.settings ?? DEFAULT_SETTINGS;
+  const siteName = settings.websiteName;
   const base = root?.publicConfig.publicUrl ?? "";
-  const title = page.title === siteName ? siteName : `${page.title} | ${siteName}`;
-  const description = (page.description || root?.settings.description || "").slice(0, 300);
+  const pageTitle = page.title ?? siteName;
+  const title = pageTitle === siteName ? siteName : `${pageTitle} | ${siteName}`;
+  const description = (page.description || settings.description).slice(0, 300);
   const canonical = page.path !== undefined ? absolute(base, page.path) : undefined;
   const image = page.image
     ? absolute(base, page.image)
-    : root?.settings.logo
-      ? absolute(base, root.settings.logo)
+    : settings.logo
+      ? absolute(base, settings.logo)
       : undefined;
   const tags: MetaDescriptor[] = [
     { title },
     { name: "description", content: description },
     { property: "og:site_name", content: siteName },
-    { property: "og:title", content: page.title },
+    { property: "og:title", content: pageTitle },
     { property: "og:description", content: description },
     { property: "og:type", content: page.type ?? "website" },
     { name: "twitter:card", content: page.image ? "summary_large_image" : "summary" },
-    { name: "twitter:title", content: page.title },
+    { name: "twitter:title", content: pageTitle },
     { name: "twitter:description", content: description },
   ];
-  if (root?.settings.keywords) tags.push({ name: "keywords", content: root.settings.keywords });
+  if (settings.keywords) tags.push({ name: "keywords", content: settings.keywords });
   if (canonical) {
     tags.push({ tagName: "link", rel: "canonical", href: canonical });
     tags.push({ property: "og:url", content: canonical });

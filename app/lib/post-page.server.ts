@@ -1,7 +1,9 @@
-import { data, redirect, type RouterContextProvider } from "react-router";
+import { redirect, type RouterContextProvider } from "react-router";
 import { requestContext } from "#app-context";
+import { orNull } from "../../core/not-found.ts";
 import { discussionJsonLd, productJsonLd } from "../../core/seo/structured-data.ts";
 import type { Crumb } from "../components/Breadcrumbs.tsx";
+import { notFound } from "./errors.ts";
 
 /** The loader and head shared by the deal page (/post/…) and the educator post page (/educator/…). */
 
@@ -40,12 +42,14 @@ export async function loadPostPage(
   variant: PostVariant,
 ) {
   const { services, user, clientIp, publicConfig } = context.get(requestContext);
-  const details = await services.posts.findDetails({
-    uniqueId: params.uniqueId ?? "",
-    viewer: user,
-    visitor: { ip: clientIp, userAgent: request.headers.get("user-agent") ?? undefined },
-  });
-  if (!details) throw data(null, { status: 404 });
+  const details =
+    (await orNull(
+      services.posts.details({
+        uniqueId: params.uniqueId ?? "",
+        viewer: user,
+        visitor: { ip: clientIp, userAgent: request.headers.get("user-agent") ?? undefined },
+      }),
+    )) ?? notFound();
   const post = details.product_details;
   const expectedType = variant === "deal" ? "d" : "g";
   if (post.post_type !== expectedType || params.slug !== post.slug) {

@@ -1,3 +1,4 @@
+import { useCallback, useState } from "react";
 import { XSRF_HEADER } from "../../core/constants.ts";
 import type { ApiResult } from "./api.ts";
 import { xsrfToken } from "./api.ts";
@@ -45,4 +46,19 @@ export function uploadWithProgress<T = Record<string, unknown>>(
     request.addEventListener("timeout", failed);
     request.send(form);
   });
+}
+
+/**
+ * A form's upload progress: `send` posts the form and reports 0–100 while a file goes with it
+ * (null when no file is being sent).
+ */
+export function useUpload() {
+  const [progress, setProgress] = useState<number | null>(null);
+  const send = useCallback(async <T>(path: string, form: FormData, withFile: boolean) => {
+    setProgress(withFile ? 0 : null);
+    const result = await uploadWithProgress<T>(path, form, withFile ? setProgress : () => {});
+    setProgress(null);
+    return result;
+  }, []);
+  return { progress, send };
 }

@@ -2,7 +2,6 @@ import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
 import { CatalogPage } from "../components/CatalogPage.tsx";
-import { CategoryCard } from "../components/CategoryCard.tsx";
 import { listingCanonical } from "../lib/listing.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
@@ -30,7 +29,7 @@ export default function CategoriesPage() {
     <CatalogPage
       title="Categories"
       items={categories.items}
-      renderCard={(category) => <CategoryCard category={category} />}
+      basePath="/category"
       page={categories.currentPage}
       lastPage={categories.lastPage}
       total={categories.total}

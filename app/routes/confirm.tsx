@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useParams, useRouteLoaderData } from "react-router";
 import type { RootLoaderData } from "../root.tsx";
-import { AuthCard, messageOf } from "../components/AuthForm.tsx";
+import { AuthCard } from "../components/AuthCard.tsx";
+import { messageOf } from "../lib/api-form.ts";
 import { apiCall } from "../lib/api.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/confirm";

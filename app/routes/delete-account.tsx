@@ -1,21 +1,15 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useLoaderData } from "react-router";
+import { z } from "zod";
 import { requestContext } from "#app-context";
 import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import {
-  AuthCard,
-  Field,
-  FormAlert,
-  SubmitButton,
-  messageOf,
-  useSchemaForm,
-  useTimedMessage,
-  useTimers,
-} from "../components/AuthForm.tsx";
+import { AuthCard } from "../components/AuthCard.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
+import { useApiForm, type ApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/delete-account";
 
@@ -43,92 +37,96 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     noindex: true,
   });
 
+/** The first step: what deletion removes, and the sign-in form (or Google/Facebook). */
+function SignInAgain({ form }: { form: ApiForm<{ email: string; password: string }> }) {
+  return (
+    <>
+      <p>
+        Sign in again to delete your account. Your name, email address, password, profile details,
+        likes, follows and subscriptions are removed; the deals, discussions and comments you posted
+        stay on the site as written by &ldquo;Deleted user&rdquo;.
+      </p>
+      <form
+        ref={form.ref}
+        className="form"
+        onSubmit={form.submit}
+        noValidate
+        aria-label="Sign in to delete your account"
+      >
+        <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
+        <Field
+          {...form.bind("password")}
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+        />
+        <div>
+          <SubmitButton busy={form.busy}>Sign in</SubmitButton>
+        </div>
+      </form>
+      <SocialSignIn intent="delete" />
+    </>
+  );
+}
+
+/** The confirm modal's "form": nothing to fill in, only the answer Yes. */
+const NO_FIELDS = z.object({});
+
 /**
  * Delete account: sign in again (password, or Google/Facebook), answer 'Are you want to delete
  * account ?', and the server removes the account's personal data and every session.
  */
 export default function DeleteAccount() {
   const { confirmUserId, socialError } = useLoaderData<typeof loader>();
-  const form = useSchemaForm(SigninSchema, { email: "", password: "" });
-  const feedback = useTimedMessage(DELAYS_MS.feedback);
-  const later = useTimers();
   const [userId, setUserId] = useState<number | null>(confirmUserId);
-  const [busy, setBusy] = useState(false);
-  const [deleted, setDeleted] = useState(false);
 
-  async function signIn(event: FormEvent) {
-    event.preventDefault();
-    feedback.clear();
-    if (!form.validate()) return;
-    setBusy(true);
-    const result = await apiCall<{ status?: string; response?: { user_id?: number } }>(
-      "/signin",
-      form.values,
-    );
-    setBusy(false);
-    if (result.ok && result.data.status === "true" && result.data.response?.user_id) {
-      setUserId(result.data.response.user_id);
-    } else {
-      feedback.show(ACCOUNT_MESSAGES.deleteSigninFailed, "danger");
-    }
-  }
+  const signIn = useApiForm(
+    SigninSchema,
+    (values) => apiCall<{ response?: { user_id?: number } }>("/signin", values),
+    (result, form) => {
+      const id = result.data.response?.user_id;
+      if (id) setUserId(id);
+      else form.show({ text: ACCOUNT_MESSAGES.deleteSigninFailed, tone: "danger" });
+    },
+    {
+      initial: { email: "", password: "" },
+      failureMessage: () => ACCOUNT_MESSAGES.deleteSigninFailed,
+    },
+  );
+
+  const confirm = useApiForm(
+    NO_FIELDS,
+    () => apiCall("/user_deleted", { user_id: userId }),
+    (_result, form) => {
+      setUserId(null);
+      form.show({ text: ACCOUNT_MESSAGES.userDeleted, tone: "success" }, { keep: true });
+      // The server ended every session; a full navigation shows the signed-out site.
+      form.later(() => window.location.assign("/"), DELAYS_MS.redirect);
+    },
+    { initial: {} },
+  );
 
   async function confirmDeletion() {
     if (userId === null) return;
-    setBusy(true);
-    const result = await apiCall("/user_deleted", { user_id: userId });
-    setBusy(false);
+    await confirm.submit();
+    // A refusal closes the dialog too; its message shows on the page.
     setUserId(null);
-    if (result.ok) {
-      setDeleted(true);
-      feedback.show(ACCOUNT_MESSAGES.userDeleted, "success", { keep: true });
-      // The server ended every session; a full navigation shows the signed-out site.
-      later(() => window.location.assign("/"), DELAYS_MS.redirect);
-    } else {
-      feedback.show(messageOf(result.data), "danger");
-    }
   }
 
   function keepAccount() {
     setUserId(null);
-    feedback.show("Your account has not been deleted.", "success");
+    confirm.show({ text: "Your account has not been deleted.", tone: "success" });
   }
 
   return (
     <AuthCard title="Delete account">
       {socialError && <p className="alert alert-danger">{socialError}</p>}
-      <FormAlert message={feedback.message} />
-      {!deleted && (
-        <>
-          <p>
-            Sign in again to delete your account. Your name, email address, password, profile
-            details, likes, follows and subscriptions are removed; the deals, discussions and
-            comments you posted stay on the site as written by &ldquo;Deleted user&rdquo;.
-          </p>
-          <form
-            className="form"
-            onSubmit={signIn}
-            noValidate
-            aria-label="Sign in to delete your account"
-          >
-            <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
-            <Field
-              {...form.bind("password")}
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-            />
-            <div>
-              <SubmitButton busy={busy && userId === null}>Sign in</SubmitButton>
-            </div>
-          </form>
-          <SocialSignIn intent="delete" />
-        </>
-      )}
+      <FormAlert message={confirm.message ?? signIn.message} />
+      {!confirm.done && <SignInAgain form={signIn} />}
       <ConfirmDialog
         open={userId !== null}
         title={ACCOUNT_MESSAGES.deleteConfirmQuestion}
-        busy={busy}
+        busy={confirm.busy}
         onConfirm={confirmDeletion}
         onCancel={keepAccount}
       >

@@ -6,7 +6,7 @@ import type { DealCard, presentHomeFilter, presentRecentPage } from "../../core/
 import { DealGrid } from "../components/DealCard.tsx";
 import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
 import { apiCall } from "../lib/api.ts";
-import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import { pageMeta } from "../lib/meta.ts";
 import "../styles/home.css";
 import type { Route } from "./+types/home";
 
@@ -26,7 +26,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
-    title: rootLoaderData(matches)?.settings.websiteName ?? "Chalkboard Deals",
     path: "/",
     feed: { title: "New deals", path: "/rss/newdeals.xml" },
   });
@@ -57,8 +56,29 @@ function appendDeals(listed: DealCard[], more: DealCard[]): DealCard[] {
   return [...listed, ...more.filter((d) => !seen.has(d.unique_id))];
 }
 
-export default function Home() {
-  const data = useLoaderData<typeof loader>();
+/** A further page of recent deals, of the filtered lists or of the unfiltered ones. */
+async function fetchRecentPage(
+  filter: { merchant: string; category: string } | null,
+  page: number,
+) {
+  if (filter) {
+    const r = await apiCall<HomeFilterResponse>("/category_store_filter_home", {
+      store_id: filter.merchant,
+      category_id: filter.category,
+      page,
+    });
+    return { ok: r.ok, deals: r.data.recent_deals_data, pagination: r.data.pagination };
+  }
+  const r = await apiCall<RecentPageResponse>("/recent_deal_pagination", { page });
+  return { ok: r.ok, deals: r.data.recent_deals, pagination: r.data.recent_deals_pagination };
+}
+
+/**
+ * The home page's two lists and their modes (the spec): unfiltered, they come from the loader and
+ * LOAD MORE appends recent deals; a merchant or category switches to the filtered lists, and
+ * clearing both reloads the unfiltered ones. The button hides on the last page or after an error.
+ */
+function useHomeLists(data: LoaderData) {
   const revalidator = useRevalidator();
   const [merchant, setMerchant] = useState("");
   const [category, setCategory] = useState("");
@@ -111,21 +131,7 @@ export default function Home() {
     const seq = requestSeq.current;
     const page = lists.currentPage + 1;
     setLoading("more");
-    const next = filtered
-      ? await apiCall<HomeFilterResponse>("/category_store_filter_home", {
-          store_id: merchant,
-          category_id: category,
-          page,
-        }).then((r) => ({
-          ok: r.ok,
-          deals: r.data.recent_deals_data,
-          pagination: r.data.pagination,
-        }))
-      : await apiCall<RecentPageResponse>("/recent_deal_pagination", { page }).then((r) => ({
-          ok: r.ok,
-          deals: r.data.recent_deals,
-          pagination: r.data.recent_deals_pagination,
-        }));
+    const next = await fetchRecentPage(filtered ? { merchant, category } : null, page);
     if (seq !== requestSeq.current) return;
     setLoading(null);
     if (!next.ok) {
@@ -141,54 +147,75 @@ export default function Home() {
     }));
   }
 
-  const showLoadMore =
-    !failed && lists.recent.length >= PAGE_SIZE.homeRecent && lists.currentPage < lists.lastPage;
-  const filtering = loading === "filter" || (revalidator.state === "loading" && !filtered);
+  return {
+    merchant,
+    category,
+    filtered,
+    lists,
+    loadingMore: loading === "more",
+    filtering: loading === "filter" || (revalidator.state === "loading" && !filtered),
+    showLoadMore:
+      !failed && lists.recent.length >= PAGE_SIZE.homeRecent && lists.currentPage < lists.lastPage,
+    applyFilter,
+    loadMore,
+  };
+}
+
+type HomeListsState = ReturnType<typeof useHomeLists>;
+
+/** By Merchant and By Category, and a button that clears both. */
+function HomeFilters({ data, home }: { data: LoaderData; home: HomeListsState }) {
+  const { merchant, category, filtered, applyFilter } = home;
+  return (
+    <section className="home-filters" aria-label="Filter deals">
+      <div className="form-field">
+        <label htmlFor="home-merchant">By Merchant</label>
+        <select
+          id="home-merchant"
+          value={merchant}
+          onChange={(event) => void applyFilter(event.target.value, category)}
+        >
+          <option value="">All merchants</option>
+          {data.merchants.map((m) => (
+            <option key={m.id} value={String(m.id)}>
+              {m.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="form-field">
+        <label htmlFor="home-category">By Category</label>
+        <select
+          id="home-category"
+          value={category}
+          onChange={(event) => void applyFilter(merchant, event.target.value)}
+        >
+          <option value="">All categories</option>
+          {data.categories.map((c) => (
+            <option key={c.id} value={String(c.id)}>
+              {c.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      {filtered && (
+        <button type="button" className="btn btn-outline" onClick={() => void applyFilter("", "")}>
+          Clear filters
+        </button>
+      )}
+    </section>
+  );
+}
+
+export default function Home() {
+  const data = useLoaderData<typeof loader>();
+  const home = useHomeLists(data);
+  const { lists, filtering } = home;
 
   return (
     <div className="container home">
       <h1 className="visually-hidden">Deals and coupons for teachers and shoppers</h1>
-      <section className="home-filters" aria-label="Filter deals">
-        <div className="form-field">
-          <label htmlFor="home-merchant">By Merchant</label>
-          <select
-            id="home-merchant"
-            value={merchant}
-            onChange={(event) => void applyFilter(event.target.value, category)}
-          >
-            <option value="">All merchants</option>
-            {data.merchants.map((m) => (
-              <option key={m.id} value={String(m.id)}>
-                {m.title}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="form-field">
-          <label htmlFor="home-category">By Category</label>
-          <select
-            id="home-category"
-            value={category}
-            onChange={(event) => void applyFilter(merchant, event.target.value)}
-          >
-            <option value="">All categories</option>
-            {data.categories.map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.title}
-              </option>
-            ))}
-          </select>
-        </div>
-        {filtered && (
-          <button
-            type="button"
-            className="btn btn-outline"
-            onClick={() => void applyFilter("", "")}
-          >
-            Clear filters
-          </button>
-        )}
-      </section>
+      <HomeFilters data={data} home={home} />
 
       <section aria-labelledby="wishlist-heading" className="home-section">
         <h2 id="wishlist-heading">Teachers Wishlist</h2>
@@ -209,15 +236,15 @@ export default function Home() {
         <section aria-labelledby="recent-heading" className="home-section">
           <h2 id="recent-heading">Recent Deals</h2>
           <DealGrid deals={lists.recent} />
-          {showLoadMore && (
+          {home.showLoadMore && (
             <div className="load-more">
               <button
                 type="button"
                 className="btn btn-primary"
-                onClick={() => void loadMore()}
-                disabled={loading === "more"}
+                onClick={() => void home.loadMore()}
+                disabled={home.loadingMore}
               >
-                {loading === "more" ? "Loading…" : "LOAD MORE"}
+                {home.loadingMore ? "Loading…" : "LOAD MORE"}
               </button>
             </div>
           )}

@@ -1,28 +1,59 @@
-import { useState, type FormEvent } from "react";
-import { Link, redirect, useLoaderData } from "react-router";
+import { Link, data, redirect, useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import {
-  AuthCard,
-  Field,
-  FormAlert,
-  SubmitButton,
-  messageOf,
-  serverFieldErrors,
-  useSchemaForm,
-  useTimedMessage,
-  useTimers,
-} from "../components/AuthForm.tsx";
+import { DomainError } from "../../core/errors.ts";
+import { fieldErrors } from "../../core/validation.ts";
+import { AuthCard } from "../components/AuthCard.tsx";
+import { CsrfField, Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
+import { messageOf, useApiForm, type FieldErrors } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/login";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user } = context.get(requestContext);
+  const { user, csrfToken } = context.get(requestContext);
   if (user) throw redirect("/");
-  return { socialFailed: new URL(request.url).searchParams.has("social_error") };
+  return { socialFailed: new URL(request.url).searchParams.has("social_error"), csrfToken };
+}
+
+/** The page carries this visitor's XSRF token: never a shared cache's copy. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+type SignInOutcome =
+  | { ok: true; message: string }
+  | { ok: false; email: string; errors: FieldErrors; message: string | null };
+
+/**
+ * Sign-in without JavaScript: the same form posted to the page, checked with the same schema and
+ * signed in by the same service as `POST /api/signin`, which also sets the session cookie.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, user, session } = context.get(requestContext);
+  const posted = await request.formData();
+  const values = {
+    email: String(posted.get("email") ?? ""),
+    password: String(posted.get("password") ?? ""),
+  };
+  const errors = fieldErrors(SigninSchema, values);
+  if (errors) {
+    return data<SignInOutcome>({ ok: false, email: values.email, errors, message: null }, 422);
+  }
+  try {
+    const { token, message } = await services.accounts.signin(values, {
+      userAgent: request.headers.get("user-agent") ?? "",
+      previousSessionId: user?.sessionId,
+    });
+    session.start(token);
+    return data<SignInOutcome>({ ok: true, message });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return data<SignInOutcome>(
+      { ok: false, email: values.email, errors: {}, message: error.message },
+      401,
+    );
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -32,42 +63,41 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/login",
   });
 
-const EMPTY = { email: "", password: "" };
-
 export default function Login() {
-  const { socialFailed } = useLoaderData<typeof loader>();
-  const form = useSchemaForm(SigninSchema, EMPTY);
-  const feedback = useTimedMessage(DELAYS_MS.feedback);
-  const later = useTimers();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    feedback.clear();
-    if (!form.validate()) return;
-    setBusy(true);
-    const result = await apiCall<{ status?: string; message?: unknown; errors?: unknown }>(
-      "/signin",
-      form.values,
-    );
-    if (result.ok && result.data.status === "true") {
-      setDone(true);
-      feedback.show(messageOf(result.data), "success", { keep: true });
+  const { socialFailed, csrfToken } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
+  const form = useApiForm(
+    SigninSchema,
+    (values) => apiCall("/signin", values),
+    (result, form) => {
+      form.show({ text: messageOf(result.data), tone: "success" }, { keep: true });
       // A full navigation, so the navigation bar shows the signed-in links.
-      later(() => window.location.assign("/"), DELAYS_MS.redirect);
-      return;
-    }
-    setBusy(false);
-    form.showErrors(serverFieldErrors(result.data, ["email", "password"]));
-    feedback.show(messageOf(result.data), "danger");
-  }
+      form.later(() => window.location.assign("/"), DELAYS_MS.redirect);
+    },
+    {
+      initial: { email: posted && !posted.ok ? posted.email : "", password: "" },
+      initialErrors: posted && !posted.ok ? posted.errors : undefined,
+      initialMessage: posted?.message
+        ? { text: posted.message, tone: posted.ok ? "success" : "danger" }
+        : null,
+    },
+  );
 
   return (
     <AuthCard title="Login">
+      {posted?.ok && <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=/`} />}
       {socialFailed && <p className="alert alert-danger">{ACCOUNT_MESSAGES.socialFailed}</p>}
-      <FormAlert message={feedback.message} />
-      <form className="form" onSubmit={submit} noValidate aria-label="Login">
+      <FormAlert message={form.message} />
+      <form
+        ref={form.ref}
+        method="post"
+        action="/login"
+        className="form"
+        onSubmit={form.submit}
+        noValidate
+        aria-label="Login"
+      >
+        <CsrfField token={csrfToken} />
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <Field
           {...form.bind("password")}
@@ -78,7 +108,7 @@ export default function Login() {
         <p className="auth-aside">
           <Link to="/forgotpassword">Forgot password?</Link>
         </p>
-        <SubmitButton busy={busy || done}>Login</SubmitButton>
+        <SubmitButton busy={form.busy || form.done || Boolean(posted?.ok)}>Login</SubmitButton>
       </form>
       <SocialSignIn intent="login" />
       <p className="auth-switch">

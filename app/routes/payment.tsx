@@ -2,12 +2,12 @@ import { Suspense, useEffect, useState } from "react";
 import { redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { PAYMENT } from "../../core/constants.ts";
+import { ForbiddenError, ValidationError } from "../../core/errors.ts";
 import type { PaymentOutcome } from "../../core/payments/service.ts";
 import { formatDate, formatPrice } from "../lib/format.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/payment.css";
 import type { Route } from "./+types/payment";
-import { clientErrorStatus } from "../lib/errors.ts";
 import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 
 /** Stripe's card form is a chunk of its own, fetched only here and only with keys configured. */
@@ -26,7 +26,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     try {
       outcome = await services.payments.completePayment(user, paymentIntent);
     } catch (error) {
-      if (clientErrorStatus(error) === undefined) throw error;
+      // An unknown payment or another account's: the page says it failed.
+      if (!(error instanceof ValidationError || error instanceof ForbiddenError)) throw error;
       outcome = "failed";
     }
   }

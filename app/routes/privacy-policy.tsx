@@ -1,6 +1,8 @@
-import { data, useLoaderData } from "react-router";
+import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { bodyWithoutTitle } from "../../core/cms/presenter.ts";
+import { orNull } from "../../core/not-found.ts";
+import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/privacy-policy";
 import "../styles/content.css";
@@ -9,8 +11,7 @@ const SLUG = "privacy-policy";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  const page = await services.cms.findPage(SLUG);
-  if (!page) throw data(null, { status: 404 });
+  const page = (await orNull(services.cms.page(SLUG))) ?? notFound();
   return { title: page.title, html: bodyWithoutTitle(page) };
 }
 

@@ -1,14 +1,18 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
-import { DELAYS_MS } from "../../core/constants.ts";
-import { fieldErrors } from "../../core/validation.ts";
 import type { UserProfile } from "../../core/profiles/presenter.ts";
-import { ProfileUpdateSchema, profileUpdateMessage } from "../../core/profiles/schema.ts";
+import {
+  PROFILE_UPDATED,
+  ProfileUpdateSchema,
+  profileUpdateMessage,
+} from "../../core/profiles/schema.ts";
 import { AvatarUpload } from "../components/AvatarUpload.tsx";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
+import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { messageOf, useApiForm, type ApiAnswer } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
-import { uploadWithProgress } from "../lib/upload.ts";
+import { useUpload } from "../lib/upload.ts";
 import type { Route } from "./+types/profile-edit";
 import "../styles/profile.css";
 
@@ -21,10 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Edit Profile", path: "/user/profile-edit", noindex: true });
 
-type Field = "name" | "email" | "mobile" | "dob" | "gender" | "website" | "address" | "brief";
-type Values = Record<Field, string>;
-
-function valuesOf(profile: UserProfile): Values {
+function valuesOf(profile: UserProfile) {
   return {
     name: profile.user_name,
     email: profile.user_email ?? "",
@@ -37,268 +38,149 @@ function valuesOf(profile: UserProfile): Values {
   };
 }
 
-const FIELD_ORDER: Field[] = ["name", "mobile", "dob", "gender", "website", "address", "brief"];
+const GENDERS = [
+  { value: "male", label: "Male" },
+  { value: "female", label: "Female" },
+];
 
-interface UpdateAnswer {
-  message?: string;
-  errors?: Record<string, string>;
+interface UpdateAnswer extends ApiAnswer {
   data?: UserProfile;
+}
+
+/** POST /api/profile_update as multipart (the picture, with upload progress); the form kit does the rest. */
+function useProfileForm(profile: UserProfile) {
+  const revalidator = useRevalidator();
+  const upload = useUpload();
+  const [file, setFile] = useState<File | null>(null);
+  const form = useApiForm<ReturnType<typeof valuesOf>, UpdateAnswer>(
+    ProfileUpdateSchema,
+    (values) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries({ ...values, user_id: String(profile.user_id) })) {
+        body.append(name, value);
+      }
+      if (file) body.append("image", file);
+      return upload.send<UpdateAnswer>("/profile_update", body, Boolean(file));
+    },
+    (result, form) => {
+      if (result.data.data) form.reset(valuesOf(result.data.data));
+      setFile(null);
+      form.show({ text: messageOf(result.data, PROFILE_UPDATED), tone: "success" });
+      // The avatar and name also show in the navigation bar: load the page's data again.
+      void revalidator.revalidate();
+    },
+    {
+      initial: valuesOf(profile),
+      invalidMessage: profileUpdateMessage,
+      failureMessage: (result) =>
+        messageOf(result.data, "Sorry, your profile could not be saved. Please try again."),
+    },
+  );
+  function chooseFile(chosen: File | null) {
+    setFile(chosen);
+    form.setError("image", "");
+  }
+  return { form, file, chooseFile, progress: upload.progress };
+}
+
+function ProfileForm({ profile }: { profile: UserProfile }) {
+  const { form, file, chooseFile, progress } = useProfileForm(profile);
+  return (
+    <form ref={form.ref} className="form profile-form" onSubmit={form.submit} noValidate>
+      <AvatarUpload
+        name={form.values.name}
+        currentImage={profile.user_image}
+        file={file}
+        onFileChange={chooseFile}
+        serverError={form.errors.image}
+        progress={progress}
+      />
+      {/* The spec's labels carry their star: "Name *". */}
+      <Field {...form.bind("name")} label="Name *" mark="none" required autoComplete="name" />
+      <Field
+        {...form.bind("email")}
+        label="Email *"
+        type="email"
+        disabled
+        hint="Your email address cannot be changed here."
+      />
+      <Field
+        {...form.bind("mobile")}
+        label="Mobile *"
+        mark="none"
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel"
+        required
+      />
+      <div className="form-row">
+        <Field
+          {...form.bind("dob")}
+          label="Date of birth"
+          type="date"
+          autoComplete="bday"
+          max={new Date().toISOString().slice(0, 10)}
+        />
+        <Field
+          {...form.bind("gender")}
+          label="Gender"
+          control="select"
+          placeholder="Prefer not to say"
+          options={GENDERS}
+        />
+      </div>
+      <Field
+        {...form.bind("website")}
+        label="Website"
+        type="url"
+        inputMode="url"
+        autoComplete="url"
+        placeholder="https://"
+      />
+      <Field {...form.bind("address")} label="Address" autoComplete="street-address" />
+      <Field {...form.bind("brief")} label="About me" control="textarea" rows={5} />
+      <FormAlert message={form.message} className="profile-form-banner" />
+      <div className="profile-form-actions">
+        <SubmitButton busy={form.busy}>Update Profile</SubmitButton>
+        <Link to="/user/profile" className="btn btn-outline">
+          Back to My Account
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** 'Want to change your password?' opens the change-password form (the spec). */
+function PasswordSection({ userId }: { userId: number }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="card profile-password" aria-labelledby="password-toggle">
+      <button
+        id="password-toggle"
+        type="button"
+        className="btn btn-link"
+        aria-expanded={open}
+        aria-controls="change-password"
+        onClick={() => setOpen((wasOpen) => !wasOpen)}
+      >
+        Want to change your password?
+      </button>
+      <div id="change-password" hidden={!open}>
+        {open && <ChangePasswordForm userId={userId} />}
+      </div>
+    </section>
+  );
 }
 
 export default function ProfileEdit() {
   const { profile } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  const [values, setValues] = useState<Values>(() => valuesOf(profile));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [banner, setBanner] = useState<{ text: string; ok: boolean } | null>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [passwordOpen, setPasswordOpen] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-
-  useEffect(() => {
-    if (!banner) return;
-    const timer = setTimeout(() => setBanner(null), DELAYS_MS.feedback);
-    return () => clearTimeout(timer);
-  }, [banner]);
-
-  function change(field: Field, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
-  }
-
-  function focusFirstError(found: Record<string, string>) {
-    const first = FIELD_ORDER.find((f) => found[f]) ?? (found.image ? "image" : undefined);
-    if (first) form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const input = { ...values, user_id: String(profile.user_id) };
-    const found = fieldErrors(ProfileUpdateSchema, input);
-    if (found) {
-      setErrors(found);
-      setBanner({ text: profileUpdateMessage(found), ok: false });
-      focusFirstError(found);
-      return;
-    }
-    setSaving(true);
-    setBanner(null);
-    const body = new FormData();
-    for (const [name, value] of Object.entries(input)) body.append(name, value);
-    if (file) {
-      body.append("image", file);
-      setProgress(0);
-    }
-    const result = await uploadWithProgress<UpdateAnswer>("/profile_update", body, (percent) => {
-      if (file) setProgress(percent);
-    });
-    setProgress(null);
-    setSaving(false);
-    if (result.ok && result.data.data) {
-      setValues(valuesOf(result.data.data));
-      setErrors({});
-      setFile(null);
-      setBanner({ text: result.data.message ?? "Your profile has been updated", ok: true });
-      // The avatar and name also show in the navigation bar: load the page's data again.
-      revalidator.revalidate();
-    } else {
-      const serverErrors = result.data.errors ?? {};
-      setErrors(serverErrors);
-      setBanner({
-        text: result.data.message || "Sorry, your profile could not be saved. Please try again.",
-        ok: false,
-      });
-      focusFirstError(serverErrors);
-    }
-  }
-
-  const describedBy = (field: Field) => (errors[field] ? `${field}-error` : undefined);
-  const errorOf = (field: Field) =>
-    errors[field] ? (
-      <p id={`${field}-error`} className="field-error">
-        {errors[field]}
-      </p>
-    ) : null;
-
   return (
     <div className="container profile-edit">
       <h1 className="page-title">Edit Profile</h1>
       <div className="card">
-        <form ref={form} className="form profile-form" onSubmit={submit} noValidate>
-          <AvatarUpload
-            name={values.name}
-            currentImage={profile.user_image}
-            file={file}
-            onFileChange={(chosen) => {
-              setFile(chosen);
-              if (errors.image) setErrors(({ image: _, ...rest }) => rest);
-            }}
-            serverError={errors.image}
-            progress={progress}
-          />
-
-          <div className="form-field">
-            <label htmlFor="name">Name *</label>
-            <input
-              id="name"
-              name="name"
-              autoComplete="name"
-              required
-              value={values.name}
-              onChange={(e) => change("name", e.target.value)}
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={describedBy("name")}
-            />
-            {errorOf("name")}
-          </div>
-
-          <div className="form-field">
-            <label htmlFor="email">Email *</label>
-            <input
-              id="email"
-              name="email"
-              type="email"
-              value={values.email}
-              disabled
-              aria-describedby="email-hint"
-            />
-            <p id="email-hint" className="field-hint">
-              Your email address cannot be changed here.
-            </p>
-          </div>
-
-          <div className="form-field">
-            <label htmlFor="mobile">Mobile *</label>
-            <input
-              id="mobile"
-              name="mobile"
-              type="tel"
-              inputMode="numeric"
-              autoComplete="tel"
-              required
-              value={values.mobile}
-              onChange={(e) => change("mobile", e.target.value)}
-              aria-invalid={errors.mobile ? true : undefined}
-              aria-describedby={describedBy("mobile")}
-            />
-            {errorOf("mobile")}
-          </div>
-
-          <div className="form-row">
-            <div className="form-field">
-              <label htmlFor="dob">Date of birth</label>
-              <input
-                id="dob"
-                name="dob"
-                type="date"
-                autoComplete="bday"
-                max={new Date().toISOString().slice(0, 10)}
-                value={values.dob}
-                onChange={(e) => change("dob", e.target.value)}
-                aria-invalid={errors.dob ? true : undefined}
-                aria-describedby={describedBy("dob")}
-              />
-              {errorOf("dob")}
-            </div>
-            <div className="form-field">
-              <label htmlFor="gender">Gender</label>
-              <select
-                id="gender"
-                name="gender"
-                value={values.gender}
-                onChange={(e) => change("gender", e.target.value)}
-                aria-invalid={errors.gender ? true : undefined}
-                aria-describedby={describedBy("gender")}
-              >
-                <option value="">Prefer not to say</option>
-                <option value="male">Male</option>
-                <option value="female">Female</option>
-              </select>
-              {errorOf("gender")}
-            </div>
-          </div>
-
-          <div className="form-field">
-            <label htmlFor="website">Website</label>
-            <input
-              id="website"
-              name="website"
-              type="url"
-              inputMode="url"
-              autoComplete="url"
-              placeholder="https://"
-              value={values.website}
-              onChange={(e) => change("website", e.target.value)}
-              aria-invalid={errors.website ? true : undefined}
-              aria-describedby={describedBy("website")}
-            />
-            {errorOf("website")}
-          </div>
-
-          <div className="form-field">
-            <label htmlFor="address">Address</label>
-            <input
-              id="address"
-              name="address"
-              autoComplete="street-address"
-              value={values.address}
-              onChange={(e) => change("address", e.target.value)}
-              aria-invalid={errors.address ? true : undefined}
-              aria-describedby={describedBy("address")}
-            />
-            {errorOf("address")}
-          </div>
-
-          <div className="form-field">
-            <label htmlFor="brief">About me</label>
-            <textarea
-              id="brief"
-              name="brief"
-              rows={5}
-              value={values.brief}
-              onChange={(e) => change("brief", e.target.value)}
-              aria-invalid={errors.brief ? true : undefined}
-              aria-describedby={describedBy("brief")}
-            />
-            {errorOf("brief")}
-          </div>
-
-          <div aria-live="polite" className="profile-form-banner">
-            {banner && (
-              <p className={banner.ok ? "alert alert-success" : "alert alert-danger"}>
-                {banner.text}
-              </p>
-            )}
-          </div>
-
-          <div className="profile-form-actions">
-            <button type="submit" className="btn btn-primary" disabled={saving}>
-              {saving ? "Loading…" : "Update Profile"}
-            </button>
-            <Link to="/user/profile" className="btn btn-outline">
-              Back to My Account
-            </Link>
-          </div>
-        </form>
+        <ProfileForm profile={profile} />
       </div>
-
-      <section className="card profile-password" aria-labelledby="password-toggle">
-        <button
-          id="password-toggle"
-          type="button"
-          className="btn btn-link"
-          aria-expanded={passwordOpen}
-          aria-controls="change-password"
-          onClick={() => setPasswordOpen((open) => !open)}
-        >
-          Want to change your password?
-        </button>
-        <div id="change-password" hidden={!passwordOpen}>
-          {passwordOpen && <ChangePasswordForm userId={profile.user_id} />}
-        </div>
-      </section>
+      <PasswordSection userId={profile.user_id} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { ProfileView, pageNumber } from "../components/ProfileView.tsx";
-import { notFound, orNotFound } from "../lib/errors.ts";
+import { orNull } from "../../core/not-found.ts";
+import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/profile";
 
@@ -9,12 +10,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!/^\d{1,15}$/.test(params.userId)) notFound();
   // An unknown or deleted member is the 404 page.
-  const profile = await orNotFound(
-    services.profiles.publicProfile(user, {
-      user_id: Number(params.userId),
-      page: pageNumber(request),
-    }),
-  );
+  const profile =
+    (await orNull(
+      services.profiles.publicProfile(user, {
+        user_id: Number(params.userId),
+        page: pageNumber(request),
+      }),
+    )) ?? notFound();
   return { profile, viewerId: user?.id ?? null };
 }
 

@@ -1,22 +1,12 @@
-import { useState, type FormEvent } from "react";
 import { Link, redirect, useNavigate } from "react-router";
 import { requestContext } from "#app-context";
 import { RegisterFormSchema } from "../../core/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import {
-  AuthCard,
-  Field,
-  FormAlert,
-  PASSWORD_HINT,
-  SubmitButton,
-  messageOf,
-  serverFieldErrors,
-  useSchemaForm,
-  useTimedMessage,
-  useTimers,
-} from "../components/AuthForm.tsx";
+import { AuthCard, PASSWORD_HINT } from "../components/AuthCard.tsx";
+import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
+import { useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/register";
 
@@ -34,47 +24,25 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 const EMPTY = { name: "", email: "", password: "", confirm_password: "" };
-const FIELDS = Object.keys(EMPTY);
-
-interface SignupAnswer {
-  status?: string;
-  message?: unknown;
-  errors?: unknown;
-}
 
 export default function Register() {
-  const form = useSchemaForm(RegisterFormSchema, EMPTY);
-  const feedback = useTimedMessage(DELAYS_MS.feedback);
-  const later = useTimers();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    feedback.clear();
-    if (!form.validate()) return;
-    setBusy(true);
-    const { name, email, password } = form.values;
-    const result = await apiCall<SignupAnswer>("/signup", { name, email, password });
-    if (result.status === 201) {
-      setDone(true);
-      feedback.show("Registered Successfully !", "success", { keep: true });
-      later(() => navigate("/verify", { state: { email } }), DELAYS_MS.redirect);
-      return;
-    }
-    setBusy(false);
-    // The spec's register error is message.email; other fields come back the same way.
-    const byField =
-      typeof result.data.message === "object" ? result.data.message : result.data.errors;
-    form.showErrors(serverFieldErrors({ errors: byField }, FIELDS));
-    feedback.show(messageOf(result.data), "danger");
-  }
+  // The spec's register error is message.email; the kit reads field messages in that shape too.
+  const form = useApiForm(
+    RegisterFormSchema,
+    ({ name, email, password }) => apiCall("/signup", { name, email, password }),
+    (_result, form) => {
+      form.show({ text: "Registered Successfully !", tone: "success" }, { keep: true });
+      const { email } = form.values;
+      form.later(() => navigate("/verify", { state: { email } }), DELAYS_MS.redirect);
+    },
+    { initial: EMPTY },
+  );
 
   return (
     <AuthCard title="Register">
-      <FormAlert message={feedback.message} />
-      <form className="form" onSubmit={submit} noValidate aria-label="Register">
+      <FormAlert message={form.message} />
+      <form ref={form.ref} className="form" onSubmit={form.submit} noValidate aria-label="Register">
         <Field {...form.bind("name")} label="Name" autoComplete="name" />
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <Field
@@ -90,7 +58,7 @@ export default function Register() {
           type="password"
           autoComplete="new-password"
         />
-        <SubmitButton busy={busy || done}>Register</SubmitButton>
+        <SubmitButton busy={form.busy || form.done}>Register</SubmitButton>
       </form>
       <SocialSignIn intent="login" />
       <p className="auth-switch">

@@ -1,21 +1,11 @@
-import { useState, type FormEvent } from "react";
 import { Link, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { ACCOUNT_MESSAGES, ResetPasswordSchema } from "../../core/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import {
-  AuthCard,
-  Field,
-  FormAlert,
-  PASSWORD_HINT,
-  SubmitButton,
-  messageOf,
-  serverFieldErrors,
-  useSchemaForm,
-  useTimedMessage,
-  useTimers,
-} from "../components/AuthForm.tsx";
+import { AuthCard, PASSWORD_HINT } from "../components/AuthCard.tsx";
+import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
+import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/reset-password";
 
@@ -27,19 +17,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Choose a new password", noindex: true });
 
-const FIELDS = ["password", "password_confirmation"];
-
 export default function ResetPassword() {
   const { token, usable } = useLoaderData<typeof loader>();
-  const form = useSchemaForm(ResetPasswordSchema, {
-    token,
-    password: "",
-    password_confirmation: "",
-  });
-  const feedback = useTimedMessage(DELAYS_MS.feedback);
-  const later = useTimers();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
+  const form = useApiForm(
+    ResetPasswordSchema,
+    (values) => apiCall("/reset_password", values),
+    (result, form) => {
+      form.show({ text: messageOf(result.data), tone: "success" }, { keep: true });
+      form.later(() => window.location.assign("/login"), DELAYS_MS.redirect);
+    },
+    { initial: { token, password: "", password_confirmation: "" } },
+  );
 
   if (!usable) {
     return (
@@ -52,30 +40,16 @@ export default function ResetPassword() {
     );
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    feedback.clear();
-    if (!form.validate()) return;
-    setBusy(true);
-    const result = await apiCall<{ message?: unknown; errors?: unknown }>(
-      "/reset_password",
-      form.values,
-    );
-    if (result.ok) {
-      setDone(true);
-      feedback.show(messageOf(result.data), "success", { keep: true });
-      later(() => window.location.assign("/login"), DELAYS_MS.redirect);
-      return;
-    }
-    setBusy(false);
-    form.showErrors(serverFieldErrors(result.data, FIELDS));
-    feedback.show(messageOf(result.data), "danger");
-  }
-
   return (
     <AuthCard title="Choose a new password">
-      <FormAlert message={feedback.message} />
-      <form className="form" onSubmit={submit} noValidate aria-label="Choose a new password">
+      <FormAlert message={form.message} />
+      <form
+        ref={form.ref}
+        className="form"
+        onSubmit={form.submit}
+        noValidate
+        aria-label="Choose a new password"
+      >
         <Field
           {...form.bind("password")}
           label="New Password"
@@ -90,7 +64,7 @@ export default function ResetPassword() {
           autoComplete="new-password"
         />
         <div>
-          <SubmitButton busy={busy || done}>Save new password</SubmitButton>
+          <SubmitButton busy={form.busy || form.done}>Save new password</SubmitButton>
         </div>
       </form>
     </AuthCard>

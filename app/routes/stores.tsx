@@ -2,7 +2,6 @@ import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
 import { CatalogPage } from "../components/CatalogPage.tsx";
-import { StoreCard } from "../components/StoreCard.tsx";
 import { listingCanonical } from "../lib/listing.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
@@ -30,7 +29,7 @@ export default function StoresPage() {
     <CatalogPage
       title="Stores"
       items={stores.items}
-      renderCard={(store) => <StoreCard store={store} />}
+      basePath="/store"
       page={stores.currentPage}
       lastPage={stores.lastPage}
       total={stores.total}

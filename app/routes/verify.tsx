@@ -1,18 +1,11 @@
-import { useState, type FormEvent } from "react";
 import { Link, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
 import { ResendConfirmationSchema } from "../../core/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import {
-  AuthCard,
-  Field,
-  FormAlert,
-  SubmitButton,
-  messageOf,
-  useSchemaForm,
-  useTimedMessage,
-} from "../components/AuthForm.tsx";
+import { AuthCard } from "../components/AuthCard.tsx";
+import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
+import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify";
 
@@ -29,12 +22,16 @@ export default function Verify() {
   const { account } = useLoaderData<typeof loader>();
   const location = useLocation();
   const registeredEmail = (location.state as { email?: string } | null)?.email ?? "";
-  const form = useSchemaForm(ResendConfirmationSchema, {
-    email: registeredEmail || account?.email || "",
-  });
-  // The resend answer stays a little longer than other messages: it asks the reader to act.
-  const feedback = useTimedMessage(DELAYS_MS.feedback * 3);
-  const [busy, setBusy] = useState(false);
+  const form = useApiForm(
+    ResendConfirmationSchema,
+    (values) => apiCall("/resend_confirmation", values),
+    (result, form) => form.show({ text: messageOf(result.data), tone: "success" }),
+    {
+      initial: { email: registeredEmail || account?.email || "" },
+      // The resend answer stays a little longer than other messages: it asks the reader to act.
+      messageMs: DELAYS_MS.feedback * 3,
+    },
+  );
 
   if (account?.confirmed) {
     return (
@@ -50,16 +47,6 @@ export default function Verify() {
     );
   }
 
-  async function resend(event: FormEvent) {
-    event.preventDefault();
-    feedback.clear();
-    if (!form.validate()) return;
-    setBusy(true);
-    const result = await apiCall("/resend_confirmation", form.values);
-    setBusy(false);
-    feedback.show(messageOf(result.data), result.ok ? "success" : "danger");
-  }
-
   return (
     <AuthCard title="Check your email">
       <p className="verify-notice">
@@ -73,16 +60,17 @@ export default function Verify() {
       </p>
       <h2 className="auth-subtitle">Didn&apos;t get the email?</h2>
       <p>Check your spam folder, or have a new link sent.</p>
-      <FormAlert message={feedback.message} />
+      <FormAlert message={form.message} />
       <form
+        ref={form.ref}
         className="form"
-        onSubmit={resend}
+        onSubmit={form.submit}
         noValidate
         aria-label="Send the confirmation link again"
       >
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <div>
-          <SubmitButton busy={busy} className="btn btn-outline">
+          <SubmitButton busy={form.busy} className="btn btn-outline">
             Resend confirmation email
           </SubmitButton>
         </div>

@@ -27,9 +27,7 @@ export function createCmsService({ db, changes }: Deps) {
     });
 
   return {
-    /** A page by slug, or null (page loaders turn it into their 404). */
-    findPage,
-    /** For the JSON API: an unknown slug is the spec's 404 'No Data Found'. */
+    /** A page by slug; an unknown slug is a NotFoundError. */
     async page(slug: string): Promise<CmsPage> {
       const page = await findPage(slug);
       if (!page) throw new NotFoundError();

@@ -31,19 +31,20 @@ export function createPostsService({ db, now }: Deps) {
   }
 
   /**
-   * A live post by its unique_id, as `POST /api/product_details` answers it, counting the view; null
-   * when there is none. `type`, when given, must match the post's (a deal is not an educator post).
+   * A live post by its unique_id, as `POST /api/product_details` answers it, counting the view; a
+   * NotFoundError when there is none. `type`, when given, must match the post's (a deal is not an
+   * educator post).
    */
-  async function findDetails(input: {
+  async function details(input: {
     uniqueId: string;
     type?: "d" | "g";
     viewer: CurrentUser | null;
     visitor: Visitor;
   }) {
     // An id no schema accepts (a page's address can carry anything) names no post.
-    if (!uniqueId.safeParse(input.uniqueId).success) return null;
+    if (!uniqueId.safeParse(input.uniqueId).success) throw new NotFoundError();
     const row = await repo.findPostDetail(db, input.uniqueId);
-    if (!row || (input.type && row.post_type !== input.type)) return null;
+    if (!row || (input.type && row.post_type !== input.type)) throw new NotFoundError();
     const at = now();
     const [comments, reaction, counted] = await Promise.all([
       repo.findComments(db, row.id),
@@ -59,16 +60,7 @@ export function createPostsService({ db, now }: Deps) {
     };
   }
 
-  return {
-    // Page loaders take the null: an error class thrown here is not the one a server build knows.
-    findDetails,
-    /** findDetails for the JSON API: an unknown post is the spec's 404 'No Data Found'. */
-    async details(input: Parameters<typeof findDetails>[0]) {
-      const details = await findDetails(input);
-      if (!details) throw new NotFoundError();
-      return details;
-    },
-  };
+  return { details };
 }
 
 export type PostsService = ReturnType<typeof createPostsService>;

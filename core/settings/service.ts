@@ -1,5 +1,6 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import type { Deps } from "../deps.ts";
+import { DEFAULT_DESCRIPTION, DEFAULT_SITE_NAME } from "./defaults.ts";
 import * as repo from "./repository.ts";
 
 export interface SiteSettings {
@@ -20,9 +21,6 @@ export interface SiteSettings {
   social: { id: number; name: string; url: string; icon: string }[];
 }
 
-const FALLBACK_DESCRIPTION =
-  "Chalkboard Deals: deals, coupons and classroom bargains shared by shoppers and teachers.";
-
 /**
  * Site settings, footer and social links: read on every page, so kept in the process for a minute,
  * and dropped when a writer reports a change of settings, or of posts (the Educators link names a
@@ -39,10 +37,10 @@ export function createSettingsService({ db, changes, now }: Deps) {
       repo.findSocialLinks(db),
     ]);
     return {
-      websiteName: general?.website_name || "Chalkboard Deals",
+      websiteName: general?.website_name || DEFAULT_SITE_NAME,
       logo: general?.website_logo ?? "",
       keywords: general?.website_keywords ?? "",
-      description: general?.website_description || FALLBACK_DESCRIPTION,
+      description: general?.website_description || DEFAULT_DESCRIPTION,
       educatorLink:
         general?.educator_unique_id && general.educator_slug
           ? `/educator/${general.educator_unique_id}/${general.educator_slug}`

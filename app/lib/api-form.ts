@@ -1,0 +1,259 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
+import type { z } from "zod";
+import { DELAYS_MS } from "../../core/constants.ts";
+import { fieldErrors } from "../../core/validation.ts";
+import type { ApiResult } from "./api.ts";
+
+/**
+ * The form kit's hook (docs/decisions/0022-form-kit-and-one-core.md): every form of the site keeps
+ * its values, field messages, running call and feedback message here. The values are checked with
+ * the same zod schema from core/ that the server runs, then sent by `call` (the JSON API);
+ * `onSuccess` says what a success does (a message, a redirect after the spec's 3 s, a reset).
+ */
+
+export type FieldErrors = Record<string, string>;
+
+export interface FormMessage {
+  text: string;
+  tone: "success" | "danger";
+  /** A link after the text (the new post, or the live deal a duplicate points to). */
+  link?: { url: string; label: string };
+}
+
+/** What any of the site's JSON answers may carry for a form. */
+export interface ApiAnswer {
+  status?: unknown;
+  message?: unknown;
+  errors?: unknown;
+}
+
+export interface ApiFormOptions<V extends Record<string, string>, T> {
+  /** The fields and their first values. */
+  initial: V;
+  /** Field messages and a message to show at once: the server's answer to a form posted without JavaScript. */
+  initialErrors?: FieldErrors;
+  initialMessage?: FormMessage | null;
+  /** "deal" gives the field `title` the id `deal-title`; by default a field's id is its name. */
+  idPrefix?: string;
+  /** How long a message shows before it hides itself: the spec's 3 s unless given. */
+  messageMs?: number;
+  /** The message shown beside the browser's own field messages (none unless given). */
+  invalidMessage?: (errors: FieldErrors, values: V) => string;
+  /** The message of a failed call (null: none); by default the server's. */
+  failureMessage?: (result: ApiResult<T>) => string | FormMessage | null;
+}
+
+export interface ApiForm<V extends Record<string, string>> {
+  values: V;
+  errors: FieldErrors;
+  /** A call is running. */
+  busy: boolean;
+  /** The last call succeeded; stays until `reset`. */
+  done: boolean;
+  message: FormMessage | null;
+  /** Changes on every `reset`, so widgets with state of their own (editor, file input) clear too. */
+  resetKey: number;
+  /** The form element, for moving focus to the first field in error. */
+  ref: RefObject<HTMLFormElement | null>;
+  /** Everything a Field needs for one value: id, name, value, error and change handler. */
+  bind(field: keyof V & string): {
+    id: string;
+    name: string;
+    value: string;
+    error: string | undefined;
+    onChange: (value: string) => void;
+  };
+  set(field: keyof V & string, value: string): void;
+  /** A message for a field the schema does not see (a chosen file); "" clears it. */
+  setError(field: string, message: string): void;
+  /** Shows field messages and moves focus to the first field in error. */
+  showErrors(errors: FieldErrors): void;
+  show(message: FormMessage, options?: { keep?: boolean }): void;
+  clearMessage(): void;
+  /** Validates, sends and answers; the form's onSubmit (an event is optional, e.g. a dialog's Yes). */
+  submit(event?: FormEvent): Promise<void>;
+  reset(values?: V): void;
+  /** Runs `work` after `ms` unless the page was left meanwhile. */
+  later(work: () => void, ms: number): void;
+}
+
+/** The message of an API answer: a string, or the first of the field messages (sign-up's shape). */
+export function messageOf(
+  body: ApiAnswer,
+  fallback = "Something went wrong. Please try again.",
+): string {
+  if (typeof body.message === "string" && body.message) return body.message;
+  if (body.message && typeof body.message === "object") {
+    const first = Object.values(body.message as Record<string, unknown>).find(
+      (v) => typeof v === "string",
+    );
+    if (typeof first === "string") return first;
+  }
+  return fallback;
+}
+
+/** Field messages of an API answer: `errors`, or the sign-up's `message.<field>`. */
+function serverFieldErrors(body: ApiAnswer): FieldErrors {
+  const source =
+    body.errors && typeof body.errors === "object"
+      ? body.errors
+      : body.message && typeof body.message === "object"
+        ? body.message
+        : {};
+  return Object.fromEntries(
+    Object.entries(source).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+}
+
+/**
+ * The browser's check of a form: the schema's message per field, plus the messages of fields the
+ * schema does not see (a chosen file), which belong to their widget and stay until it clears them.
+ */
+function check(schema: z.ZodType, values: Record<string, string>, shown: FieldErrors) {
+  const kept = Object.entries(shown).filter(([field]) => !(field in values));
+  return { ...fieldErrors(schema, values), ...Object.fromEntries(kept) } as FieldErrors;
+}
+
+/** Timers that die with the component. */
+function useLater() {
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const active = timers.current;
+    return () => {
+      for (const timer of active) clearTimeout(timer);
+      active.clear();
+    };
+  }, []);
+  return useCallback((work: () => void, ms: number) => {
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      work();
+    }, ms);
+    timers.current.add(timer);
+  }, []);
+}
+
+/** A feedback message that hides itself after `ms` unless kept. */
+function useTimedMessage(ms: number, initial: FormMessage | null) {
+  const [message, setMessage] = useState<FormMessage | null>(initial);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const show = useCallback(
+    (next: FormMessage, options: { keep?: boolean } = {}) => {
+      clearTimeout(timer.current);
+      setMessage(next);
+      if (!options.keep) timer.current = setTimeout(() => setMessage(null), ms);
+    },
+    [ms],
+  );
+  const clear = useCallback(() => {
+    clearTimeout(timer.current);
+    setMessage(null);
+  }, []);
+  return { message, show, clear };
+}
+
+export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
+  schema: z.ZodType | (() => z.ZodType),
+  call: (values: V) => Promise<ApiResult<T>>,
+  onSuccess: (result: ApiResult<T>, form: ApiForm<V>) => void | Promise<void>,
+  options: ApiFormOptions<V, T>,
+): ApiForm<V> {
+  const { initial, idPrefix, messageMs = DELAYS_MS.feedback } = options;
+  const [values, setValues] = useState<V>(initial);
+  const [errors, setErrors] = useState<FieldErrors>(options.initialErrors ?? {});
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const [resetKey, setResetKey] = useState(0);
+  const [focusRequest, setFocusRequest] = useState(0);
+  const ref = useRef<HTMLFormElement>(null);
+  const feedback = useTimedMessage(messageMs, options.initialMessage ?? null);
+  const later = useLater();
+
+  useEffect(() => {
+    if (focusRequest) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+
+  const setError = useCallback((field: string, message: string) => {
+    setErrors(({ [field]: _cleared, ...rest }) => (message ? { ...rest, [field]: message } : rest));
+  }, []);
+
+  const set = useCallback(
+    (field: keyof V & string, value: string) => {
+      setValues((current) => ({ ...current, [field]: value }));
+      setError(field, "");
+    },
+    [setError],
+  );
+
+  const showErrors = useCallback((found: FieldErrors) => {
+    setErrors(found);
+    setFocusRequest((n) => n + 1);
+  }, []);
+
+  const reset = useCallback(
+    (next?: V) => {
+      setValues(next ?? initial);
+      setErrors({});
+      setDone(false);
+      setResetKey((key) => key + 1);
+    },
+    [initial],
+  );
+
+  const form: ApiForm<V> = {
+    values,
+    errors,
+    busy,
+    done,
+    message: feedback.message,
+    resetKey,
+    ref,
+    bind: (field) => ({
+      id: idPrefix ? `${idPrefix}-${field}` : field,
+      name: field,
+      value: values[field] ?? "",
+      error: errors[field],
+      onChange: (value: string) => set(field, value),
+    }),
+    set,
+    setError,
+    showErrors,
+    show: feedback.show,
+    clearMessage: feedback.clear,
+    reset,
+    later,
+    async submit(event) {
+      event?.preventDefault();
+      feedback.clear();
+      const found = check(typeof schema === "function" ? schema() : schema, values, errors);
+      if (Object.keys(found).length) {
+        showErrors(found);
+        const text = options.invalidMessage?.(found, values);
+        if (text) feedback.show({ text, tone: "danger" });
+        return;
+      }
+      setBusy(true);
+      const result = await call(values);
+      if (result.ok) {
+        setErrors({});
+        setDone(true);
+        // Still busy while the success runs (a comment waits for the page's data to reload).
+        await onSuccess(result, form);
+        setBusy(false);
+        return;
+      }
+      setBusy(false);
+      const answer = result.data as ApiAnswer;
+      const serverErrors = serverFieldErrors(answer);
+      if (Object.keys(serverErrors).length) showErrors(serverErrors);
+      const failure = options.failureMessage ? options.failureMessage(result) : messageOf(answer);
+      if (failure) {
+        feedback.show(typeof failure === "string" ? { text: failure, tone: "danger" } : failure);
+      }
+    },
+  };
+  return form;
+}

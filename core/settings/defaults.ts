@@ -1,0 +1,20 @@
+import type { SiteSettings } from "./service.ts";
+
+/** The site's name until the settings give one: the only place it is written. */
+export const DEFAULT_SITE_NAME = "Chalkboard Deals";
+
+export const DEFAULT_DESCRIPTION = `${DEFAULT_SITE_NAME}: deals, coupons and classroom bargains shared by shoppers and teachers.`;
+
+/**
+ * What pages show when the settings cannot be read (the spec: footer and social failures are
+ * ignored). Free of server code, so the browser bundle may import it.
+ */
+export const DEFAULT_SETTINGS: SiteSettings = {
+  websiteName: DEFAULT_SITE_NAME,
+  logo: "",
+  keywords: "",
+  description: DEFAULT_DESCRIPTION,
+  educatorLink: "/educator",
+  footer: [],
+  social: [],
+};

@@ -1,0 +1,83 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// Sign-in and sign-out are real form posts: they work in a browser that runs no script at all.
+
+const PASSWORD = "NoScript#Chalk42";
+
+test.use({ javaScriptEnabled: false });
+
+test.describe("without JavaScript", () => {
+  let email: string;
+
+  test.beforeAll(async ({ playwright }) => {
+    email = `e2e-noscript-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+    const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const signup = await api.post("/api/signup", {
+      data: { name: "Nora Noscript", email, password: PASSWORD },
+    });
+    expect(signup.status()).toBe(201);
+    await api.dispose();
+  });
+
+  async function signIn(page: Page) {
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByText("Successfully Login")).toBeVisible();
+    // The page's refresh goes home after 3 s, as the script does.
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+    await expect(page.getByRole("link", { name: "My Account" })).toBeVisible();
+  }
+
+  test("the login form shows the schema's messages and the server's failure", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByText("Email is required !")).toBeVisible();
+    await expect(page.getByText("Password is required !")).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("Wrong#Pass99");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByText("These credentials do not match our records.")).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+  });
+
+  test("sign in, then sign out through the /logout page", async ({ page }) => {
+    await signIn(page);
+    await page.getByRole("link", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/logout");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "My Account" })).toHaveCount(0);
+  });
+
+  test("a forged or missing token is refused, and nobody is signed in or out", async ({ page }) => {
+    const forgedSignIns: Record<string, string>[] = [
+      { _csrf: "forged-token-0123456789abcdef", email, password: PASSWORD },
+      { email, password: PASSWORD },
+    ];
+    for (const form of forgedSignIns) {
+      const refused = await page.request.post("/login", { form, maxRedirects: 0 });
+      expect(refused.status()).toBe(403);
+    }
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+
+    await signIn(page);
+    const forgedSignOuts: Record<string, string>[] = [
+      { _csrf: "forged-token-0123456789abcdef" },
+      {},
+    ];
+    for (const form of forgedSignOuts) {
+      const refused = await page.request.post("/logout", { form, maxRedirects: 0 });
+      expect(refused.status()).toBe(403);
+    }
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "My Account" })).toBeVisible();
+  });
+});
