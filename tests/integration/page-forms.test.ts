@@ -253,3 +253,32 @@ describe("the JSON API", () => {
     expect(withHeader.statusCode).toBe(200);
   });
 });
+
+describe("with rate limits on", () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ pages: true, seed: "none", env: { RATE_LIMIT: "on" } });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it("counts the login form's posts like the API's sign-in, and no other page", async () => {
+    const browser = new FormBrowser(limited.app);
+    await browser.open("/login");
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt++) {
+      const response = await browser.postForm("/login", {
+        _csrf: browser.xsrf,
+        email: "nobody@example.com",
+        password: "Wrong#Pass99",
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    for (let visit = 0; visit < 12; visit++) {
+      expect((await browser.get("/login")).statusCode).toBe(200);
+    }
+  });
+});
