@@ -55,12 +55,14 @@ export default tseslint.config(
             {
               target: "./core",
               from: ["./server", "./app"],
-              message: "core knows nothing of HTTP or React: move the code into core or up a layer.",
+              message:
+                "core knows nothing of HTTP or React: move the code into core or up a layer.",
             },
             {
               target: "./app",
               from: ["./db", "./server", ...features.map(repositoryOf)],
-              message: "Route modules and components reach data through the services in the context.",
+              message:
+                "Route modules and components reach data through the services in the context.",
             },
             ...features.map((feature) => ({
               target: `./core/${feature}`,

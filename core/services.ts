@@ -20,8 +20,9 @@ import { createSeoService } from "./seo/service.ts";
  * React Router loaders both receive this object; neither talks to the database itself.
  */
 export function createServices(deps: Deps) {
+  const settings = createSettingsService(deps);
   return {
-    settings: createSettingsService(deps),
+    settings,
     deals: createDealsService(deps),
     submissions: createSubmissionsService(deps),
     payments: createPaymentsService(deps),
@@ -32,7 +33,7 @@ export function createServices(deps: Deps) {
     profiles: createProfilesService(deps),
     reactions: createReactionsService(deps),
     comments: createCommentsService(deps),
-    accounts: createAccountsService(deps),
+    accounts: createAccountsService(deps, settings),
     catalog: createCatalogService(deps),
     listings: createListingsService(deps),
     seo: createSeoService(deps),

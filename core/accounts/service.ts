@@ -28,7 +28,7 @@ import {
   resetPasswordMail,
 } from "../mail/templates.ts";
 import { releaseUserImage } from "../media/images.ts";
-import { findGeneralSettings } from "../settings/repository.ts";
+import type { SettingsService } from "../settings/service.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { isRecentSignIn, mayLinkByEmail } from "./policy.ts";
 import * as repo from "./repository.ts";
@@ -84,13 +84,12 @@ function emailTaken(): ValidationError {
 }
 
 /** Sign-up, confirmation, sign-in and out, password reset and change, deletion, social sign-in. */
-export function createAccountsService(deps: Deps) {
+export function createAccountsService(deps: Deps, settings: Pick<SettingsService, "get">) {
   const { db, config, mail, changes, log, now } = deps;
   const oauth = createOAuthClients(config);
 
   async function siteName(): Promise<string> {
-    const settings = await findGeneralSettings(db);
-    return settings?.website_name || "Chalkboard Deals";
+    return (await settings.get()).websiteName;
   }
 
   /** Queues one mail in `tx`, the transaction of the write that causes it. */
