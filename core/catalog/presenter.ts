@@ -1,4 +1,5 @@
-import type { CategoryDetailRow, CategoryRow, StoreDetailRow, StoreRow } from "./repository.ts";
+import type { CategoryRow } from "./repository.ts";
+import type { CategoryDetailRow, StoreDetailRow, StoreRow } from "./store-and-category-lookups.ts";
 
 /** A store in the spec's field names (section 3). */
 export function presentStore(row: StoreRow) {

@@ -12,6 +12,7 @@ import {
   type Store,
 } from "./presenter.ts";
 import * as repo from "./repository.ts";
+import * as lookups from "./store-and-category-lookups.ts";
 
 /** How long the store and category lists are kept in the process; they change rarely. */
 const CATALOG_TTL_MS = 60_000;
@@ -48,19 +49,19 @@ export function createCatalogService({ db, changes }: Deps) {
 
   return {
     allStores: () =>
-      stores.get("all", async () => (await repo.findAllStores(db)).map(presentStore)),
+      stores.get("all", async () => (await lookups.findAllStores(db)).map(presentStore)),
     allCategories: () =>
       categories.get("all", async () => (await repo.findAllCategories(db)).map(presentCategory)),
     storesPage,
     categoriesPage,
     /** The store of /store/{slug}; an unknown slug is the spec's 'No Data Found'. */
     async storeBySlug(slug: string) {
-      const row = await repo.findStoreBySlug(db, slug);
+      const row = await lookups.findStoreBySlug(db, slug);
       if (!row) throw new NotFoundError();
       return presentStoreDetail(row);
     },
     async categoryBySlug(slug: string) {
-      const row = await repo.findCategoryBySlug(db, slug);
+      const row = await lookups.findCategoryBySlug(db, slug);
       if (!row) throw new NotFoundError();
       return presentCategoryDetail(row);
     },

@@ -4,7 +4,7 @@ import { htmlToText } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { presentCommentTree } from "../posts/presenter.ts";
-import { adjustPostCounters, lockLivePost } from "../reactions/repository.ts";
+import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
 import { commentTextToHtml } from "./content.ts";
 import * as repo from "./repository.ts";
 import { COMMENT_POSTED, COMMENT_REQUIRED, type AddCommentInput } from "./schema.ts";

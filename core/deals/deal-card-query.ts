@@ -55,3 +55,11 @@ export function isLive(now: Date) {
   return (eb: PostsExpression) =>
     eb.or([eb("posts.expires_at", "is", null), eb("posts.expires_at", ">", now)]);
 }
+
+/** Deal cards by id, in the order of `ids`. */
+export async function findCardsByIds(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await dealCardQuery(db).where("posts.id", "in", ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

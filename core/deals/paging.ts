@@ -2,7 +2,9 @@ import { TtlCache } from "../cache/ttl-cache.ts";
 import { RefreshingCache } from "../cache/refreshing-cache.ts";
 import type { DbOrTx } from "../../db/index.ts";
 import * as repo from "./repository.ts";
-import type { DealBounds, DealFilter, DealScope, RowKey } from "./repository.ts";
+import type { DealScope, RowKey } from "./repository.ts";
+import { findCardsByIds } from "./deal-card-query.ts";
+import type { DealBounds, DealFilter } from "./deal-filter-query.ts";
 
 /**
  * Deep pages of newest-first lists without OFFSET over rows (docs/decisions/0011-deep-pagination.md).
@@ -160,7 +162,7 @@ export function createDealPager(db: DbOrTx) {
     if (offset >= total) return { rows: [], total };
     const rows =
       total <= SPARSE_MATCHES
-        ? await repo.findCardsByIds(db, await repo.findSparseFilteredIds(db, filter, offset, size))
+        ? await findCardsByIds(db, await repo.findSparseFilteredIds(db, filter, offset, size))
         : await repo.findFilteredCards(db, filter, offset, size);
     return { rows, total };
   }
@@ -178,7 +180,7 @@ export function createDealPager(db: DbOrTx) {
     const total = await count(filter);
     if (total === 0) return [];
     return total <= SPARSE_MATCHES
-      ? repo.findCardsByIds(db, await repo.findSparseTrendingIds(db, filter, now, limit))
+      ? findCardsByIds(db, await repo.findSparseTrendingIds(db, filter, now, limit))
       : repo.findTrendingDeals(db, now, limit, filter);
   }
 

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { Database, PostType } from "../../db/schema.ts";
 import { dealCardQuery, isLive } from "./deal-card-query.ts";
+import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
 
 type PostsExpression = ExpressionBuilder<Database, "posts">;
 
@@ -142,67 +143,6 @@ export async function countScope(db: DbOrTx, scope: DealScope): Promise<number> 
 
 // Filtered lists --------------------------------------------------------------------------------
 
-export interface NumberRange {
-  min?: number;
-  max?: number;
-}
-
-/**
- * Search text: full-text over the stored `posts.search` document (title, store and category,
- * description; english stemming, so plurals match). `corrected` is the same text with misspelt
- * words replaced by known ones; a post matching either counts. See
- * docs/decisions/0010-search-ranking.md.
- */
-export interface TextMatch {
-  query: string;
-  corrected?: string;
-}
-
-/** The text as a tsquery: quoted phrases, OR and -word work as on search engines. */
-export function textQuery(text: TextMatch) {
-  const query = sql`websearch_to_tsquery('english', ${text.query})`;
-  return text.corrected
-    ? sql`(${query} || websearch_to_tsquery('english', ${text.corrected}))`
-    : query;
-}
-
-export function matchesText(text: TextMatch) {
-  return (eb: PostsExpression) => eb.and([sql<boolean>`posts.search @@ ${textQuery(text)}`]);
-}
-
-/** Deals narrowed by any of: search text, stores, a category, a price range, a discount range. */
-export interface DealFilter {
-  text?: TextMatch;
-  storeIds?: number[];
-  categoryId?: number;
-  price?: NumberRange;
-  discount?: NumberRange;
-}
-
-function inRange(column: "posts.price" | "posts.discount", range: NumberRange | undefined) {
-  return (eb: PostsExpression) => {
-    const conditions = [];
-    if (range?.min !== undefined) conditions.push(eb(column, ">=", range.min));
-    if (range?.max !== undefined) conditions.push(eb(column, "<=", range.max));
-    return eb.and(conditions);
-  };
-}
-
-/** The conditions of a filter, for any query over posts (deals only). */
-export function matchesFilter(filter: DealFilter) {
-  return (eb: PostsExpression) => {
-    const conditions = [eb("posts.post_type", "=", "d")];
-    if (filter.text) conditions.push(matchesText(filter.text)(eb));
-    if (filter.storeIds?.length) conditions.push(eb("posts.store_id", "in", filter.storeIds));
-    if (filter.categoryId !== undefined) {
-      conditions.push(eb("posts.category_id", "=", filter.categoryId));
-    }
-    conditions.push(inRange("posts.price", filter.price)(eb));
-    conditions.push(inRange("posts.discount", filter.discount)(eb));
-    return eb.and(conditions);
-  };
-}
-
 /**
  * One page of filtered deals, newest first, walking the newest-first index and skipping what does
  * not match: quick when matches are dense, so the caller uses it only then.
@@ -247,14 +187,6 @@ export async function findSparseFilteredIds(
   return rows.map((row) => row.id);
 }
 
-/** Deal cards by id, in the order of `ids`. */
-export async function findCardsByIds(db: DbOrTx, ids: number[]) {
-  if (ids.length === 0) return [];
-  const rows = await dealCardQuery(db).where("posts.id", "in", ids).execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
 export async function countFiltered(db: DbOrTx, filter: DealFilter): Promise<number> {
   const row = await db
     .selectFrom("posts")
@@ -263,13 +195,6 @@ export async function countFiltered(db: DbOrTx, filter: DealFilter): Promise<num
     .where(matchesFilter(filter))
     .executeTakeFirstOrThrow();
   return row.total;
-}
-
-export interface DealBounds {
-  minPrice: number | null;
-  maxPrice: number | null;
-  minDiscount: number | null;
-  maxDiscount: number | null;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.ts";
 import { clearDealListCaches, createDealPager } from "./paging.ts";
 import { presentDealCard, presentWishlistEntry, type DealPage } from "./presenter.ts";
 import * as repo from "./repository.ts";
-import type { DealFilter } from "./repository.ts";
+import type { DealFilter } from "./deal-filter-query.ts";
 import type { HomeFilterInput } from "./schema.ts";
 
 const HOME_CACHE_TTL_MS = 5_000;

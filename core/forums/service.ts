@@ -1,6 +1,5 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
-import { dealListCaches } from "../deals/paging.ts";
-import { countScope, scopeKey, type DealScope } from "../deals/repository.ts";
+import { createDealPager } from "../deals/paging.ts";
 import type { Deps } from "../deps.ts";
 import { presentForum } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -14,11 +13,10 @@ import * as repo from "./repository.ts";
 export function createForumsService({ db, changes }: Deps) {
   const forums = new TtlCache<repo.ForumRow[]>(60_000, 1);
   changes.on("forums", () => forums.clear());
-  const counts = dealListCaches(db).counts;
+  const pager = createDealPager(db);
 
   function postCount(postType: "d" | "g") {
-    const scope: DealScope = { kind: "type", postType };
-    return counts.get(scopeKey(scope), () => countScope(db, scope));
+    return pager.scopeCount({ kind: "type", postType });
   }
 
   return {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { matchesFilter, textQuery } from "../deals/repository.ts";
-import type { DealFilter, TextMatch } from "../deals/repository.ts";
+import { matchesFilter, textQuery } from "../deals/deal-filter-query.ts";
+import type { DealFilter, TextMatch } from "../deals/deal-filter-query.ts";
 
 /** Freshness halves every 30 days (docs/decisions/0010-search-ranking.md). */
 const FRESHNESS_HALF_LIFE_SECONDS = 30 * 24 * 60 * 60;

@@ -1,13 +1,13 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import type { CategoryDetail, StoreDetail } from "../catalog/presenter.ts";
 import { presentCategoryDetail, presentStoreDetail } from "../catalog/presenter.ts";
-import * as catalogRepo from "../catalog/repository.ts";
+import * as catalogLookups from "../catalog/store-and-category-lookups.ts";
 import { PAGE_SIZE, lastPage } from "../constants.ts";
 import { LIST_CACHE_TTL_MS, createDealPager, dealListCaches, filterKey } from "../deals/paging.ts";
 import { presentDealCard, type DealCard } from "../deals/presenter.ts";
-import { findCardsByIds } from "../deals/repository.ts";
+import { findCardsByIds } from "../deals/deal-card-query.ts";
 import type { DealCardRow } from "../deals/deal-card-query.ts";
-import type { DealBounds, DealFilter, TextMatch } from "../deals/repository.ts";
+import type { DealBounds, DealFilter, TextMatch } from "../deals/deal-filter-query.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { CONTROL_CHARACTERS_MESSAGE, SINGLE_LINE } from "../validation.ts";
@@ -83,7 +83,7 @@ export function createListingsService({ db, now, changes }: Deps) {
     if (checklist === "none") return Promise.resolve([]);
     if (checklist === "all") {
       return allStores.get("all", async () =>
-        (await catalogRepo.findAllStores(db)).map((s) => ({
+        (await catalogLookups.findAllStores(db)).map((s) => ({
           id: s.id,
           title: s.title,
           slug: s.slug,
@@ -184,14 +184,14 @@ export function createListingsService({ db, now, changes }: Deps) {
       case "store": {
         // A slug no schema accepts (a page's address can carry anything) names no store.
         const store = listingSlug.safeParse(request.slug).success
-          ? await catalogRepo.findStoreBySlug(db, request.slug)
+          ? await catalogLookups.findStoreBySlug(db, request.slug)
           : undefined;
         if (!store) throw new NotFoundError();
         return { type: "store", store: presentStoreDetail(store), storeIds: [store.id] };
       }
       case "category": {
         const category = listingSlug.safeParse(request.slug).success
-          ? await catalogRepo.findCategoryBySlug(db, request.slug)
+          ? await catalogLookups.findCategoryBySlug(db, request.slug)
           : undefined;
         if (!category) throw new NotFoundError();
         return { type: "category", category: presentCategoryDetail(category) };
@@ -298,7 +298,7 @@ export function createListingsService({ db, now, changes }: Deps) {
       };
       switch (input.filter_type) {
         case "store": {
-          const stores = await catalogRepo.findStoresByIds(db, input.store_id);
+          const stores = await catalogLookups.findStoresByIds(db, input.store_id);
           const first = stores.find((s) => s.id === input.store_id[0]) ?? stores[0];
           if (!first) throw new NotFoundError();
           const base: DealFilter = {
@@ -308,7 +308,7 @@ export function createListingsService({ db, now, changes }: Deps) {
           return dealListing(base, panel, input.page, presentStoreDetail(first), "none");
         }
         case "category": {
-          const category = await catalogRepo.findCategoryById(db, input.category_id!);
+          const category = await catalogLookups.findCategoryById(db, input.category_id!);
           if (!category) throw new NotFoundError();
           return contextListing(
             { type: "category", category: presentCategoryDetail(category) },

@@ -6,7 +6,7 @@ import type { DbOrTx } from "../../db/index.ts";
 import { MAX_UPLOAD_BYTES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
-import { deleteMediaRecord } from "./repository.ts";
+import { deleteMediaRecord } from "./image-records.ts";
 
 /** Formats recognised by their first bytes; the declared name and type are never trusted. */
 function sniffImage(bytes: Buffer): "jpeg" | "png" | "gif" | "webp" | null {

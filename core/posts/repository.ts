@@ -48,20 +48,6 @@ export function findComments(db: DbOrTx, postId: number) {
 
 export type CommentRow = Awaited<ReturnType<typeof findComments>>[number];
 
-export async function findReaction(
-  db: DbOrTx,
-  postId: number,
-  userId: number,
-): Promise<"like" | "unlike" | null> {
-  const row = await db
-    .selectFrom("likes")
-    .select("reaction")
-    .where("post_id", "=", postId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  return row?.reaction ?? null;
-}
-
 /**
  * Records one view of a post by one visitor on one day. Only the first view of the day counts:
  * then the post's views go up by one and its trending score is recomputed from the new count, in

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
+import { findReaction } from "../reactions/member-reaction.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -48,7 +49,7 @@ export function createPostsService({ db, now }: Deps) {
     const at = now();
     const [comments, reaction, counted] = await Promise.all([
       repo.findComments(db, row.id),
-      input.viewer ? repo.findReaction(db, row.id, input.viewer.id) : null,
+      input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
       countView(row.id, input.viewer, input.visitor, at),
     ]);
     if (counted) row.views += 1;

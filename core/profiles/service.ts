@@ -10,7 +10,7 @@ import { presentDealCard } from "../deals/presenter.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { releaseUserImage, withStoredImage, type StoredImage } from "../media/images.ts";
-import { insertMediaRecord } from "../media/repository.ts";
+import { insertMediaRecord } from "../media/image-records.ts";
 import { assertCanFollow, isProfileOwner } from "./policy.ts";
 import {
   presentFollowEntry,

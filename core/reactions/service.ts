@@ -3,7 +3,8 @@ import { requireActingUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
-import { findReaction } from "../posts/repository.ts";
+import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
+import { findReaction } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
 import type { LikeInput, Reaction } from "./schema.ts";
 
@@ -46,7 +47,7 @@ export function createReactionsService({ db, now, changes }: Deps) {
       const actor = requireActingUser(user, user_id);
       const key = await voterKey(context.clientAddress);
       const result = await db.transaction().execute(async (trx) => {
-        const post = await repo.lockLivePost(trx, post_id, post_type);
+        const post = await lockLivePost(trx, post_id, post_type);
         if (!post) throw new NotFoundError();
         const previous = await findReaction(trx, post.id, actor.id);
         const next: Reaction | null = previous === btn_type ? null : btn_type;
@@ -62,7 +63,7 @@ export function createReactionsService({ db, now, changes }: Deps) {
         }
         const change = (reaction: Reaction) =>
           (next === reaction ? 1 : 0) - (previous === reaction ? 1 : 0);
-        const counts = await repo.adjustPostCounters(trx, post.id, {
+        const counts = await adjustPostCounters(trx, post.id, {
           likes: change("like"),
           unlikes: change("unlike"),
         });

@@ -4,7 +4,7 @@ import { htmlToText, sanitizeRichHtml } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { withStoredImage } from "../media/images.ts";
-import { insertMediaRecord } from "../media/repository.ts";
+import { insertMediaRecord } from "../media/image-records.ts";
 import { linkKey, newUniqueId, slugify } from "../posts/identity.ts";
 import { requirePoster } from "./policy.ts";
 import { presentDuplicate, toSubmitOptions, type CreatedPost } from "./presenter.ts";

@@ -1,3 +1,7 @@
+/**
+ * The `media` rows: which stored image each user uploaded. Every feature that stores a user's image
+ * (avatars, post images) records it here, so that only a user's own uploads are ever deleted.
+ */
 import type { DbOrTx } from "../../db/index.ts";
 import type { StoredImage } from "./images.ts";
 
