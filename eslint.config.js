@@ -46,6 +46,10 @@ export default tseslint.config(
     files: ["app/**", "core/**", "server/**", "db/**", "config/**"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
       "import-x/no-restricted-paths": [
