@@ -6,7 +6,7 @@ import importX from "eslint-plugin-import-x";
 import fs from "node:fs";
 
 // The features of core/: each may read its own repository, never another's (a query two features
-// share lives in a module named for what it is, e.g. core/deals/card-query.ts).
+// share lives in a module named for what it is, e.g. core/deals/deal-card-query.ts).
 const features = fs
   .readdirSync(new URL("./core", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
