@@ -25,7 +25,8 @@ export const DEAL_MESSAGES = {
   description: "Description is required.",
   descriptionTooLong: "Description is too long.",
   price: "Price must be a number, 0 or more.",
-  discount: "Discount must be a whole number from 0 to 100.",
+  discount: "Discount must be a number from 0 to 100.",
+  discountWhole: "Discount must be a whole number of percent.",
   link: "Please enter a valid link starting with http:// or https://.",
   expiry: "Please enter a valid expiry date.",
   expiryPast: "Expiry date cannot be in the past.",
@@ -91,13 +92,13 @@ function richText(message: string, tooLong: string) {
 
 /**
  * A number typed by a person: "", "12", "12.50", "$1,299". Blank is "not given". A whole number
- * (`whole`) refuses fractions rather than rounding them away.
+ * (`wholeMessage`) refuses fractions rather than rounding them away.
  */
 function optionalNumber(
   message: string,
   min: number,
   max: number,
-  options: { whole?: boolean } = {},
+  options: { wholeMessage?: string } = {},
 ) {
   const number = z.number({ error: message }).min(min, message).max(max, message);
   return z.preprocess(
@@ -107,7 +108,7 @@ function optionalNumber(
         : typeof value === "string"
           ? Number(value.replace(/[$,\s]/g, ""))
           : value,
-    (options.whole ? number.int(message) : number).optional(),
+    (options.wholeMessage ? number.int(options.wholeMessage) : number).optional(),
   );
 }
 
@@ -166,7 +167,9 @@ export function createDealSchema(earliestExpiry: string | (() => string)) {
     price: optionalNumber(DEAL_MESSAGES.price, 0, SUBMISSION_LIMITS.maxPrice).transform((v) =>
       v === undefined ? undefined : Math.round(v * 100) / 100,
     ),
-    discount: optionalNumber(DEAL_MESSAGES.discount, 0, 100, { whole: true }),
+    discount: optionalNumber(DEAL_MESSAGES.discount, 0, 100, {
+      wholeMessage: DEAL_MESSAGES.discountWhole,
+    }),
     link: optionalUrl(DEAL_MESSAGES.link, /^https?$/),
     deal_image: optionalUrl(DEAL_MESSAGES.imageLink, /^https$/),
     expiry: z.preprocess(
