@@ -22,8 +22,6 @@ export const XSRF_COOKIE = "XSRF-TOKEN";
 export const XSRF_HEADER = "x-xsrf-token";
 export const XSRF_FIELD = "_csrf";
 
-export const ACTIVE_NAV_BACKGROUND = "#353F66";
-
 export const DEFAULT_DEAL_TYPE = "d";
 
 export const CONTACT_CATEGORIES = [

@@ -15,15 +15,20 @@ export const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009
 export const CONTROL_CHARACTERS_MESSAGE =
   "This text contains control characters (such as NUL) that are not allowed.";
 
+export const MALFORMED_TEXT_MESSAGE = "This text is not valid Unicode.";
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * The shared first step of every string in an input schema: a string (with `error` as the message
  * for anything else) that refuses control characters, which no form can type and which PostgreSQL
- * cannot store (NUL). Chain .trim(), .min(), .max() and the like after it.
+ * cannot store (NUL), and lone UTF-16 surrogates, which no keyboard produces and which PostgreSQL
+ * refuses inside JSON (a queued mail carries the text). Chain .trim(), .min(), .max() after it.
  */
 export function text(options: { error?: string; multiline?: boolean } = {}) {
   return z
     .string(options.error ? { error: options.error } : undefined)
-    .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE);
+    .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE)
+    .refine((value) => !LONE_SURROGATE.test(value), MALFORMED_TEXT_MESSAGE);
 }
 
 /** Nothing given: absent, null, or text of only white space (a form's empty field). */

@@ -41,7 +41,15 @@ export function registerDatabaseFaultHandling(app: FastifyInstance, db: Db) {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (!isDatabaseUnavailable(error)) throw error; // Fastify's default handler, as before
+    if (!isDatabaseUnavailable(error)) {
+      // A client's mistake outside the API (a page's rate limit throws a plain { statusCode } object)
+      // keeps its status; anything else goes on to Fastify's default handler, as before.
+      const status = (error as { statusCode?: unknown } | null)?.statusCode;
+      if (typeof status === "number" && status >= 400 && status < 500) {
+        return reply.code(status).send(error instanceof Error ? { message: error.message } : error);
+      }
+      throw error;
+    }
     request.log.warn({ err: error }, "database unavailable");
     return reply.code(503).type("text/html; charset=utf-8").send(UNAVAILABLE_PAGE);
   });
