@@ -2,16 +2,23 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
-import importX from "eslint-plugin-import-x";
-import fs from "node:fs";
 
-// The features of core/: each may read its own repository, never another's (a query two features
-// share lives in a module named for what it is, e.g. core/deals/deal-card-query.ts).
-const features = fs
-  .readdirSync(new URL("./core", import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
-const repositoryOf = (feature) => `./core/${feature}/repository.ts`;
+/** Imports a group of files may not make (docs/ARCHITECTURE.md, "Boundaries"). */
+const refuse = (regex, message) => ({ regex, message });
+const TO_SERVER = refuse("^(\\.\\./)+server/", "core and app know nothing of the HTTP server.");
+const TO_APP = refuse("^(\\.\\./)+app/", "core knows nothing of the React app.");
+const TO_DB = refuse(
+  "^(\\.\\./)+db/",
+  "Route modules and components reach data through the services in the context.",
+);
+const TO_REPOSITORY = refuse(
+  "(^|/)repository(\\.ts)?$",
+  "Route modules and components reach data through the services in the context.",
+);
+const TO_OTHER_REPOSITORY = refuse(
+  "^\\.\\./[^/]+/repository(\\.ts)?$",
+  "Another feature's repository is its own: call its service, or move the shared query into a module named for what it is.",
+);
 
 export default tseslint.config(
   {
@@ -42,41 +49,19 @@ export default tseslint.config(
   },
   {
     // Boundaries (docs/ARCHITECTURE.md): app → core through services; core knows neither the
-    // HTTP server nor the React app; features keep their SQL to themselves; no import cycles.
-    files: ["app/**", "core/**", "server/**", "db/**", "config/**"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
-    plugins: { "import-x": importX },
-    settings: {
-      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
-      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
-    },
+    // HTTP server nor the React app; each feature's SQL is its own. Import cycles are found by
+    // tests/unit/boundaries.test.ts (docs/decisions/0030).
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
     rules: {
-      "import-x/no-cycle": ["error", { ignoreExternal: true }],
-      "import-x/no-restricted-paths": [
-        "error",
-        {
-          zones: [
-            {
-              target: "./core",
-              from: ["./server", "./app"],
-              message:
-                "core knows nothing of HTTP or React: move the code into core or up a layer.",
-            },
-            {
-              target: "./app",
-              from: ["./db", "./server", ...features.map(repositoryOf)],
-              message:
-                "Route modules and components reach data through the services in the context.",
-            },
-            ...features.map((feature) => ({
-              target: `./core/${feature}`,
-              from: features.filter((other) => other !== feature).map(repositoryOf),
-              message:
-                "Another feature's repository is its own: call its service, or move the shared query into a named module.",
-            })),
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: [TO_SERVER, TO_DB, TO_REPOSITORY] }],
+    },
+  },
+  {
+    files: ["core/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [TO_SERVER, TO_APP, TO_OTHER_REPOSITORY] }],
     },
   },
   {
