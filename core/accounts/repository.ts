@@ -243,8 +243,7 @@ async function recountReactions(db: DbOrTx, postIds: number[]) {
     )
     UPDATE posts
        SET likes_count = counts.likes,
-           unlikes_count = counts.unlikes,
-           hot_score = post_hot_score(counts.likes, counts.unlikes, posts.comments_count, posts.views, posts.created_at)
+           unlikes_count = counts.unlikes
       FROM counts
      WHERE posts.id = counts.id`.execute(db);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { OAuthFailure, createOAuthClients, type ProviderIdentity } from "../auth/oauth.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import { requireActingUser, requireUser } from "../auth/policy.ts";
-import * as links from "../auth/provider-links.ts";
+import * as links from "./provider-link-requests.ts";
 import {
   createSession,
   deleteSession,

@@ -35,8 +35,7 @@ export function adjustPostCounters(
       likes_count: sql`likes_count + ${likes}::int`,
       unlikes_count: sql`unlikes_count + ${unlikes}::int`,
       comments_count: sql`comments_count + ${comments}::int`,
-      hot_score: sql`post_hot_score(likes_count + ${likes}::int, unlikes_count + ${unlikes}::int,
-        comments_count + ${comments}::int, views, created_at)`,
+      // hot_score follows from the trigger of db/migrations/011_vote_damping.sql.
     })
     .where("id", "=", postId)
     .returning(["likes_count", "unlikes_count", "comments_count"])

@@ -66,11 +66,8 @@ export async function recordView(
         .returning("post_id"),
     )
     .updateTable("posts")
-    // In SET, column references read the row as it was, hence views + 1 in the score.
-    .set({
-      views: sql<number>`views + 1`,
-      hot_score: sql<number>`post_hot_score(likes_count, unlikes_count, comments_count, views + 1, created_at)`,
-    })
+    // hot_score follows from the trigger of db/migrations/011_vote_damping.sql.
+    .set({ views: sql<number>`views + 1` })
     .where("id", "in", (eb) => eb.selectFrom("first_view").select("first_view.post_id"))
     .returning("id")
     .executeTakeFirst();

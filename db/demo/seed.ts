@@ -289,8 +289,7 @@ async function insertEngagement(tx: Transaction<Database>, plan: DemoPlan, at: D
     UPDATE posts AS p
     SET likes_count = c.likes,
         unlikes_count = c.unlikes,
-        comments_count = c.comments,
-        hot_score = post_hot_score(c.likes, c.unlikes, c.comments, p.views, p.created_at)
+        comments_count = c.comments
     FROM (
       SELECT p2.id,
              coalesce(l.likes, 0)::int AS likes,

@@ -1,5 +1,5 @@
 import type { DbOrTx } from "../../db/index.ts";
-import type { OAuthProvider } from "./oauth.ts";
+import type { OAuthProvider } from "../auth/oauth.ts";
 
 /**
  * Pending links of a provider identity to an existing account (migration 012): a social sign-in
