@@ -34,7 +34,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, publicConfig, csrfToken } = request;
   return {
     settings: await siteSettings(request),
-    user: user ? { id: user.id, name: user.name, image_url: user.image_url } : null,
+    user: user
+      ? { id: user.id, name: user.name, image_url: user.image_url, role: user.role }
+      : null,
     // For the Logout form; only signed-in pages, which are never cached for others, carry it.
     csrfToken: user ? csrfToken : null,
     publicConfig,
@@ -102,6 +104,17 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundContent />;
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <div className="container page-message">
+        <h1>Not allowed</h1>
+        <p>Your account does not have access to this page.</p>
+        <a className="btn btn-primary" href="/">
+          Go To Home
+        </a>
+      </div>
+    );
+  }
   // The database is out of reach (server/database-faults.ts): the page answers 503 + Retry-After.
   if (isRouteErrorResponse(error) && error.status === 503) {
     return (

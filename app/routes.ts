@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 /** Every URL of the spec's section 2, in one table. */
 export default [
@@ -29,5 +29,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("payment", "routes/payment.tsx"),
   route("navbar", "routes/navbar.tsx"),
+  // The owner's console: every page checks the role in its loader (app/lib/console.server.ts).
+  ...prefix("admin", [layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx")])]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -12,6 +12,8 @@ type NullableTimestamp = ColumnType<
 type Numeric = ColumnType<number | null, number | null | undefined, number | null>;
 type DateOnly = ColumnType<string | null, string | null | undefined, string | null>;
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** jsonb: read parsed, written as JSON text (both drivers cast text to jsonb alike). */
+type Json = ColumnType<unknown, string | null | undefined, never>;
 
 export interface UsersTable {
   id: Generated<number>;
@@ -30,6 +32,12 @@ export interface UsersTable {
   deleted_at: NullableTimestamp;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  role: Defaulted<UserRole>;
+  suspended_at: NullableTimestamp;
+  /** Null with suspended_at set: suspended until lifted. */
+  suspended_until: NullableTimestamp;
+  suspension_reason: Defaulted<string>;
+  verified_educator: Defaulted<boolean>;
 }
 
 export interface OauthAccountsTable {
@@ -122,7 +130,12 @@ export interface ForumCategoriesTable {
 
 export type PostType = "d" | "g";
 export type PostKind = "deal" | "coupon" | "discussion";
-export type PostStatus = "active" | "pending" | "removed";
+/** Only "active" is public; "pending" is held for review, "hidden" awaits a moderator (migration 013). */
+export type PostStatus = "active" | "pending" | "hidden" | "removed";
+export type UserRole = "member" | "moderator" | "admin";
+export type CommentStatus = "active" | "hidden" | "removed";
+export type ReportItemType = "d" | "g" | "comment" | "user";
+export type ReportReason = "spam" | "expired" | "wrong price" | "offensive" | "duplicate" | "other";
 
 export interface PostsTable {
   id: Generated<number>;
@@ -154,6 +167,7 @@ export interface PostsTable {
   unlikes_count: Defaulted<number>;
   comments_count: Defaulted<number>;
   hot_score: Defaulted<number>;
+  moderation_reason: Defaulted<string>;
   /** Reactions that do not count in hot_score: beyond 2 per voter address (migration 011). */
   damped_likes: Defaulted<number>;
   damped_unlikes: Defaulted<number>;
@@ -191,6 +205,7 @@ export interface CommentsTable {
   body: string;
   created_at: Timestamp;
   deleted_at: NullableTimestamp;
+  status: Defaulted<CommentStatus>;
 }
 
 export interface TeachersWishlistTable {
@@ -211,6 +226,9 @@ export interface GeneralSettingsTable {
   website_description: Defaulted<string>;
   educator_post_unique_id: Defaulted<string>;
   updated_at: Generated<Date>;
+  report_hide_threshold: Defaulted<number>;
+  hold_new_user_posts: Defaulted<boolean>;
+  hold_new_user_days: Defaulted<number>;
 }
 
 export interface FooterSettingsTable {
@@ -249,6 +267,62 @@ export interface ContactMessagesTable {
   website: Defaulted<string>;
   message: Defaulted<string>;
   user_id: number | null;
+  created_at: Generated<Date>;
+  status: Defaulted<"open" | "resolved">;
+  resolved_at: NullableTimestamp;
+  /** A link to the reported item, where the message names one. */
+  item_link: Defaulted<string>;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  item_type: ReportItemType;
+  /** The post's unique_id, the comment's id or the user's id, as text. */
+  item_id: string;
+  reporter_id: number;
+  reason: ReportReason;
+  note: Defaulted<string>;
+  status: Defaulted<"open" | "resolved">;
+  resolution: Defaulted<string>;
+  resolved_by: number | null;
+  resolved_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+/** Append-only (a trigger refuses updates and deletes). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  actor_name: Defaulted<string>;
+  action: string;
+  item_type: Defaulted<string>;
+  item_id: Defaulted<string>;
+  reason: Defaulted<string>;
+  before: Json;
+  after: Json;
+  created_at: Generated<Date>;
+}
+
+export interface BlockedDomainsTable {
+  domain: string;
+  created_by: number | null;
+  created_at: Generated<Date>;
+}
+
+export interface SlugRedirectsTable {
+  kind: "store" | "category";
+  old_slug: string;
+  target_id: number;
+  created_at: Generated<Date>;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  message: string;
+  link: Defaulted<string>;
+  read_at: NullableTimestamp;
   created_at: Generated<Date>;
 }
 
@@ -316,6 +390,11 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   media: MediaTable;
   search_terms: SearchTermsTable;
+  reports: ReportsTable;
+  audit_log: AuditLogTable;
+  blocked_domains: BlockedDomainsTable;
+  slug_redirects: SlugRedirectsTable;
+  notifications: NotificationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -6,7 +6,7 @@ import { CsrfField } from "./Form.tsx";
 
 interface NavbarProps {
   settings: SiteSettings;
-  user: { id: number; name: string } | null;
+  user: { id: number; name: string; role?: string } | null;
   /** The XSRF token for the Logout form (signed-in pages only). */
   csrfToken?: string | null;
 }
@@ -49,7 +49,13 @@ export function Navbar({ settings, user, csrfToken }: NavbarProps) {
     { to: "/contact", label: "Contact Us" },
   ];
   const account = user
-    ? [{ to: "/user/profile", label: "My Account" }]
+    ? [
+        { to: "/user/profile", label: "My Account" },
+        // Staff reach the console from every page; the console checks the role itself.
+        ...(user.role === "moderator" || user.role === "admin"
+          ? [{ to: "/admin", label: "Console" }]
+          : []),
+      ]
     : [
         { to: "/login", label: "Login" },
         { to: "/register", label: "Register" },

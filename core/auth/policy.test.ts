@@ -14,6 +14,7 @@ const member: CurrentUser = {
   image_url: null,
   user_type: "Teacher",
   email_verified: true,
+  role: "member",
   sessionId: 7,
 };
 const unconfirmed: CurrentUser = { ...member, email_verified: false };

@@ -1,4 +1,5 @@
 import { ForbiddenError, UnauthenticatedError } from "../errors.ts";
+import type { UserRole } from "../../db/schema.ts";
 import type { CurrentUser } from "./sessions.ts";
 
 /** The session's user, or 401. */
@@ -36,5 +37,31 @@ export function requireConfirmedUser(
 ): CurrentUser {
   const current = requireActingUser(user, claimedUserId);
   if (!current.email_verified) throw new ForbiddenError(CONFIRM_EMAIL_FIRST);
+  return current;
+}
+
+const ROLE_RANK: Record<UserRole, number> = { member: 0, moderator: 1, admin: 2 };
+
+/** Staff roles, lowest first: a moderator runs the queues, an admin runs the site. */
+export type StaffRole = Exclude<UserRole, "member">;
+
+/** Whether the user holds `role` or a higher one. */
+export function hasRole(user: CurrentUser | null, role: StaffRole): boolean {
+  return user !== null && ROLE_RANK[user.role] >= ROLE_RANK[role];
+}
+
+/**
+ * The session's user when they hold `role` or a higher one: no session is 401, a lower role 403.
+ * Every console call and page goes through this, whatever the UI shows.
+ */
+export function requireRole(user: CurrentUser | null, role: StaffRole): CurrentUser {
+  const current = requireUser(user);
+  if (!hasRole(current, role)) {
+    throw new ForbiddenError(
+      role === "admin"
+        ? "Only an administrator can do that."
+        : "Only moderators and administrators can do that.",
+    );
+  }
   return current;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { DbOrTx } from "../../db/index.ts";
+import type { UserRole } from "../../db/schema.ts";
 
 /** Sessions last 30 days from their last use. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -13,6 +14,8 @@ export interface CurrentUser {
   image_url: string | null;
   user_type: string;
   email_verified: boolean;
+  /** member, moderator or admin: checked by the features' policies, never only in the UI. */
+  role: UserRole;
   sessionId: number;
 }
 
@@ -53,10 +56,21 @@ export async function findSessionUser(
       "users.image_url",
       "users.user_type",
       "users.email_verified_at",
+      "users.role",
     ])
     .where("sessions.token_hash", "=", hashToken(token))
     .where("sessions.expires_at", ">", now)
     .where("users.deleted_at", "is", null)
+    // A suspended user's sessions are ended when the suspension starts; this is the backstop.
+    .where((eb) =>
+      eb.or([
+        eb("users.suspended_at", "is", null),
+        eb.and([
+          eb("users.suspended_until", "is not", null),
+          eb("users.suspended_until", "<=", now),
+        ]),
+      ]),
+    )
     .executeTakeFirst();
   if (!row) return null;
   if (now.getTime() - row.last_seen_at.getTime() > TOUCH_INTERVAL_MS) {
@@ -73,6 +87,7 @@ export async function findSessionUser(
     image_url: row.image_url,
     user_type: row.user_type,
     email_verified: row.email_verified_at !== null,
+    role: row.role,
     sessionId: row.session_id,
   };
 }

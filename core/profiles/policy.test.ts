@@ -9,6 +9,7 @@ const viewer: CurrentUser = {
   image_url: null,
   user_type: "Teacher",
   email_verified: true,
+  role: "member",
   sessionId: 3,
 };
 

@@ -10,6 +10,7 @@ const poster: CurrentUser = {
   image_url: null,
   user_type: "Shopper",
   email_verified: true,
+  role: "member",
   sessionId: 1,
 };
 

@@ -4,6 +4,12 @@
  */
 
 export const DEMO_EMAIL = "demo@example.com";
+/** The console's demo staff (roles of migration 013); they sign in with DEMO_PASSWORD too. */
+export const DEMO_STAFF = [
+  { name: "Chalkboard Admin", email: "admin@example.com", role: "admin" },
+  { name: "Chalkboard Moderator", email: "moderator@example.com", role: "moderator" },
+] as const;
+
 /** The one documented password of every demo account. */
 export const DEMO_PASSWORD = "Chalkboard#2026";
 

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../core/auth/password.ts";
 import type { Database } from "../schema.ts";
 import { demoImageUrl, renderImages } from "./images.ts";
-import { DEMO_PASSWORD } from "./people.ts";
+import { DEMO_PASSWORD, DEMO_STAFF } from "./people.ts";
 import { buildDemoPlan, type DemoPlan, type DemoScale } from "./plan.ts";
 import {
   FOOTER_SETTINGS,
@@ -124,6 +124,30 @@ async function insertPlan(
       tx,
     );
   }
+  await insertStaff(tx, at, passwordHash);
+}
+
+/** The console's staff accounts, after the members (their ids follow the members' sequence). */
+async function insertStaff(tx: Transaction<Database>, at: DateOf, passwordHash: string) {
+  const joined = at(730 * 24 * 60);
+  await tx
+    .insertInto("users")
+    .values(
+      DEMO_STAFF.map((staff) => ({
+        name: staff.name,
+        email: staff.email,
+        role: staff.role,
+        password_hash: passwordHash,
+        user_type: "Shopper",
+        image_url: null,
+        dob: null,
+        gender: null,
+        email_verified_at: joined,
+        created_at: joined,
+        updated_at: joined,
+      })),
+    )
+    .execute();
 }
 
 /** Turns a plan's "minutes before now" into a date. */

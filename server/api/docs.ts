@@ -17,7 +17,11 @@ function failureResponses(route: ApiRoute) {
     ...(route.auth
       ? {
           401: { description: "Not signed in", content: body },
-          403: { description: "Not allowed", content: body },
+          403: {
+            description:
+              typeof route.auth === "string" ? `Needs the ${route.auth} role` : "Not allowed",
+            content: body,
+          },
         }
       : {}),
     ...(route.rateLimit
@@ -49,6 +53,7 @@ function openApiDocument() {
       };
     }
     if (route.auth) operation.security = [{ session: [] }, { bearer: [] }];
+    if (typeof route.auth === "string") operation["x-role"] = route.auth;
     (paths[`/api${route.url}`] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import { requireRole, type StaffRole } from "../../core/auth/policy.ts";
 import { UnauthenticatedError, ValidationError } from "../../core/errors.ts";
 import type { Services } from "../../core/services.ts";
 import { issuesToFieldErrors } from "../../core/validation.ts";
@@ -52,8 +53,11 @@ export interface ApiRouteDefinition<Body extends BodySchema, Response extends z.
    * file over the size limit. The text fields are parsed with `body` like a JSON body.
    */
   multipart?: { fileField: string; tooLargeMessage: string };
-  /** The call needs a signed-in user (401 without one). */
-  auth?: boolean;
+  /**
+   * The call needs a signed-in user (401 without one); "moderator" or "admin" also needs that role
+   * or a higher one (403 otherwise). Every /api/admin/* call names its role.
+   */
+  auth?: boolean | StaffRole;
   /** The spec's own failure shape for this call (server/api/errors.ts); DESIGN.md's otherwise. */
   failure?: FailureShape;
   rateLimit?: RouteRateLimit;
@@ -100,7 +104,8 @@ export function apiRoute<Response extends z.ZodType, Body extends BodySchema = u
       failure: route.failure,
     },
     handler: async (request, reply) => {
-      if (route.auth && !request.user) throw new UnauthenticatedError();
+      if (route.auth === true && !request.user) throw new UnauthenticatedError();
+      if (typeof route.auth === "string") requireRole(request.user, route.auth);
       let body: unknown = request.body;
       let file: Buffer | undefined;
       if (route.multipart) {

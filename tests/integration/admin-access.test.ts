@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StaffRole } from "../../core/auth/policy.ts";
+import { apiRoutes } from "../../server/api/route.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { TestClient } from "../helpers/session.ts";
+import { createTestUser } from "../helpers/users.ts";
+
+/**
+ * Who may call each console call. A new /api/admin/* route must join this table, or the first
+ * test fails: the table is the one list of the console's permissions.
+ */
+const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {};
+
+const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));
+const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+
+describe("console calls need their role", () => {
+  let app: TestApp;
+  const clients: Record<"visitor" | "member" | "moderator" | "admin", TestClient> = {} as never;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    await app.app.ready();
+    for (const role of ["visitor", "member", "moderator", "admin"] as const) {
+      clients[role] = new TestClient(app.app);
+      if (role === "visitor") continue;
+      const id = await createTestUser(app.deps.db);
+      if (role !== "member") {
+        await app.deps.db.updateTable("users").set({ role }).where("id", "=", id).execute();
+      }
+      await clients[role].signInAs(app.deps.db, id);
+    }
+  });
+  afterAll(() => app?.close());
+
+  it("lists every /api/admin route with the role it declares", () => {
+    const routes = adminRoutes();
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
+      expect(
+        ADMIN_ROUTE_ROLES[key(route)],
+        `${key(route)} is missing from the table`,
+      ).toBeDefined();
+      expect(route.auth, key(route)).toBe(ADMIN_ROUTE_ROLES[key(route)]);
+    }
+    for (const listed of Object.keys(ADMIN_ROUTE_ROLES)) {
+      expect(routes.map(key), `${listed} is in the table but not registered`).toContain(listed);
+    }
+  });
+
+  it("answers 401 to a visitor, 403 to a member and to a moderator on admin-only calls", async () => {
+    for (const route of adminRoutes()) {
+      const role = ADMIN_ROUTE_ROLES[key(route)];
+      const call = (client: TestClient) =>
+        client.request({
+          method: route.method,
+          url: `/api${route.url}`,
+          payload: route.method === "GET" ? undefined : {},
+        });
+      expect((await call(clients.visitor)).statusCode, `${key(route)} visitor`).toBe(401);
+      expect((await call(clients.member)).statusCode, `${key(route)} member`).toBe(403);
+      const moderator = (await call(clients.moderator)).statusCode;
+      if (role === "admin") expect(moderator, `${key(route)} moderator`).toBe(403);
+      else expect([401, 403], `${key(route)} moderator`).not.toContain(moderator);
+      expect([401, 403], `${key(route)} admin`).not.toContain(
+        (await call(clients.admin)).statusCode,
+      );
+    }
+  });
+});
