@@ -14,6 +14,7 @@ import { createContactService } from "./contact/service.ts";
 import { createCmsService } from "./cms/service.ts";
 import { createAccountsService } from "./accounts/service.ts";
 import { createSeoService } from "./seo/service.ts";
+import { createModerationService } from "./moderation/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -37,6 +38,7 @@ export function createServices(deps: Deps) {
     catalog: createCatalogService(deps),
     listings: createListingsService(deps),
     seo: createSeoService(deps),
+    moderation: createModerationService(deps),
     // feature services: add one line per feature here
   };
 }
