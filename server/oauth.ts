@@ -2,6 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OAUTH_PROVIDERS, type OAuthProviderName } from "../core/accounts/schema.ts";
 import type { SocialIntent } from "../core/accounts/service.ts";
 import { OAuthFailure, type AuthorizationFlow } from "../core/auth/oauth.ts";
+import {
+  SUSPENSION_NOTICE_COOKIE,
+  SUSPENSION_NOTICE_SECONDS,
+  encodeSuspensionNotice,
+} from "../core/auth/suspension.ts";
 import { DomainError, NotFoundError } from "../core/errors.ts";
 import type { Services } from "../core/services.ts";
 import { RATE_LIMITS } from "./plugins/rate-limit.ts";
@@ -22,6 +27,9 @@ const DESTINATIONS = {
   delete: { done: "/delete-account?social=confirm", failed: "/delete-account?social_error=failed" },
   link: { done: "/user/profile", failed: "/login?social_error=link" },
 } as const;
+
+/** A suspended account's sign-in: /login shows the reason (core/auth/suspension.ts). */
+const SUSPENDED = "/login?social_error=suspended";
 
 /** A sign-in whose address has an account waits for its owner to confirm by mail. */
 const LINK_MAILED = "/login?social_error=confirm_link";
@@ -165,6 +173,16 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
         }
         if (error instanceof DomainError && error.details.confirmation_mail_sent === true) {
           return reply.redirect(LINK_MAILED);
+        }
+        if (error instanceof DomainError && error.details.suspended === true) {
+          reply.setCookie(SUSPENSION_NOTICE_COOKIE, encodeSuspensionNotice(error.message), {
+            path: "/login",
+            httpOnly: true,
+            sameSite: "lax",
+            secure: request.protocol === "https",
+            maxAge: SUSPENSION_NOTICE_SECONDS,
+          });
+          return reply.redirect(SUSPENDED);
         }
         const noAccount = error instanceof NotFoundError;
         return reply.redirect(

@@ -1,6 +1,11 @@
 import { Link, data, redirect, useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/accounts/schema.ts";
+import {
+  SUSPENDED_FALLBACK_MESSAGE,
+  SUSPENSION_NOTICE_COOKIE,
+  decodeSuspensionNotice,
+} from "../../core/auth/suspension.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { DomainError } from "../../core/errors.ts";
 import { fieldErrors } from "../../core/validation.ts";
@@ -15,7 +20,23 @@ import type { Route } from "./+types/login";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, csrfToken } = context.get(requestContext);
   if (user) throw redirect("/");
-  return { socialFailed: new URL(request.url).searchParams.has("social_error"), csrfToken };
+  const socialError = new URL(request.url).searchParams.get("social_error");
+  // A suspended account's Google or Facebook sign-in: its reason came in a cookie (server/oauth.ts).
+  const suspended =
+    socialError === "suspended"
+      ? (decodeSuspensionNotice(cookieValue(request, SUSPENSION_NOTICE_COOKIE)) ??
+        SUSPENDED_FALLBACK_MESSAGE)
+      : null;
+  return { socialFailed: socialError !== null && !suspended, suspended, csrfToken };
+}
+
+function cookieValue(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie") ?? "";
+  for (const part of header.split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=");
+  }
+  return undefined;
 }
 
 /** The page carries this visitor's XSRF token: never a shared cache's copy. */
@@ -64,7 +85,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export default function Login() {
-  const { socialFailed, csrfToken } = useLoaderData<typeof loader>();
+  const { socialFailed, suspended, csrfToken } = useLoaderData<typeof loader>();
   const posted = useActionData<typeof action>();
   const form = useApiForm(
     SigninSchema,
@@ -87,6 +108,7 @@ export default function Login() {
     <AuthCard title="Login">
       {posted?.ok && <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=/`} />}
       {socialFailed && <p className="alert alert-danger">{ACCOUNT_MESSAGES.socialFailed}</p>}
+      {suspended && <p className="alert alert-danger">{suspended}</p>}
       <FormAlert message={form.message} />
       <form
         ref={form.ref}

@@ -167,6 +167,19 @@ export async function linkOAuthAccount(
 
 // Sessions -------------------------------------------------------------------------------------
 
+/**
+ * The account's suspension, read under a share lock: a suspension being written at the same time
+ * (which also ends the account's sessions) waits for the new session, or the new session for it.
+ */
+export function findSuspensionForSignIn(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("users")
+    .select(["suspended_at", "suspended_until", "suspension_reason"])
+    .where("id", "=", userId)
+    .forShare()
+    .executeTakeFirst();
+}
+
 export async function findSessionCreatedAt(db: DbOrTx, sessionId: number): Promise<Date | null> {
   const row = await db
     .selectFrom("sessions")

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { OAuthFailure, createOAuthClients, type ProviderIdentity } from "../auth/oauth.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import { requireActingUser, requireUser } from "../auth/policy.ts";
+import { accountSuspendedError, isSuspended } from "../auth/suspension.ts";
 import * as links from "./provider-link-requests.ts";
 import {
   createSession,
@@ -27,8 +28,8 @@ import {
   passwordChangedMail,
   resetPasswordMail,
 } from "../mail/templates.ts";
-import { releaseUserImage } from "../media/images.ts";
 import type { SettingsService } from "../settings/service.ts";
+import { deleteAccount } from "./account-deletion.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { isRecentSignIn, mayLinkByEmail } from "./policy.ts";
 import * as repo from "./repository.ts";
@@ -85,7 +86,7 @@ function emailTaken(): ValidationError {
 
 /** Sign-up, confirmation, sign-in and out, password reset and change, deletion, social sign-in. */
 export function createAccountsService(deps: Deps, settings: Pick<SettingsService, "get">) {
-  const { db, config, mail, changes, log, now } = deps;
+  const { db, config, mail, log, now } = deps;
   const oauth = createOAuthClients(config);
 
   async function siteName(): Promise<string> {
@@ -157,8 +158,11 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     );
   }
 
+  /** Every sign-in ends here, so a suspended account is refused whichever door it came through. */
   async function startSession(userId: number, context: SignInContext) {
     return db.transaction().execute(async (tx) => {
+      const suspension = await repo.findSuspensionForSignIn(tx, userId);
+      if (suspension && isSuspended(suspension, now())) throw accountSuspendedError(suspension);
       if (context.previousSessionId !== undefined)
         await deleteSession(tx, context.previousSessionId);
       return createSession(tx, userId, context.userAgent, now());
@@ -173,16 +177,8 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
   }
 
   /** Removes a person's data (docs/decisions/0014-account-deletion.md). */
-  async function deleteAccountData(userId: number) {
-    const at = now();
-    const tombstone = `deleted-user-${userId}-${randomBytes(6).toString("hex")}`;
-    const { avatarUrl } = await db
-      .transaction()
-      .execute((tx) => repo.anonymiseUser(tx, userId, at, tombstone));
-    // Cards showed the name and picture; the person's likes are gone from the counts.
-    changes.emit("users");
-    changes.emit("reactions");
-    await releaseUserImage(deps, userId, avatarUrl);
+  function deleteAccountData(userId: number) {
+    return deleteAccount(deps, userId);
   }
 
   /**

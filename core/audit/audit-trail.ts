@@ -1,6 +1,14 @@
 import type { DbOrTx } from "../../db/index.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 
+/**
+ * Who did it: a signed-in staff member, or the shell (`npm run user:role`), which has no account:
+ * its entries carry no actor id and the name "shell".
+ */
+export type AuditActor = Pick<CurrentUser, "id" | "name"> | typeof SHELL_ACTOR;
+
+export const SHELL_ACTOR = { id: null, name: "shell" } as const;
+
 /** One console action, as the audit log keeps it. */
 export interface AuditEntry {
   /** What was done, as `<area>.<verb>`: "post.hide", "store.update", "user.suspend"… */
@@ -18,7 +26,7 @@ export interface AuditEntry {
  * Records a console action in the append-only audit log. Call it inside the action's own
  * transaction, so an action and its record are written together or not at all.
  */
-export async function recordAudit(tx: DbOrTx, actor: CurrentUser, entry: AuditEntry) {
+export async function recordAudit(tx: DbOrTx, actor: AuditActor, entry: AuditEntry) {
   await tx
     .insertInto("audit_log")
     .values({

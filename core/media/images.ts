@@ -45,7 +45,7 @@ export interface StoredImage {
  */
 export async function storeUploadedImage(
   mediaDir: string,
-  folder: "deals" | "avatars" | "discussions",
+  folder: "deals" | "avatars" | "discussions" | "site",
   bytes: Buffer,
   options: { field?: string; maxSize?: number } = {},
 ): Promise<StoredImage> {
@@ -103,7 +103,7 @@ export async function withStoredImage<T>(
   deps: MediaDeps,
   upload: {
     bytes: Buffer | undefined | null;
-    folder: "deals" | "avatars" | "discussions";
+    folder: "deals" | "avatars" | "discussions" | "site";
     maxSize?: number;
   },
   write: (stored: StoredImage | null) => Promise<T>,

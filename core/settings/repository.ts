@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 
 export function findGeneralSettings(db: DbOrTx) {
@@ -34,6 +35,9 @@ export interface GeneralSettingsChange {
   website_keywords?: string;
   website_description?: string;
   educator_post_unique_id?: string;
+  report_hide_threshold?: number;
+  hold_new_user_posts?: boolean;
+  hold_new_user_days?: number;
 }
 
 /** Changes the one general-settings row (id 1), creating it when there is none yet. */
@@ -43,4 +47,86 @@ export async function saveGeneralSettings(db: DbOrTx, change: GeneralSettingsCha
     .values({ id: 1, ...change, updated_at: at })
     .onConflict((oc) => oc.column("id").doUpdateSet({ ...change, updated_at: at }))
     .execute();
+}
+
+// The console's settings page ---------------------------------------------------------------
+
+/** The general-settings row as stored (defaults when there is none yet), for editing. */
+export async function findGeneralSettingsRow(db: DbOrTx) {
+  const row = await db
+    .selectFrom("general_settings")
+    .select([
+      "website_name",
+      "website_logo",
+      "website_keywords",
+      "website_description",
+      "educator_post_unique_id",
+      "report_hide_threshold",
+      "hold_new_user_posts",
+      "hold_new_user_days",
+    ])
+    .where("id", "=", 1)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The footer the site shows: the first footer-settings row (the spec reads footer_setting[0]). */
+export async function findFirstFooterRow(db: DbOrTx) {
+  return (
+    (await db
+      .selectFrom("footer_settings")
+      .select([
+        "id",
+        "copyright_text",
+        "playstore_url",
+        "app_store_url",
+        "play_store_image",
+        "app_store_image",
+      ])
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export interface FooterSettingsChange {
+  copyright_text?: string;
+  playstore_url?: string;
+  app_store_url?: string;
+  play_store_image?: string;
+  app_store_image?: string;
+}
+
+/** Changes the first footer row, creating it when there is none. */
+export async function saveFooterSettings(db: DbOrTx, change: FooterSettingsChange, at: Date) {
+  const first = await findFirstFooterRow(db);
+  if (first) {
+    await db
+      .updateTable("footer_settings")
+      .set({ ...change, updated_at: at })
+      .where("id", "=", first.id)
+      .execute();
+  } else {
+    await db
+      .insertInto("footer_settings")
+      .values({ ...change, updated_at: at })
+      .execute();
+  }
+}
+
+/** Whether a live educator post (a discussion) has this unique id: the Educators link's target. */
+export async function liveEducatorPostExists(db: DbOrTx, uniqueId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("posts")
+    .select("id")
+    .where("unique_id", "=", uniqueId)
+    .where("post_type", "=", "g")
+    .where("status", "=", "active")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Serialises edits of the settings, so each audit entry's "before" is what the edit replaced. */
+export async function lockSettings(tx: DbOrTx) {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended('console:settings', 0))`.execute(tx);
 }

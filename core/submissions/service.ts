@@ -6,6 +6,7 @@ import { ConflictError, ValidationError } from "../errors.ts";
 import { withStoredImage } from "../media/images.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
 import { linkKey, newUniqueId, slugify } from "../posts/identity.ts";
+import { assertLinksAllowed, linksInHtml } from "../settings/blocked-domains.ts";
 import { requirePoster } from "./policy.ts";
 import { presentDuplicate, toSubmitOptions, type CreatedPost } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -62,6 +63,11 @@ export function createSubmissionsService(deps: Deps) {
         "deal_description",
         DEAL_MESSAGES.description,
       );
+      await assertLinksAllowed(db, {
+        link: [deal.link],
+        deal_image: [deal.deal_image],
+        deal_description: linksInHtml(content.description),
+      });
       const key = deal.link ? linkKey(deal.link) : "";
       const refuseDuplicate = async (
         existing: { unique_id: string; slug: string; title: string } | undefined,
@@ -130,6 +136,7 @@ export function createSubmissionsService(deps: Deps) {
         "detail",
         DISCUSSION_MESSAGES.description,
       );
+      await assertLinksAllowed(db, { detail: linksInHtml(content.description) });
 
       const created = await withStoredImage(
         deps,

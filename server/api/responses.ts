@@ -461,3 +461,68 @@ export const ProfileUpdatedResponse = z.strictObject({ ...message, data: UserPro
 // Payments --------------------------------------------------------------------------------------
 
 export const ClientSecretResponse = z.strictObject({ status: TRUE, client_secret: z.string() });
+
+// Console: users (core/users) -------------------------------------------------------------------
+
+const ConsoleUser = z.strictObject({
+  id: z.number(),
+  name: z.string(),
+  email: z.string().describe("'' for a deleted account"),
+  role: z.enum(["member", "moderator", "admin"]),
+  joined: isoDateTime,
+  posts_count: z.number().int(),
+  status: z.enum(["active", "suspended", "deleted"]),
+  suspended_until: isoDateTime.nullable().describe("null: until lifted, or not suspended"),
+  suspension_reason: z.string(),
+  verified_educator: z.boolean(),
+});
+
+export const ConsoleUsersResponse = z.strictObject({
+  status: TRUE,
+  users: z.array(ConsoleUser),
+  page: z.number().int(),
+  last_page: z.number().int(),
+  total: z.number().int(),
+});
+
+export const ConsoleUserResponse = z.strictObject({ ...message, user: ConsoleUser });
+
+export const ConsoleUserDeletedResponse = z.strictObject({ ...message, user_id: z.number() });
+
+// Console: settings and blocked link domains (core/settings) -----------------------------------
+
+const ConsoleSettings = z.strictObject({
+  settings: z.strictObject({
+    website_name: z.string(),
+    website_logo: z.string(),
+    website_keywords: z.string(),
+    website_description: z.string().describe("the default meta description"),
+    educator_post_unique_id: z.string().describe("the navigation bar's Educators post"),
+    copyright_text: z.string(),
+    playstore_url: z.string(),
+    app_store_url: z.string(),
+    play_store_image: z.string(),
+    app_store_image: z.string(),
+    report_hide_threshold: z.number().int(),
+    hold_new_user_posts: z.boolean(),
+    hold_new_user_days: z.number().int(),
+  }),
+  blocked_domains: z.array(
+    z.strictObject({ domain: z.string(), added_at: isoDateTime, added_by: z.string() }),
+  ),
+});
+
+export const ConsoleSettingsResponse = ConsoleSettings.extend({ status: TRUE });
+
+export const ConsoleSettingsSavedResponse = ConsoleSettings.extend(message);
+
+export const ConsoleSiteImageResponse = z.strictObject({
+  ...message,
+  field: z.enum(["website_logo", "play_store_image", "app_store_image"]),
+  url: z.string().describe("'' when removed"),
+});
+
+export const ConsoleBlockedDomainResponse = ConsoleSettings.extend({
+  ...message,
+  domain: z.string(),
+});

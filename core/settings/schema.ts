@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { isBlank, text } from "../validation.ts";
+import { BLOCKED_DOMAIN_MESSAGES, normaliseDomain } from "./blocked-domains.ts";
+
+/**
+ * The console's settings page (/admin/settings, administrators): the spec's general settings, the
+ * footer, moderation, and blocked link domains. A field left out of a call keeps its value; a field
+ * sent is checked, and nothing is saved unless every field sent is valid.
+ */
+
+export const SETTINGS_LIMITS = {
+  websiteName: 100,
+  keywords: 1000,
+  description: 500,
+  copyright: 200,
+  url: 2000,
+  threshold: 1000,
+  holdDays: 365,
+} as const;
+
+export const SETTINGS_MESSAGES = {
+  websiteName: "The website name is required.",
+  websiteNameTooLong: `The website name can be at most ${SETTINGS_LIMITS.websiteName} characters.`,
+  keywordsTooLong: `The keywords can be at most ${SETTINGS_LIMITS.keywords} characters.`,
+  descriptionTooLong: `The description can be at most ${SETTINGS_LIMITS.description} characters.`,
+  copyrightTooLong: `The copyright text can be at most ${SETTINGS_LIMITS.copyright} characters.`,
+  url: "Please enter a valid link starting with http:// or https://.",
+  educatorPost: "Please enter the unique id of an educator post, such as ab3de5fgh2.",
+  educatorPostMissing: "No live educator post has this unique id.",
+  threshold: `The number of reports must be a whole number from 1 to ${SETTINGS_LIMITS.threshold}.`,
+  holdDays: `The number of days must be a whole number from 0 to ${SETTINGS_LIMITS.holdDays}.`,
+  holdPosts: "hold_new_user_posts must be true or false.",
+  imageField: "field must be one of website_logo, play_store_image or app_store_image.",
+  imageMissing: "Please choose an image file (JPEG, PNG, GIF or WebP).",
+} as const;
+
+const M = SETTINGS_MESSAGES;
+
+/** A text field of the form: trimmed, at most `max` characters; missing or null keeps the value. */
+function optionalText(max: number, tooLong: string, options: { required?: string } = {}) {
+  const base = text({ error: tooLong }).trim().max(max, tooLong);
+  return z.preprocess(
+    (value) => (value === null ? undefined : value),
+    (options.required ? base.min(1, options.required) : base).optional(),
+  );
+}
+
+function optionalUrl() {
+  return z.preprocess(
+    (value) => (value === null ? undefined : value),
+    text({ error: M.url })
+      .trim()
+      .max(SETTINGS_LIMITS.url, M.url)
+      .refine((value) => value === "" || isWebLink(value), M.url)
+      .optional(),
+  );
+}
+
+/** An absolute http(s) link to a named host (what the footer's app-store buttons open). */
+export function isWebLink(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.includes(".");
+  } catch {
+    return false;
+  }
+}
+
+/** A whole number from `min` to `max`, as JSON or a form's text ("3"). */
+function optionalWholeNumber(min: number, max: number, message: string) {
+  return z.preprocess(
+    (value) =>
+      value === null || value === undefined
+        ? undefined
+        : typeof value === "string"
+          ? /^\s*\d{1,9}\s*$/.test(value)
+            ? Number(value)
+            : NaN
+          : value,
+    z.number({ error: message }).int(message).min(min, message).max(max, message).optional(),
+  );
+}
+
+/** A checkbox or JSON boolean: true/false, "true"/"false", "on" (a checked box). */
+const optionalBoolean = z.preprocess(
+  (value) =>
+    value === null || value === undefined
+      ? undefined
+      : value === "true" || value === "on"
+        ? true
+        : value === "false" || value === ""
+          ? false
+          : value,
+  z.boolean({ error: M.holdPosts }).optional(),
+);
+
+/** `POST /api/admin/settings`: every field optional; those sent are saved together or not at all. */
+export const SettingsBody = z.object({
+  website_name: optionalText(SETTINGS_LIMITS.websiteName, M.websiteNameTooLong, {
+    required: M.websiteName,
+  }),
+  website_keywords: optionalText(SETTINGS_LIMITS.keywords, M.keywordsTooLong),
+  website_description: optionalText(SETTINGS_LIMITS.description, M.descriptionTooLong),
+  educator_post_unique_id: z.preprocess(
+    (value) => (value === null ? undefined : value),
+    text({ error: M.educatorPost })
+      .trim()
+      .regex(/^[a-z0-9]{0,40}$/i, M.educatorPost)
+      .optional(),
+  ),
+  copyright_text: optionalText(SETTINGS_LIMITS.copyright, M.copyrightTooLong),
+  playstore_url: optionalUrl(),
+  app_store_url: optionalUrl(),
+  report_hide_threshold: optionalWholeNumber(1, SETTINGS_LIMITS.threshold, M.threshold),
+  hold_new_user_posts: optionalBoolean,
+  hold_new_user_days: optionalWholeNumber(0, SETTINGS_LIMITS.holdDays, M.holdDays),
+});
+export type SettingsInput = z.output<typeof SettingsBody>;
+
+/** The settings that hold an image, each uploaded on its own. */
+export const SITE_IMAGE_FIELDS = ["website_logo", "play_store_image", "app_store_image"] as const;
+export type SiteImageField = (typeof SITE_IMAGE_FIELDS)[number];
+
+/**
+ * `POST /api/admin/settings/image` (multipart): `field` names the setting, the file field `image`
+ * carries the new picture; `remove=true` without a file clears the setting instead.
+ */
+export const SiteImageBody = z.object({
+  field: z.enum(SITE_IMAGE_FIELDS, { error: M.imageField }),
+  remove: z.preprocess(
+    (value) =>
+      isBlank(value) ? false : value === "true" ? true : value === "false" ? false : value,
+    z.boolean({ error: "remove must be true or false." }),
+  ),
+});
+export type SiteImageInput = z.output<typeof SiteImageBody>;
+
+/** A domain as typed, normalised for the list (core/settings/blocked-domains.ts). */
+const blockedDomain = z.preprocess(
+  (value) => (value === null || value === undefined ? "" : value),
+  text({ error: BLOCKED_DOMAIN_MESSAGES.invalid })
+    .max(300, BLOCKED_DOMAIN_MESSAGES.tooLong)
+    .transform((value, context) => {
+      const domain = normaliseDomain(value);
+      if (!domain) {
+        context.addIssue({ code: "custom", message: BLOCKED_DOMAIN_MESSAGES.invalid });
+        return z.NEVER;
+      }
+      return domain;
+    }),
+);
+
+/** `POST /api/admin/blocked_domains/add` and `/remove` {domain}. */
+export const BlockedDomainBody = z.object({ domain: blockedDomain });
+export type BlockedDomainInput = z.output<typeof BlockedDomainBody>;
