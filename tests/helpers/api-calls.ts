@@ -187,6 +187,13 @@ async function socialToken(world: ApiWorld) {
 
 const visitor = (world: ApiWorld) => new TestClient(world.t.app);
 
+/** A fresh, signed-in staff member of `role` (the console's users and settings calls). */
+async function freshStaff(world: ApiWorld, role: "moderator" | "admin") {
+  const staff = await freshMember(world);
+  await world.t.deps.db.updateTable("users").set({ role }).where("id", "=", staff.id).execute();
+  return staff;
+}
+
 /**
  * A valid request for each call, by "METHOD /url". Each call of a function prepares a fresh one,
  * so calls that use something up (a code, a session, an account) can be made again and again.
@@ -382,6 +389,73 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     client: w.member.client,
     body: { user_id: w.member.id },
   }),
+
+  // The console: users (core/users) and settings (core/settings).
+  "GET /admin/users": async (w) => ({ client: (await freshStaff(w, "moderator")).client }),
+  "POST /admin/users/role": async (w) => ({
+    client: (await freshStaff(w, "admin")).client,
+    body: { user_id: (await freshMember(w)).id, role: "moderator", reason: "Trusted member" },
+  }),
+  "POST /admin/suspend": async (w) => ({
+    client: (await freshStaff(w, "moderator")).client,
+    body: { user_id: (await freshMember(w)).id, reason: "Spam links", until: "2999-01-01" },
+  }),
+  "POST /admin/unsuspend": async (w) => {
+    const { id } = await freshMember(w);
+    await w.t.deps.db
+      .updateTable("users")
+      .set({ suspended_at: new Date(), suspension_reason: "Spam links" })
+      .where("id", "=", id)
+      .execute();
+    return { client: (await freshStaff(w, "moderator")).client, body: { user_id: id } };
+  },
+  "POST /admin/users/verified_educator": async (w) => ({
+    client: (await freshStaff(w, "moderator")).client,
+    body: { user_id: (await freshMember(w)).id, verified: true },
+  }),
+  "POST /admin/users/delete": async (w) => ({
+    client: (await freshStaff(w, "admin")).client,
+    body: { user_id: (await freshMember(w)).id, reason: "Spam account" },
+  }),
+  "GET /admin/settings": async (w) => ({ client: (await freshStaff(w, "admin")).client }),
+  "POST /admin/settings": async (w) => {
+    // The site's own values sent back: valid, and nothing the other calls see changes.
+    const db = w.t.deps.db;
+    const general = await db
+      .selectFrom("general_settings")
+      .selectAll()
+      .where("id", "=", 1)
+      .executeTakeFirstOrThrow();
+    return {
+      client: (await freshStaff(w, "admin")).client,
+      body: {
+        website_name: general.website_name,
+        website_keywords: general.website_keywords,
+        website_description: general.website_description,
+        educator_post_unique_id: general.educator_post_unique_id,
+        copyright_text: "Chalkboard Deals. All rights reserved.",
+        playstore_url: "https://play.google.com/store/apps/details?id=com.chalkboarddeals.app",
+        app_store_url: "https://apps.apple.com/us/app/chalkboard-deals/id0000000000",
+        report_hide_threshold: 3,
+        hold_new_user_posts: false,
+        hold_new_user_days: 7,
+      },
+    };
+  },
+  "POST /admin/settings/image": async (w) => ({
+    client: (await freshStaff(w, "admin")).client,
+    body: { field: "play_store_image" },
+    multipart: { image: w.image },
+  }),
+  "POST /admin/blocked_domains/add": async (w) => ({
+    client: (await freshStaff(w, "admin")).client,
+    body: { domain: `https://www.${unique("blocked")}.example/deals` },
+  }),
+  "POST /admin/blocked_domains/remove": async (w) => {
+    const domain = `${unique("unblocked")}.example`;
+    await w.t.deps.db.insertInto("blocked_domains").values({ domain }).execute();
+    return { client: (await freshStaff(w, "admin")).client, body: { domain } };
+  },
 };
 
 /** Sends a request: JSON, or multipart/form-data (primitive fields only, as a form sends them). */

@@ -9,7 +9,22 @@ import { createTestUser } from "../helpers/users.ts";
  * Who may call each console call. A new /api/admin/* route must join this table, or the first
  * test fails: the table is the one list of the console's permissions.
  */
-const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {};
+const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
+  // Users (core/users): moderators run the list, suspensions and the verified mark; roles and
+  // deletion are the administrators'.
+  "GET /admin/users": "moderator",
+  "POST /admin/users/role": "admin",
+  "POST /admin/suspend": "moderator",
+  "POST /admin/unsuspend": "moderator",
+  "POST /admin/users/verified_educator": "moderator",
+  "POST /admin/users/delete": "admin",
+  // Settings and blocked link domains (core/settings): administrators only.
+  "GET /admin/settings": "admin",
+  "POST /admin/settings": "admin",
+  "POST /admin/settings/image": "admin",
+  "POST /admin/blocked_domains/add": "admin",
+  "POST /admin/blocked_domains/remove": "admin",
+};
 
 const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));
 const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
