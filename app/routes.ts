@@ -30,6 +30,13 @@ export default [
   route("payment", "routes/payment.tsx"),
   route("navbar", "routes/navbar.tsx"),
   // The owner's console: every page checks the role in its loader (app/lib/console.server.ts).
-  ...prefix("admin", [layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx")])]),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      // People and settings.
+      route("users", "routes/admin/users.tsx"),
+      route("settings", "routes/admin/settings.tsx"),
+    ]),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -11,7 +11,7 @@ import { BLOCKED_DOMAIN_MESSAGES, normaliseDomain } from "./blocked-domains.ts";
 export const SETTINGS_LIMITS = {
   websiteName: 100,
   keywords: 1000,
-  description: 500,
+  description: 300,
   copyright: 200,
   url: 2000,
   threshold: 1000,

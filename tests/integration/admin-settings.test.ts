@@ -166,7 +166,7 @@ describe("GET and POST /api/admin/settings", () => {
       report_hide_threshold: 0,
       hold_new_user_days: "1.5",
       hold_new_user_posts: "maybe",
-      website_description: "x".repeat(501),
+      website_description: "x".repeat(301),
     });
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual({

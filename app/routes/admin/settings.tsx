@@ -1,0 +1,354 @@
+import { useId, useRef, useState } from "react";
+import { useLoaderData, useRevalidator } from "react-router";
+import { requestContext } from "#app-context";
+import { MAX_UPLOAD_BYTES } from "../../../core/constants.ts";
+import {
+  BlockedDomainBody,
+  SETTINGS_LIMITS,
+  SettingsBody,
+  type SiteImageField,
+} from "../../../core/settings/schema.ts";
+import { IMAGE_ACCEPT, imageFileError } from "../../../core/submissions/schema.ts";
+import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
+import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
+import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
+import { apiCall } from "../../lib/api.ts";
+import { messageOf, useApiForm } from "../../lib/api-form.ts";
+import { requireConsoleUser } from "../../lib/console.server.ts";
+import { formatDate } from "../../lib/format.ts";
+import type { Route } from "./+types/settings";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const admin = requireConsoleUser(ctx, "admin");
+  return ctx.services.settings.editable(admin);
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Settings · Console" },
+  { name: "robots", content: "noindex" },
+];
+
+type Settings = Awaited<ReturnType<typeof loader>>["settings"];
+
+/** The form's values: text, as the inputs hold them. */
+function formValues(settings: Settings) {
+  return {
+    website_name: settings.website_name,
+    website_keywords: settings.website_keywords,
+    website_description: settings.website_description,
+    educator_post_unique_id: settings.educator_post_unique_id,
+    copyright_text: settings.copyright_text,
+    playstore_url: settings.playstore_url,
+    app_store_url: settings.app_store_url,
+    report_hide_threshold: String(settings.report_hide_threshold),
+    hold_new_user_posts: String(settings.hold_new_user_posts),
+    hold_new_user_days: String(settings.hold_new_user_days),
+  };
+}
+
+/** General settings, footer and moderation: one form, saved together or not at all. */
+function SettingsForm({ settings }: { settings: Settings }) {
+  const revalidator = useRevalidator();
+  const form = useApiForm(
+    SettingsBody,
+    (values) => apiCall("/admin/settings", values),
+    async (result, form) => {
+      form.show({ text: messageOf(result.data), tone: "success" });
+      await revalidator.revalidate();
+    },
+    { initial: formValues(settings), idPrefix: "settings" },
+  );
+  const holdId = "settings-hold_new_user_posts";
+  return (
+    <form ref={form.ref} className="form" onSubmit={form.submit} noValidate aria-label="Settings">
+      <fieldset className="console-section">
+        <legend>General</legend>
+        <Field
+          {...form.bind("website_name")}
+          label="Website name"
+          required
+          maxLength={SETTINGS_LIMITS.websiteName}
+        />
+        <Field
+          {...form.bind("website_keywords")}
+          label="Keywords"
+          mark="optional"
+          hint="Comma-separated, for search engines."
+          maxLength={SETTINGS_LIMITS.keywords}
+        />
+        <Field
+          {...form.bind("website_description")}
+          label="Description"
+          control="textarea"
+          rows={3}
+          mark="optional"
+          hint="The default meta description: what search engines and share previews show for pages without one of their own."
+          maxLength={SETTINGS_LIMITS.description}
+        />
+        <Field
+          {...form.bind("educator_post_unique_id")}
+          label="Educators post (unique id)"
+          mark="optional"
+          hint="The educator post the navigation bar's Educators link opens, by its unique id (the part after /educator/ in its address). Empty: the educator forum."
+        />
+      </fieldset>
+      <fieldset className="console-section">
+        <legend>Footer</legend>
+        <Field
+          {...form.bind("copyright_text")}
+          label="Copyright text"
+          mark="optional"
+          hint="The year is added in front of it."
+          maxLength={SETTINGS_LIMITS.copyright}
+        />
+        <Field
+          {...form.bind("playstore_url")}
+          label="Google Play link"
+          type="url"
+          inputMode="url"
+          mark="optional"
+          hint="Empty hides the Google Play badge."
+        />
+        <Field
+          {...form.bind("app_store_url")}
+          label="App Store link"
+          type="url"
+          inputMode="url"
+          mark="optional"
+          hint="Empty hides the App Store badge."
+        />
+      </fieldset>
+      <fieldset className="console-section">
+        <legend>Moderation</legend>
+        <Field
+          {...form.bind("report_hide_threshold")}
+          label="Reports that hide an item"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={SETTINGS_LIMITS.threshold}
+          step={1}
+          hint="When this many different members report a post or comment, it is hidden until a moderator decides."
+        />
+        <div className="form-field console-check">
+          <input
+            id={holdId}
+            type="checkbox"
+            checked={form.values.hold_new_user_posts === "true"}
+            aria-describedby={`${holdId}-hint`}
+            onChange={(event) =>
+              form.set("hold_new_user_posts", event.target.checked ? "true" : "false")
+            }
+          />
+          <label htmlFor={holdId}>Hold new members&apos; first post for review</label>
+          <p id={`${holdId}-hint`} className="field-hint">
+            Only the author sees it (&quot;waiting for review&quot;) until a moderator approves it.
+          </p>
+        </div>
+        <Field
+          {...form.bind("hold_new_user_days")}
+          label="A member is new for (days)"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={SETTINGS_LIMITS.holdDays}
+          step={1}
+        />
+      </fieldset>
+      <FormAlert message={form.message} />
+      <SubmitButton busy={form.busy}>Save settings</SubmitButton>
+    </form>
+  );
+}
+
+const IMAGE_LABELS: Record<SiteImageField, { title: string; hint: string }> = {
+  website_logo: {
+    title: "Logo",
+    hint: "Shown in the navigation bar (180 × 40 px); without one, the website name is shown.",
+  },
+  play_store_image: { title: "Google Play badge", hint: "Shown in the footer with its link." },
+  app_store_image: { title: "App Store badge", hint: "Shown in the footer with its link." },
+};
+
+/** One site image: the current picture, a file to replace it (checked by its bytes), or removal. */
+function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
+  const revalidator = useRevalidator();
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState("");
+  const [status, setStatus] = useState("");
+  const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
+  const { title, hint } = IMAGE_LABELS[field];
+
+  async function send(remove: boolean) {
+    if (!remove && !file) {
+      setError("Please choose an image file (JPEG, PNG, GIF or WebP).");
+      return;
+    }
+    const body = new FormData();
+    body.append("field", field);
+    if (remove) body.append("remove", "true");
+    else body.append("image", file!);
+    setBusy(remove ? "remove" : "upload");
+    setStatus("");
+    const result = await apiCall("/admin/settings/image", body);
+    setBusy(null);
+    if (!result.ok) {
+      const answer = result.data as { errors?: Record<string, string> };
+      setError(answer.errors?.image ?? answer.errors?.field ?? messageOf(result.data));
+      return;
+    }
+    setError("");
+    setFile(null);
+    if (input.current) input.current.value = "";
+    setStatus(messageOf(result.data));
+    await revalidator.revalidate();
+  }
+
+  return (
+    <div className="console-image">
+      <h3 id={`${id}-title`}>{title}</h3>
+      <div className="console-image-preview">
+        {url ? <img src={url} alt={`Current ${title.toLowerCase()}`} /> : <span>None</span>}
+      </div>
+      <div className="form-field">
+        <label htmlFor={`${id}-file`}>New {title.toLowerCase()}</label>
+        <input
+          ref={input}
+          id={`${id}-file`}
+          type="file"
+          accept={IMAGE_ACCEPT}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint ${id}-error`}
+          onChange={(event) => {
+            const chosen = event.target.files?.[0] ?? null;
+            setFile(chosen);
+            setError(chosen ? imageFileError(chosen, MAX_UPLOAD_BYTES) : "");
+          }}
+        />
+        <p id={`${id}-hint`} className="field-hint">
+          {hint} JPEG, PNG, GIF or WebP, up to 5 MB.
+        </p>
+        <p id={`${id}-error`} className="field-error" aria-live="polite">
+          {error}
+        </p>
+      </div>
+      <div className="console-image-actions">
+        <button
+          type="button"
+          className="btn btn-sm console-btn-primary"
+          disabled={busy !== null || Boolean(error)}
+          aria-busy={busy === "upload" || undefined}
+          onClick={() => void send(false)}
+        >
+          {busy === "upload" ? "Working…" : `Upload ${title.toLowerCase()}`}
+        </button>
+        {url && (
+          <button
+            type="button"
+            className="btn btn-sm console-btn-plain"
+            disabled={busy !== null}
+            aria-busy={busy === "remove" || undefined}
+            onClick={() => void send(true)}
+          >
+            {busy === "remove" ? "Working…" : `Remove ${title.toLowerCase()}`}
+          </button>
+        )}
+      </div>
+      <p className="console-note" role="status">
+        {status}
+      </p>
+    </div>
+  );
+}
+
+/** Blocked link domains: the list, and a domain to add. */
+function BlockedDomains({
+  domains,
+}: {
+  domains: Awaited<ReturnType<typeof loader>>["blocked_domains"];
+}) {
+  const revalidator = useRevalidator();
+  const form = useApiForm(
+    BlockedDomainBody,
+    (values) => apiCall("/admin/blocked_domains/add", values),
+    async (result, form) => {
+      form.show({ text: messageOf(result.data), tone: "success" });
+      form.reset();
+      await revalidator.revalidate();
+    },
+    { initial: { domain: "" }, idPrefix: "blocked" },
+  );
+  return (
+    <section className="console-section" aria-labelledby="blocked-title">
+      <h2 id="blocked-title">Blocked link domains</h2>
+      <p className="console-note">
+        Deals and discussions whose links lead to one of these domains, or to any of its subdomains,
+        are refused with a message on the link.
+      </p>
+      <form
+        ref={form.ref}
+        className="console-toolbar"
+        onSubmit={form.submit}
+        noValidate
+        aria-label="Block a domain"
+      >
+        <Field
+          {...form.bind("domain")}
+          label="Domain"
+          placeholder="example.com"
+          inputMode="url"
+          hint="A link or a domain; the scheme, path and www. are dropped."
+        />
+        <SubmitButton busy={form.busy} className="btn btn-primary">
+          Block
+        </SubmitButton>
+      </form>
+      <FormAlert message={form.message} />
+      <ConsoleTable
+        caption="Blocked link domains"
+        columns={[
+          { header: "Domain", cell: (row) => row.domain },
+          { header: "Added", cell: (row) => formatDate(row.added_at) },
+          { header: "By", cell: (row) => row.added_by || "—" },
+          {
+            header: "Actions",
+            actions: true,
+            cell: (row) => (
+              <ConsoleAction
+                call="/admin/blocked_domains/remove"
+                body={{ domain: row.domain }}
+                label="Remove"
+                confirm={`Allow links to ${row.domain} again?`}
+              />
+            ),
+          },
+        ]}
+        rows={domains}
+        rowKey={(row) => row.domain}
+        empty="No domain is blocked."
+      />
+    </section>
+  );
+}
+
+export default function ConsoleSettings() {
+  const { settings, blocked_domains } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Settings</h1>
+      <SettingsForm settings={settings} />
+      <section className="console-section" aria-labelledby="images-title">
+        <h2 id="images-title">Images</h2>
+        <div className="console-images">
+          <SiteImage field="website_logo" url={settings.website_logo} />
+          <SiteImage field="play_store_image" url={settings.play_store_image} />
+          <SiteImage field="app_store_image" url={settings.app_store_image} />
+        </div>
+      </section>
+      <BlockedDomains domains={blocked_domains} />
+    </>
+  );
+}

@@ -1,0 +1,290 @@
+import { useId, useState } from "react";
+import { Form, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { requestContext } from "#app-context";
+import { hasRole } from "../../../core/auth/policy.ts";
+import { formatSuspensionEnd } from "../../../core/auth/suspension.ts";
+import type { ConsoleUser } from "../../../core/users/presenter.ts";
+import { USER_ROLES, USER_STATUSES, UsersQuery } from "../../../core/users/schema.ts";
+import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
+import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
+import { ConsoleTable, type ConsoleColumn } from "../../components/console/ConsoleTable.tsx";
+import { Pager, pageHref } from "../../components/Pager.tsx";
+import { apiCall } from "../../lib/api.ts";
+import { messageOf } from "../../lib/api-form.ts";
+import { requireConsoleUser } from "../../lib/console.server.ts";
+import { formatDate } from "../../lib/format.ts";
+import type { Route } from "./+types/users";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const viewer = requireConsoleUser(ctx, "moderator");
+  const query = UsersQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const list = await ctx.services.users.list(viewer, query);
+  return {
+    ...list,
+    query,
+    viewer: { id: viewer.id, isAdmin: hasRole(viewer, "admin") },
+  };
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Users · Console" },
+  { name: "robots", content: "noindex" },
+];
+
+const ROLE_LABELS = { member: "Member", moderator: "Moderator", admin: "Administrator" } as const;
+const STATUS_LABELS = { active: "Active", suspended: "Suspended", deleted: "Deleted" } as const;
+
+function StatusCell({ user }: { user: ConsoleUser }) {
+  if (user.status === "active") return <span className="console-badge success">Active</span>;
+  if (user.status === "deleted") return <span className="console-badge">Deleted</span>;
+  return (
+    <>
+      <span className="console-badge danger">
+        {user.suspended_until
+          ? `Suspended until ${formatSuspensionEnd(new Date(user.suspended_until))}`
+          : "Suspended until lifted"}
+      </span>
+      {user.suspension_reason && <p className="console-note">{user.suspension_reason}</p>}
+    </>
+  );
+}
+
+/** The first day a suspension may end: tomorrow (UTC), as the server checks. */
+function tomorrow(): string {
+  return new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+/** Suspend: a reason (shown to the person when they try to sign in) and an optional end date. */
+function SuspendAction({ user }: { user: ConsoleUser }) {
+  const revalidator = useRevalidator();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [reason, setReason] = useState("");
+  const [until, setUntil] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const id = useId();
+
+  async function suspend() {
+    if (!reason.trim()) {
+      setErrors({
+        reason: "Please give a reason: the person is shown it when they try to sign in.",
+      });
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    const result = await apiCall("/admin/suspend", { user_id: user.id, reason, until });
+    setBusy(false);
+    if (!result.ok) {
+      const answer = result.data as { errors?: Record<string, string> };
+      setErrors(answer.errors ?? {});
+      if (!answer.errors) setFailure(messageOf(result.data));
+      return;
+    }
+    setOpen(false);
+    setReason("");
+    setUntil("");
+    setErrors({});
+    await revalidator.revalidate();
+  }
+
+  return (
+    <>
+      <button type="button" className="btn btn-sm console-btn-danger" onClick={() => setOpen(true)}>
+        Suspend
+      </button>
+      <ConfirmDialog
+        open={open}
+        title={`Suspend ${user.name}?`}
+        confirmLabel="Suspend"
+        cancelLabel="Cancel"
+        busy={busy}
+        onConfirm={() => void suspend()}
+        onCancel={() => {
+          setOpen(false);
+          setErrors({});
+          setFailure(null);
+        }}
+      >
+        <p>They are signed out everywhere at once and cannot sign in until the suspension ends.</p>
+        <div className="form-field">
+          <label htmlFor={`${id}-reason`}>Reason</label>
+          <textarea
+            id={`${id}-reason`}
+            value={reason}
+            rows={3}
+            maxLength={500}
+            required
+            aria-invalid={errors.reason ? true : undefined}
+            aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
+            onChange={(event) => setReason(event.target.value)}
+          />
+          {errors.reason && (
+            <p id={`${id}-reason-error`} className="field-error">
+              {errors.reason}
+            </p>
+          )}
+        </div>
+        <div className="form-field">
+          <label htmlFor={`${id}-until`}>
+            Until <span className="optional">(optional; empty: until lifted)</span>
+          </label>
+          <input
+            id={`${id}-until`}
+            type="date"
+            value={until}
+            min={tomorrow()}
+            aria-invalid={errors.until ? true : undefined}
+            aria-describedby={errors.until ? `${id}-until-error` : undefined}
+            onChange={(event) => setUntil(event.target.value)}
+          />
+          {errors.until && (
+            <p id={`${id}-until-error`} className="field-error">
+              {errors.until}
+            </p>
+          )}
+        </div>
+        {failure && (
+          <p className="field-error" role="alert">
+            {failure}
+          </p>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function UserActions({
+  user,
+  viewer,
+}: {
+  user: ConsoleUser;
+  viewer: { id: number; isAdmin: boolean };
+}) {
+  if (user.status === "deleted") return null;
+  const self = user.id === viewer.id;
+  const mayModerate = !self && (user.role !== "admin" || viewer.isAdmin);
+  return (
+    <>
+      {viewer.isAdmin &&
+        USER_ROLES.filter((role) => role !== user.role).map((role) => (
+          <ConsoleAction
+            key={role}
+            call="/admin/users/role"
+            body={{ user_id: user.id, role }}
+            label={`Make ${ROLE_LABELS[role].toLowerCase()}`}
+            confirm={`Make ${user.name} ${role === "admin" ? "an administrator" : `a ${role}`}?`}
+          />
+        ))}
+      {mayModerate &&
+        (user.status === "suspended" ? (
+          <ConsoleAction
+            call="/admin/unsuspend"
+            body={{ user_id: user.id }}
+            label="Unsuspend"
+            confirm={`Lift ${user.name}'s suspension?`}
+          />
+        ) : (
+          <SuspendAction user={user} />
+        ))}
+      <ConsoleAction
+        call="/admin/users/verified_educator"
+        body={{ user_id: user.id, verified: !user.verified_educator }}
+        label={user.verified_educator ? "Unmark verified educator" : "Mark verified educator"}
+      />
+      {viewer.isAdmin && !self && (
+        <ConsoleAction
+          call="/admin/users/delete"
+          body={{ user_id: user.id }}
+          label="Delete"
+          tone="danger"
+          askReason
+          confirm={`Delete ${user.name}'s account? Their personal data is removed for good; their posts and comments stay, under "Deleted user".`}
+        />
+      )}
+    </>
+  );
+}
+
+export default function ConsoleUsers() {
+  const { users, page, last_page, total, query, viewer } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const columns: ConsoleColumn<ConsoleUser>[] = [
+    {
+      header: "User",
+      cell: (user) => (
+        <>
+          <strong>{user.name}</strong> <span className="console-note">#{user.id}</span>
+          {user.email && <div className="console-note">{user.email}</div>}
+          {user.verified_educator && (
+            <span className="console-badge success">Verified educator</span>
+          )}
+        </>
+      ),
+    },
+    { header: "Role", cell: (user) => ROLE_LABELS[user.role] },
+    { header: "Joined", cell: (user) => formatDate(user.joined) },
+    { header: "Posts", cell: (user) => user.posts_count },
+    { header: "Status", cell: (user) => <StatusCell user={user} /> },
+    {
+      header: "Actions",
+      actions: true,
+      cell: (user) => <UserActions user={user} viewer={viewer} />,
+    },
+  ];
+
+  return (
+    <>
+      <h1>Users</h1>
+      <Form method="get" className="console-toolbar" aria-label="Find users">
+        <div className="form-field">
+          <label htmlFor="users-q">Name, email or id</label>
+          <input id="users-q" name="q" type="search" defaultValue={query.q} />
+        </div>
+        <div className="form-field">
+          <label htmlFor="users-role">Role</label>
+          <select id="users-role" name="role" defaultValue={query.role}>
+            <option value="">Any role</option>
+            {USER_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form-field">
+          <label htmlFor="users-status">Status</label>
+          <select id="users-status" name="status" defaultValue={query.status}>
+            <option value="">Any status</option>
+            {USER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn btn-primary">
+          Filter
+        </button>
+      </Form>
+      <p className="console-note" aria-live="polite">
+        {total === 1 ? "1 user" : `${total} users`}
+      </p>
+      <ConsoleTable
+        caption="Users"
+        columns={columns}
+        rows={users}
+        rowKey={(user) => user.id}
+        empty="No user matches these filters."
+      />
+      <Pager
+        page={page}
+        lastPage={last_page}
+        hrefFor={(n) => pageHref(params, n)}
+        label="Users pages"
+      />
+    </>
+  );
+}
