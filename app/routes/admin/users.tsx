@@ -167,7 +167,7 @@ function UserActions({
   const self = user.id === viewer.id;
   const mayModerate = !self && (user.role !== "admin" || viewer.isAdmin);
   return (
-    <>
+    <div className="console-row-actions">
       {viewer.isAdmin &&
         USER_ROLES.filter((role) => role !== user.role).map((role) => (
           <ConsoleAction
@@ -204,7 +204,7 @@ function UserActions({
           confirm={`Delete ${user.name}'s account? Their personal data is removed for good; their posts and comments stay, under "Deleted user".`}
         />
       )}
-    </>
+    </div>
   );
 }
 
@@ -225,7 +225,10 @@ export default function ConsoleUsers() {
       ),
     },
     { header: "Role", cell: (user) => ROLE_LABELS[user.role] },
-    { header: "Joined", cell: (user) => formatDate(user.joined) },
+    {
+      header: "Joined",
+      cell: (user) => <span className="console-nowrap">{formatDate(user.joined)}</span>,
+    },
     { header: "Posts", cell: (user) => user.posts_count },
     { header: "Status", cell: (user) => <StatusCell user={user} /> },
     {
