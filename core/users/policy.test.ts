@@ -134,8 +134,8 @@ describe("userStatus", () => {
     expect(userStatus(target({ suspended_at: NOW, suspended_until: until }), NOW)).toBe(
       "suspended",
     );
-    expect(
-      userStatus(target({ suspended_at: NOW, suspended_until: until }), new Date(until)),
-    ).toBe("active");
+    expect(userStatus(target({ suspended_at: NOW, suspended_until: until }), new Date(until))).toBe(
+      "active",
+    );
   });
 });

@@ -16,7 +16,7 @@ const targetColumns = [
   "users.deleted_at",
 ] as const;
 
-export type UserRow = NonNullable<Awaited<ReturnType<typeof lockUser>>>;
+export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;
 
 /** `%text%` for ILIKE, with the pattern characters of `text` taken literally. */
 function containing(text: string): string {
@@ -65,6 +65,11 @@ export async function listUsers(
       .execute(),
   ]);
   return { rows, total: Number(counted.total) };
+}
+
+/** One account as it is now (after a change, to answer with). */
+export function findUser(db: DbOrTx, id: number) {
+  return db.selectFrom("users").select(targetColumns).where("users.id", "=", id).executeTakeFirst();
 }
 
 /** One account, locked for the change that follows. */

@@ -118,7 +118,8 @@ export function createUsersService(deps: Deps) {
     at: Date,
   ) {
     await repo.lockPeopleChanges(tx);
-    const current = await repo.lockUser(tx, actor.id);
+    // Every change to people waits for that lock, so a plain read sees the latest of them.
+    const current = await repo.findUser(tx, actor.id);
     if (
       !current ||
       current.deleted_at ||
@@ -131,7 +132,7 @@ export function createUsersService(deps: Deps) {
   }
 
   async function presentOne(userId: number): Promise<ConsoleUser> {
-    const row = await repo.lockUser(db, userId);
+    const row = await repo.findUser(db, userId);
     if (!row) throw new NotFoundError(USER_NOT_FOUND);
     return presentConsoleUser(row, now());
   }

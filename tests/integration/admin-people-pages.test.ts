@@ -108,6 +108,10 @@ describe("the console's users and settings pages", () => {
     expect(asAdmin.body).toContain(">Make administrator<");
     expect(asAdmin.body).toContain(">Delete<");
     expect(asAdmin.body).toContain(">Unsuspend<");
+    // Whatever the address carries, the list answers (unusable filters read as not given).
+    for (const query of ["q=a%00b", "page=1e309", "page=-1&role=%E0%A4%A", "role[]=x&status=zz"]) {
+      expect((await moderator.client.get(`/admin/users?${query}`)).statusCode, query).toBe(200);
+    }
   });
 
   it("shows the settings form to an administrator with the stored values", async () => {

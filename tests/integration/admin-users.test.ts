@@ -433,6 +433,34 @@ describe("POST /api/admin/suspend", () => {
   });
 });
 
+describe("the users service", () => {
+  it("checks the actor again inside the change: a role lost since the request was read counts", async () => {
+    const admin = await signedIn("admin");
+    const target = await member();
+    const user = await t.deps.db
+      .selectFrom("users")
+      .select(["id", "name", "email", "image_url", "user_type"])
+      .where("id", "=", admin.id)
+      .executeTakeFirstOrThrow();
+    // The request saw an administrator; another administrator has demoted them since.
+    const asSeen = { ...user, email_verified: true, role: "admin" as const, sessionId: 0 };
+    await t.deps.db
+      .updateTable("users")
+      .set({ role: "member" })
+      .where("id", "=", admin.id)
+      .execute();
+    await expect(
+      t.services.users.suspend(asSeen, { user_id: target.id, reason: "Spam", until: undefined }),
+    ).rejects.toThrow("Only moderators and administrators can do that.");
+    await expect(
+      t.services.users.deleteUser(asSeen, { user_id: target.id, reason: "" }),
+    ).rejects.toThrow("Only an administrator can do that.");
+    const row = await userRow(target.id);
+    expect(row.suspended_at).toBeNull();
+    expect(row.deleted_at).toBeNull();
+  });
+});
+
 describe("POST /api/admin/users/verified_educator", () => {
   it("marks and unmarks, audited", async () => {
     const mod = await signedIn("moderator");
