@@ -27,12 +27,12 @@ describe("isSuspended", () => {
 
 describe("suspensionMessage", () => {
   it("names the end date and the reason", () => {
-    expect(
-      suspensionMessage({ ...open, suspended_until: new Date("2030-07-01T00:00:00Z") }),
-    ).toBe("Your account is suspended until 1 July 2030: Spam links");
-    expect(
-      suspensionMessage({ ...open, suspended_until: new Date("2030-07-01T14:30:00Z") }),
-    ).toBe("Your account is suspended until 1 July 2030, 14:30 UTC: Spam links");
+    expect(suspensionMessage({ ...open, suspended_until: new Date("2030-07-01T00:00:00Z") })).toBe(
+      "Your account is suspended until 1 July 2030: Spam links",
+    );
+    expect(suspensionMessage({ ...open, suspended_until: new Date("2030-07-01T14:30:00Z") })).toBe(
+      "Your account is suspended until 1 July 2030, 14:30 UTC: Spam links",
+    );
   });
 
   it("has no date for a suspension until lifted", () => {
