@@ -17,6 +17,7 @@ import { forumsApi } from "./forums.ts";
 import { contactApi } from "./contact.ts";
 import { cmsApi } from "./cms.ts";
 import { authApi } from "./auth.ts";
+import { consoleContentApi } from "./console-content.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -34,6 +35,7 @@ const modules: ApiModule[] = [
   authApi,
   catalogApi,
   listingsApi,
+  consoleContentApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

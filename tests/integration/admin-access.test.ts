@@ -9,7 +9,18 @@ import { createTestUser } from "../helpers/users.ts";
  * Who may call each console call. A new /api/admin/* route must join this table, or the first
  * test fails: the table is the one list of the console's permissions.
  */
-const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {};
+const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
+  // Dashboard, posts, comments and the audit log (server/api/console-content.ts).
+  "GET /admin/dashboard": "moderator",
+  "GET /admin/posts": "moderator",
+  "POST /admin/posts/update": "moderator",
+  "POST /admin/posts/bulk": "moderator",
+  "POST /admin/posts/delete": "admin",
+  "GET /admin/comments": "moderator",
+  "POST /admin/comments/bulk": "moderator",
+  "POST /admin/comments/delete": "admin",
+  "GET /admin/audit": "moderator",
+};
 
 const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));
 const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
