@@ -30,6 +30,15 @@ export default [
   route("payment", "routes/payment.tsx"),
   route("navbar", "routes/navbar.tsx"),
   // The owner's console: every page checks the role in its loader (app/lib/console.server.ts).
-  ...prefix("admin", [layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx")])]),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      // Posts, comments and the audit log.
+      route("posts", "routes/admin/posts.tsx"),
+      route("posts/:uniqueId/edit", "routes/admin/post-edit.tsx"),
+      route("comments", "routes/admin/comments.tsx"),
+      route("audit", "routes/admin/audit.tsx"),
+    ]),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
