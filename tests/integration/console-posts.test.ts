@@ -510,3 +510,28 @@ describe("POST /api/admin/posts/delete", () => {
     }
   });
 });
+
+describe("caches", () => {
+  it("show a console edit, a feature and a delete on the home lists' next read", async () => {
+    const homeRecent = async () =>
+      (await t.app.inject({ method: "POST", url: "/api/home", payload: {} })).json().recent_deals
+        .recent_arr as { unique_id: string; title: string; is_featured: string }[];
+    const newest = (await homeRecent())[0]!;
+    const card = async () => (await homeRecent()).find((c) => c.unique_id === newest.unique_id);
+
+    await moderator.client.post("/api/admin/posts/update", {
+      unique_id: newest.unique_id,
+      title: "Renamed in the console",
+    });
+    expect(await card()).toMatchObject({ title: "Renamed in the console" });
+
+    await moderator.client.post("/api/admin/posts/bulk", {
+      ids: [newest.unique_id],
+      action: newest.is_featured ? "unfeature" : "feature",
+    });
+    expect((await card())!.is_featured).toBe(newest.is_featured ? "" : "Featured");
+
+    await admin.client.post("/api/admin/posts/delete", { ids: [newest.unique_id] });
+    expect(await card()).toBeUndefined();
+  });
+});
