@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { releaseUserImage } from "../media/images.ts";
 import { applyModeration } from "../moderation/service.ts";
+import { uniqueId as uniqueIdSchema } from "../posts/schema.ts";
 import {
   cleanDescription,
   derivedDealFields,
@@ -359,6 +360,8 @@ export function createConsolePostsService(deps: Deps) {
     /** A post of any state as the edit form shows it; NotFoundError when there is none. */
     async forEdit(user: CurrentUser | null, uniqueId: string): Promise<PostForEdit> {
       requirePostAction(user, "update");
+      // An id no schema accepts (a page's address can carry anything) names no post.
+      if (!uniqueIdSchema.safeParse(uniqueId).success) throw new NotFoundError(NOT_FOUND);
       const post = await repo.findPostForEdit(db, uniqueId);
       if (!post) throw new NotFoundError(NOT_FOUND);
       return presentPostForEdit(post);

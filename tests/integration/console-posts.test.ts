@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CurrentUser } from "../../core/auth/sessions.ts";
 import { insertMediaRecord } from "../../core/media/image-records.ts";
 import { storeUploadedImage } from "../../core/media/images.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -307,6 +308,29 @@ describe("POST /api/admin/posts/update", () => {
     expect(await auditOf(t.deps.db, "g", discussion.unique_id)).toEqual([]);
     const missing = await update({ unique_id: "nosuchpost", title: "x" });
     expect(missing.statusCode).toBe(404);
+  });
+
+  it("answers an edit page for no post, or for an address no post can have, with 404", async () => {
+    const staff: CurrentUser = {
+      id: moderator.id,
+      name: "Test moderator",
+      email: "",
+      image_url: null,
+      user_type: "Teacher",
+      email_verified: true,
+      role: "moderator",
+      sessionId: 0,
+    };
+    for (const id of ["nosuchpost", "a\u0000b", "\ud800", "x".repeat(300)]) {
+      await expect(t.services.consolePosts.forEdit(staff, id)).rejects.toMatchObject({
+        kind: "not_found",
+      });
+    }
+    const post = await insertPost(t.deps.db, { title: "Edit page post" });
+    expect(await t.services.consolePosts.forEdit(staff, post.unique_id)).toMatchObject({
+      title: "Edit page post",
+      is_featured: "false",
+    });
   });
 
   it("edits a discussion's title, text and category", async () => {
