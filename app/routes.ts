@@ -36,6 +36,11 @@ export default [
       // People and settings.
       route("users", "routes/admin/users.tsx"),
       route("settings", "routes/admin/settings.tsx"),
+      // Posts, comments and the audit log.
+      route("posts", "routes/admin/posts.tsx"),
+      route("posts/:uniqueId/edit", "routes/admin/post-edit.tsx"),
+      route("comments", "routes/admin/comments.tsx"),
+      route("audit", "routes/admin/audit.tsx"),
     ]),
   ]),
   route("*", "routes/not-found.tsx"),

@@ -16,6 +16,10 @@ import { createAccountsService } from "./accounts/service.ts";
 import { createSeoService } from "./seo/service.ts";
 import { createModerationService } from "./moderation/service.ts";
 import { createUsersService } from "./users/service.ts";
+import { createDashboardService } from "./dashboard/service.ts";
+import { createConsolePostsService } from "./console-posts/service.ts";
+import { createConsoleCommentsService } from "./console-comments/service.ts";
+import { createAuditService } from "./audit/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -41,6 +45,10 @@ export function createServices(deps: Deps) {
     seo: createSeoService(deps),
     moderation: createModerationService(deps),
     users: createUsersService(deps),
+    dashboard: createDashboardService(deps),
+    consolePosts: createConsolePostsService(deps),
+    consoleComments: createConsoleCommentsService(deps),
+    audit: createAuditService(deps),
     // feature services: add one line per feature here
   };
 }

@@ -41,3 +41,22 @@ export function adjustPostCounters(
     .returning(["likes_count", "unlikes_count", "comments_count"])
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Sets the comment count of some posts from the comments table: the comments and replies the
+ * public sees (not deleted, not hidden or removed). For changes that touch several comments at
+ * once (a deleted thread), where counting each step would drift.
+ */
+export function recountComments(db: DbOrTx, postIds: number[]) {
+  if (postIds.length === 0) return Promise.resolve();
+  return db
+    .updateTable("posts")
+    .set({
+      comments_count: sql<number>`(SELECT count(*)::int FROM comments c
+        WHERE c.post_id = posts.id AND c.deleted_at IS NULL AND c.status = 'active')`,
+      // hot_score follows from the trigger of db/migrations/011_vote_damping.sql.
+    })
+    .where("id", "in", postIds)
+    .execute()
+    .then(() => undefined);
+}

@@ -63,7 +63,7 @@ export function hasVisibleText(html: string): boolean {
   );
 }
 
-function requiredId(message: string) {
+export function requiredId(message: string) {
   return z.preprocess(
     (value) => (isBlank(value) ? undefined : typeof value === "string" ? Number(value) : value),
     z
@@ -74,14 +74,14 @@ function requiredId(message: string) {
   );
 }
 
-function requiredText(message: string, max: number, tooLong: string) {
+export function requiredText(message: string, max: number, tooLong: string) {
   return z.preprocess(
     (value) => (value === undefined || value === null ? "" : value),
     text({ error: message }).trim().min(1, message).max(max, tooLong),
   );
 }
 
-function richText(message: string, tooLong: string) {
+export function richText(message: string, tooLong: string) {
   return z.preprocess(
     (value) => (value === undefined || value === null ? "" : value),
     text({ error: message, multiline: true })
@@ -94,7 +94,7 @@ function richText(message: string, tooLong: string) {
  * A number typed by a person: "", "12", "12.50", "$1,299". Blank is "not given". A whole number
  * (`wholeMessage`) refuses fractions rather than rounding them away.
  */
-function optionalNumber(
+export function optionalNumber(
   message: string,
   min: number,
   max: number,
@@ -112,7 +112,7 @@ function optionalNumber(
   );
 }
 
-function optionalUrl(message: string, protocol: RegExp) {
+export function optionalUrl(message: string, protocol: RegExp) {
   return z.preprocess(
     (value) => (isBlank(value) ? undefined : typeof value === "string" ? value.trim() : value),
     text({ error: message })
@@ -145,7 +145,12 @@ export function expiryEndsAt(date: string): Date {
   return new Date(Date.parse(`${date}T00:00:00.000Z`) + 3 * HALF_DAY_MS);
 }
 
-function isRealDate(value: string): boolean {
+/** The expiry date (YYYY-MM-DD) whose end is `endsAt`: the inverse of expiryEndsAt. */
+export function expiryDateOf(endsAt: Date): string {
+  return isoDate(new Date(endsAt.getTime() - 3 * HALF_DAY_MS));
+}
+
+export function isRealDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const parsed = new Date(`${value}T00:00:00.000Z`);
   return !Number.isNaN(parsed.getTime()) && isoDate(parsed) === value;

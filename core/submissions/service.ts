@@ -1,12 +1,16 @@
 import type { CurrentUser } from "../auth/sessions.ts";
 import { SUBMIT_MESSAGES } from "../constants.ts";
-import { htmlToText, sanitizeRichHtml } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { withStoredImage } from "../media/images.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
-import { linkKey, newUniqueId, slugify } from "../posts/identity.ts";
 import { assertLinksAllowed, linksInHtml } from "../settings/blocked-domains.ts";
+import {
+  cleanDescription,
+  derivedDealFields,
+  derivedDiscussionFields,
+} from "../posts/derived-fields.ts";
+import { newUniqueId } from "../posts/identity.ts";
 import { requirePoster } from "./policy.ts";
 import { presentDuplicate, toSubmitOptions, type CreatedPost } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -22,14 +26,6 @@ import {
 export interface SubmissionInput<Fields> {
   fields: Fields;
   image?: Buffer;
-}
-
-/** Sanitised HTML and its plain text; an editor left with markup but no words counts as empty. */
-function cleanDescription(html: string, field: string, message: string) {
-  const description = sanitizeRichHtml(html);
-  const descriptionText = htmlToText(description);
-  if (!descriptionText) throw new ValidationError({ [field]: message });
-  return { description, description_text: descriptionText };
 }
 
 /** Submit Deals: the form's choices, new deals and coupons, new discussions. */
@@ -68,7 +64,16 @@ export function createSubmissionsService(deps: Deps) {
         deal_image: [deal.deal_image],
         deal_description: linksInHtml(content.description),
       });
-      const key = deal.link ? linkKey(deal.link) : "";
+      const derived = derivedDealFields({
+        title: deal.title,
+        link: deal.link ?? "",
+        coupon_code: deal.coupon_code ?? "",
+        type: deal.type === "coupon" ? "coupon" : "deal",
+        price: deal.price ?? null,
+        list_price: null,
+        discount: deal.discount ?? null,
+      });
+      const key = derived.link_key;
       const refuseDuplicate = async (
         existing: { unique_id: string; slug: string; title: string } | undefined,
       ) => {
@@ -89,9 +94,9 @@ export function createSubmissionsService(deps: Deps) {
           }
           const post = await repo.insertPost(tx, {
             unique_id: newUniqueId(),
-            slug: slugify(deal.title),
+            slug: derived.slug,
             post_type: "d",
-            kind: deal.type === "coupon" || deal.coupon_code ? "coupon" : "deal",
+            kind: derived.kind,
             status: "active",
             user_id: poster.id,
             forum_category_id: deal.deal_category,
@@ -101,7 +106,7 @@ export function createSubmissionsService(deps: Deps) {
             ...content,
             image_url: stored?.url ?? deal.deal_image ?? "",
             price: deal.price ?? null,
-            discount: deal.discount ?? null,
+            discount: derived.discount,
             link: deal.link ?? "",
             link_key: key,
             coupon_code: deal.coupon_code ?? "",
@@ -145,7 +150,7 @@ export function createSubmissionsService(deps: Deps) {
           db.transaction().execute(async (tx) => {
             const post = await repo.insertPost(tx, {
               unique_id: newUniqueId(),
-              slug: slugify(discussion.title),
+              ...derivedDiscussionFields(discussion),
               post_type: "g",
               kind: "discussion",
               status: "active",

@@ -46,7 +46,17 @@ function openApiDocument() {
         ...failureResponses(route),
       },
     };
-    if (route.body) {
+    if (route.body && route.method === "GET") {
+      // A GET call reads its schema's fields from the query string.
+      const schema = z.toJSONSchema(route.body, { io: "input", unrepresentable: "any" });
+      const properties = (schema.properties ?? {}) as Record<string, unknown>;
+      operation.parameters = Object.entries(properties).map(([name, property]) => ({
+        name,
+        in: "query",
+        required: false,
+        schema: property,
+      }));
+    } else if (route.body) {
       const schema = z.toJSONSchema(route.body, { io: "input", unrepresentable: "any" });
       operation.requestBody = {
         content: { [route.multipart ? "multipart/form-data" : "application/json"]: { schema } },

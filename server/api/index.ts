@@ -19,6 +19,7 @@ import { cmsApi } from "./cms.ts";
 import { authApi } from "./auth.ts";
 import { adminUsersApi } from "./admin-users.ts";
 import { adminSettingsApi } from "./admin-settings.ts";
+import { consoleContentApi } from "./console-content.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -38,6 +39,7 @@ const modules: ApiModule[] = [
   listingsApi,
   adminUsersApi,
   adminSettingsApi,
+  consoleContentApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

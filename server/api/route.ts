@@ -42,7 +42,10 @@ export interface ApiRouteDefinition<Body extends BodySchema, Response extends z.
   url: string;
   summary: string;
   tag: string;
-  /** The shared schema of core/<feature>/schema.ts the body is parsed with before the handler runs. */
+  /**
+   * The shared schema of core/<feature>/schema.ts the body is parsed with before the handler runs;
+   * a GET call's query string is parsed with it instead (filters and pages of the console's lists).
+   */
   body?: Body;
   /** What a success answers: shown at /api/docs, checked by tests/integration/api-contract.test.ts. */
   response: Response;
@@ -106,7 +109,7 @@ export function apiRoute<Response extends z.ZodType, Body extends BodySchema = u
     handler: async (request, reply) => {
       if (route.auth === true && !request.user) throw new UnauthenticatedError();
       if (typeof route.auth === "string") requireRole(request.user, route.auth);
-      let body: unknown = request.body;
+      let body: unknown = route.method === "GET" ? request.query : request.body;
       let file: Buffer | undefined;
       if (route.multipart) {
         const form = await readForm(

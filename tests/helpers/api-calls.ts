@@ -5,6 +5,7 @@ import { hashPassword } from "../../core/auth/password.ts";
 import { hashToken } from "../../core/auth/sessions.ts";
 import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "./app.ts";
+import { insertComment, insertPost, signedInStaff } from "./console.ts";
 import { multipartBody, pngImage } from "./multipart.ts";
 import { DEFAULT_CLIENTS, startOidcProvider, type OidcProvider } from "./oidc.ts";
 import { TestClient } from "./session.ts";
@@ -456,7 +457,47 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     await w.t.deps.db.insertInto("blocked_domains").values({ domain }).execute();
     return { client: (await freshStaff(w, "admin")).client, body: { domain } };
   },
+  // The console's content calls (server/api/console-content.ts).
+  "GET /admin/dashboard": async (w) => ({ client: (await moderator(w)).client }),
+  "GET /admin/posts": async (w) => ({ client: (await moderator(w)).client }),
+  "POST /admin/posts/update": async (w) => ({
+    client: (await moderator(w)).client,
+    body: {
+      unique_id: (await insertPost(w.t.deps.db)).unique_id,
+      title: "Edited in the console",
+      price: "12.50",
+      list_price: "25",
+      deal_badge: "Hot",
+      reason: "Clearer title",
+    },
+  }),
+  "POST /admin/posts/bulk": async (w) => ({
+    client: (await moderator(w)).client,
+    body: { ids: [(await insertPost(w.t.deps.db)).unique_id], action: "feature", reason: "" },
+  }),
+  "POST /admin/posts/delete": async (w) => ({
+    client: (await signedInStaff(w.t.app, w.t.deps.db, "admin")).client,
+    body: { ids: [(await insertPost(w.t.deps.db)).unique_id], reason: "Spam" },
+  }),
+  "GET /admin/comments": async (w) => ({ client: (await moderator(w)).client }),
+  "POST /admin/comments/bulk": async (w) => ({
+    client: (await moderator(w)).client,
+    body: { ids: [await consoleComment(w)], action: "hide", reason: "Off topic" },
+  }),
+  "POST /admin/comments/delete": async (w) => ({
+    client: (await signedInStaff(w.t.app, w.t.deps.db, "admin")).client,
+    body: { ids: [await consoleComment(w)], reason: "Abuse" },
+  }),
+  "GET /admin/audit": async (w) => ({ client: (await moderator(w)).client }),
 };
+
+function moderator(w: ApiWorld) {
+  return signedInStaff(w.t.app, w.t.deps.db, "moderator");
+}
+
+async function consoleComment(w: ApiWorld) {
+  return insertComment(w.t.deps.db, { postId: w.ids.deal.id, userId: w.member.id });
+}
 
 /** Sends a request: JSON, or multipart/form-data (primitive fields only, as a form sends them). */
 export async function send(

@@ -24,6 +24,16 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "POST /admin/settings/image": "admin",
   "POST /admin/blocked_domains/add": "admin",
   "POST /admin/blocked_domains/remove": "admin",
+  // Dashboard, posts, comments and the audit log (server/api/console-content.ts).
+  "GET /admin/dashboard": "moderator",
+  "GET /admin/posts": "moderator",
+  "POST /admin/posts/update": "moderator",
+  "POST /admin/posts/bulk": "moderator",
+  "POST /admin/posts/delete": "admin",
+  "GET /admin/comments": "moderator",
+  "POST /admin/comments/bulk": "moderator",
+  "POST /admin/comments/delete": "admin",
+  "GET /admin/audit": "moderator",
 };
 
 const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));
