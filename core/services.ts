@@ -15,6 +15,11 @@ import { createCmsService } from "./cms/service.ts";
 import { createAccountsService } from "./accounts/service.ts";
 import { createSeoService } from "./seo/service.ts";
 import { createModerationService } from "./moderation/service.ts";
+import { createCatalogConsoleService } from "./catalog/console-service.ts";
+import { createCmsConsoleService } from "./cms/console-service.ts";
+import { createSocialLinksConsoleService } from "./settings/social-links-console.ts";
+import { createForumsConsoleService } from "./forums/console-service.ts";
+import { createContactConsoleService } from "./contact/console-service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -39,6 +44,13 @@ export function createServices(deps: Deps) {
     listings: createListingsService(deps),
     seo: createSeoService(deps),
     moderation: createModerationService(deps),
+    // The console's content (issue 10): stores and categories, pages, featured stores, the
+    // Teachers Wishlist, social links, forums, contact messages.
+    catalogConsole: createCatalogConsoleService(deps),
+    cmsConsole: createCmsConsoleService(deps),
+    socialLinksConsole: createSocialLinksConsoleService(deps),
+    forumsConsole: createForumsConsoleService(deps),
+    contactConsole: createContactConsoleService(deps, settings),
     // feature services: add one line per feature here
   };
 }

@@ -17,6 +17,9 @@ import { forumsApi } from "./forums.ts";
 import { contactApi } from "./contact.ts";
 import { cmsApi } from "./cms.ts";
 import { authApi } from "./auth.ts";
+import { adminCatalogApi } from "./admin-catalog.ts";
+import { adminContentApi } from "./admin-content.ts";
+import { adminMessagesApi } from "./admin-messages.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -34,6 +37,9 @@ const modules: ApiModule[] = [
   authApi,
   catalogApi,
   listingsApi,
+  adminCatalogApi,
+  adminContentApi,
+  adminMessagesApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];
