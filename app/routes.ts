@@ -15,6 +15,8 @@ export default [
   route("educator/:uniqueId/:slug", "routes/educator-post.tsx"),
   route("contact", "routes/contact.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
+  // Every other page the site owner writes in the console (/admin/pages).
+  route("page/:slug", "routes/cms-page.tsx"),
   route("submitdeal", "routes/submit-deal.tsx"),
   route("user/profile", "routes/my-account.tsx"),
   route("user/profile-edit", "routes/profile-edit.tsx"),
@@ -30,6 +32,19 @@ export default [
   route("payment", "routes/payment.tsx"),
   route("navbar", "routes/navbar.tsx"),
   // The owner's console: every page checks the role in its loader (app/lib/console.server.ts).
-  ...prefix("admin", [layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx")])]),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      // The console's content: catalogue, curated lists, pages, contact messages.
+      route("stores", "routes/admin/stores.tsx"),
+      route("categories", "routes/admin/categories.tsx"),
+      route("featured", "routes/admin/featured.tsx"),
+      route("wishlist", "routes/admin/wishlist.tsx"),
+      route("social", "routes/admin/social.tsx"),
+      route("forums", "routes/admin/forums.tsx"),
+      route("pages", "routes/admin/pages.tsx"),
+      route("messages", "routes/admin/messages.tsx"),
+    ]),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageFromQuery } from "../catalog/schema.ts";
-import { slugify } from "../posts/identity.ts";
+import { slugify } from "../posts/slug.ts";
 import { text } from "../validation.ts";
 
 /**
@@ -51,7 +51,8 @@ export function optionalText(label: string, max: number, options: { multiline?: 
       .trim()
       .max(max, `${label} must be at most ${max} characters.`)
       .optional()
-      .transform((value) => value ?? ""),
+      // Forms send line breaks as CRLF (multipart); they are kept as LF.
+      .transform((value) => (value ?? "").replace(/\r\n?/g, "\n")),
   );
 }
 
