@@ -106,6 +106,7 @@ function PageForm({
           value={detail.value}
           onChange={detail.onChange}
           error={detail.error}
+          variant="page"
         />
         <div className="console-form-actions">
           <SubmitButton busy={form.busy}>{page ? "Save changes" : "Create page"}</SubmitButton>
