@@ -75,7 +75,9 @@ describe("old slugs", () => {
     expect(created.statusCode).toBe(201);
     const page = await visit("/store/shiny-pens");
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain("&lt;em&gt;Shiny&lt;/em&gt; Pens &lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(page.body).toContain(
+      "&lt;em&gt;Shiny&lt;/em&gt; Pens &lt;script&gt;alert(1)&lt;/script&gt;",
+    );
     expect(page.body).not.toContain("<em>Shiny</em>");
     expect(page.body).not.toContain("<script>alert(1)</script>");
   });
