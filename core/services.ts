@@ -20,6 +20,11 @@ import { createDashboardService } from "./dashboard/service.ts";
 import { createConsolePostsService } from "./console-posts/service.ts";
 import { createConsoleCommentsService } from "./console-comments/service.ts";
 import { createAuditService } from "./audit/service.ts";
+import { createCatalogConsoleService } from "./catalog/console-service.ts";
+import { createCmsConsoleService } from "./cms/console-service.ts";
+import { createSocialLinksConsoleService } from "./settings/social-links-console.ts";
+import { createForumsConsoleService } from "./forums/console-service.ts";
+import { createContactConsoleService } from "./contact/console-service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -49,6 +54,13 @@ export function createServices(deps: Deps) {
     consolePosts: createConsolePostsService(deps),
     consoleComments: createConsoleCommentsService(deps),
     audit: createAuditService(deps),
+    // The console's content (issue 10): stores and categories, pages, featured stores, the
+    // Teachers Wishlist, social links, forums, contact messages.
+    catalogConsole: createCatalogConsoleService(deps),
+    cmsConsole: createCmsConsoleService(deps),
+    socialLinksConsole: createSocialLinksConsoleService(deps),
+    forumsConsole: createForumsConsoleService(deps),
+    contactConsole: createContactConsoleService(deps, settings),
     // feature services: add one line per feature here
   };
 }

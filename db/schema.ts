@@ -310,9 +310,20 @@ export interface BlockedDomainsTable {
 }
 
 export interface SlugRedirectsTable {
-  kind: "store" | "category";
+  /** "page": a CMS page (migration 014). */
+  kind: "store" | "category" | "page";
   old_slug: string;
   target_id: number;
+  created_at: Generated<Date>;
+}
+
+/** A reply mailed from the console to a contact message's sender (migration 014). */
+export interface ContactRepliesTable {
+  id: Generated<number>;
+  message_id: number;
+  author_id: number | null;
+  author_name: Defaulted<string>;
+  body: string;
   created_at: Generated<Date>;
 }
 
@@ -395,6 +406,7 @@ export interface Database {
   blocked_domains: BlockedDomainsTable;
   slug_redirects: SlugRedirectsTable;
   notifications: NotificationsTable;
+  contact_replies: ContactRepliesTable;
 }
 
 export type User = Selectable<UsersTable>;

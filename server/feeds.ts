@@ -54,6 +54,8 @@ export async function registerFeeds(app: FastifyInstance, services: Services) {
       const slug = feedSlug(request.params.file);
       const store = slug ? await orNull(services.catalog.storeBySlug(slug)) : null;
       if (!store) return notFound(reply);
+      // An old slug of a renamed store: its feed moved for good.
+      if (store.slug !== slug) return reply.redirect(`/rss/store/${store.slug}.xml`, 301);
       const settings = await services.settings.get();
       return reply.type(RSS).send(await services.seo.storeFeed(store, settings.websiteName));
     },
@@ -66,6 +68,7 @@ export async function registerFeeds(app: FastifyInstance, services: Services) {
       const slug = feedSlug(request.params.file);
       const category = slug ? await orNull(services.catalog.categoryBySlug(slug)) : null;
       if (!category) return notFound(reply);
+      if (category.slug !== slug) return reply.redirect(`/rss/category/${category.slug}.xml`, 301);
       const settings = await services.settings.get();
       return reply.type(RSS).send(await services.seo.categoryFeed(category, settings.websiteName));
     },

@@ -14,6 +14,8 @@ export interface RichTextEditorProps {
   required?: boolean;
   /** Changing it clears the editor (after a successful submission). */
   resetKey?: number;
+  /** "page": the console's CMS pages, with headings and inline code. */
+  variant?: "post" | "page";
 }
 
 function escapeHtml(text: string): string {
@@ -35,7 +37,7 @@ function textToParagraphs(text: string): string {
  * the browser, then the TipTap editor with a formatting toolbar. Both report HTML to `onChange`.
  */
 export function RichTextEditor(props: RichTextEditorProps) {
-  const { id, label, value, onChange, error, required, resetKey } = props;
+  const { id, label, value, onChange, error, required, resetKey, variant } = props;
   const [mounted, setMounted] = useState(false);
   const [plainText, setPlainText] = useState("");
   const errorId = `${id}-error`;
@@ -78,6 +80,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
               invalid={Boolean(error)}
               required={required}
               resetKey={resetKey}
+              variant={variant}
             />
           </Suspense>
         </ChunkBoundary>

@@ -22,6 +22,8 @@ interface TiptapEditorProps {
   invalid: boolean;
   required?: boolean;
   resetKey?: number;
+  /** "page": a page of its own (the console's CMS pages): headings and inline code too. */
+  variant?: "post" | "page";
 }
 
 function ToolbarButton(props: {
@@ -59,6 +61,8 @@ function editLink(editor: Editor) {
 }
 
 const INACTIVE = {
+  heading2: false,
+  heading3: false,
   bold: false,
   italic: false,
   underline: false,
@@ -81,6 +85,8 @@ function useToolbarState(editor: Editor | null): ToolbarState {
       selector: ({ editor: current }) =>
         current
           ? {
+              heading2: current.isActive("heading", { level: 2 }),
+              heading3: current.isActive("heading", { level: 3 }),
               bold: current.isActive("bold"),
               italic: current.isActive("italic"),
               underline: current.isActive("underline"),
@@ -96,12 +102,42 @@ function useToolbarState(editor: Editor | null): ToolbarState {
   );
 }
 
-function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
+function Toolbar({
+  editor,
+  controls,
+  headings,
+}: {
+  editor: Editor;
+  controls: string;
+  headings: boolean;
+}) {
   const state = useToolbarState(editor);
   const run = (command: (chain: ReturnType<Editor["chain"]>) => ReturnType<Editor["chain"]>) =>
     command(editor.chain().focus()).run();
   return (
     <div className="rte-toolbar" role="toolbar" aria-label="Formatting" aria-controls={controls}>
+      {headings && (
+        <>
+          <ToolbarButton
+            label="Heading"
+            active={state.heading2}
+            onClick={() => run((c) => c.toggleHeading({ level: 2 }))}
+          >
+            <span aria-hidden="true" className="rte-text-button">
+              H2
+            </span>
+          </ToolbarButton>
+          <ToolbarButton
+            label="Subheading"
+            active={state.heading3}
+            onClick={() => run((c) => c.toggleHeading({ level: 3 }))}
+          >
+            <span aria-hidden="true" className="rte-text-button">
+              H3
+            </span>
+          </ToolbarButton>
+        </>
+      )}
       <ToolbarButton label="Bold" active={state.bold} onClick={() => run((c) => c.toggleBold())}>
         <MdFormatBold aria-hidden="true" />
       </ToolbarButton>
@@ -156,11 +192,13 @@ function Toolbar({ editor, controls }: { editor: Editor; controls: string }) {
 /** The TipTap editor of RichTextEditor, loaded lazily (default export for React.lazy). */
 export default function TiptapEditor(props: TiptapEditorProps) {
   const { id, labelId, errorId, initialHtml, onChange, invalid, required, resetKey } = props;
+  const page = props.variant === "page";
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
         heading: { levels: [2, 3] },
-        code: false,
+        // Posts have no inline code; the owner's pages keep theirs (the privacy policy names cookies).
+        ...(page ? {} : { code: false }),
         codeBlock: false,
         link: { openOnClick: false, autolink: true, protocols: ["http", "https", "mailto"] },
       }),
@@ -200,7 +238,7 @@ export default function TiptapEditor(props: TiptapEditorProps) {
 
   return (
     <div className={invalid ? "rte invalid" : "rte"}>
-      <Toolbar editor={editor} controls={id} />
+      <Toolbar editor={editor} controls={id} headings={page} />
       <EditorContent editor={editor} />
     </div>
   );

@@ -1,3 +1,4 @@
+import { redirect } from "react-router";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
 import { presentListing } from "../../core/listings/presenter.ts";
 import { panelFromSearchParams } from "../../core/listings/schema.ts";
@@ -9,7 +10,8 @@ import { listingKey, type ListingData } from "./listing.ts";
 
 /**
  * A listing page's loader: the page from `?page`, the Filter panel's choices from the URL, and a
- * 404 for an unknown store or category or a page past the last.
+ * 404 for an unknown store or category or a page past the last, and a 301 from an old slug of a
+ * store or category to its current one.
  */
 export async function loadListing(
   services: Services,
@@ -19,6 +21,16 @@ export async function loadListing(
   const page = pageFromQuery(url.searchParams.get("page"));
   const panel = panelFromSearchParams(url.searchParams);
   const listing = (await orNull(services.listings.page(request, page, panel))) ?? notFound();
+  // An old slug of a renamed store or category finds it: its address moved for good.
+  if (
+    (request.type === "store" || request.type === "category") &&
+    listing.selected &&
+    listing.selected.slug !== request.slug
+  ) {
+    const moved = new URL(url);
+    moved.pathname = `/${request.type}/${encodeURIComponent(listing.selected.slug)}`;
+    throw redirect(`${moved.pathname}${moved.search}`, 301);
+  }
   if (page > listing.lastPage) notFound();
   return { key: listingKey(url.searchParams), listing: presentListing(listing) };
 }

@@ -54,7 +54,10 @@ export function createCatalogService({ db, changes }: Deps) {
       categories.get("all", async () => (await repo.findAllCategories(db)).map(presentCategory)),
     storesPage,
     categoriesPage,
-    /** The store of /store/{slug}; an unknown slug is the spec's 'No Data Found'. */
+    /**
+     * The store of /store/{slug}; an unknown slug is the spec's 'No Data Found'. An old slug finds
+     * the store it now leads to, whose own slug differs: the caller redirects to it.
+     */
     async storeBySlug(slug: string) {
       const row = await lookups.findStoreBySlug(db, slug);
       if (!row) throw new NotFoundError();

@@ -1,5 +1,5 @@
 /**
- * Stores and categories looked up by slug or id, and the full store list (alphabetical by the
+ * Stores and categories looked up by slug (old slugs included) or id, and the full store list (alphabetical by the
  * `lower(title)` index, ties by id): read by the catalog's own pages and by the listing pages (a
  * store's or a category's deals, the filter panel).
  */
@@ -15,11 +15,24 @@ export function findAllStores(db: DbOrTx) {
     .execute();
 }
 
-export function findStoreBySlug(db: DbOrTx, slug: string) {
-  return db
+/**
+ * The store a slug names: the store whose slug it is, or the one an old slug of a renamed (or
+ * merged) store leads to (slug_redirects). The caller compares the slugs to answer 301.
+ */
+export async function findStoreBySlug(db: DbOrTx, slug: string) {
+  const columns = ["id", "title", "slug", "link", "image_url", "description"] as const;
+  const live = await db
     .selectFrom("stores")
-    .select(["id", "title", "slug", "link", "image_url", "description"])
+    .select(columns)
     .where("slug", "=", slug)
+    .executeTakeFirst();
+  if (live) return live;
+  return db
+    .selectFrom("slug_redirects")
+    .innerJoin("stores", "stores.id", "slug_redirects.target_id")
+    .select(columns.map((column) => `stores.${column}` as const))
+    .where("slug_redirects.kind", "=", "store")
+    .where("slug_redirects.old_slug", "=", slug)
     .executeTakeFirst();
 }
 
@@ -32,11 +45,21 @@ export function findStoresByIds(db: DbOrTx, ids: number[]) {
     .execute();
 }
 
-export function findCategoryBySlug(db: DbOrTx, slug: string) {
-  return db
+/** The category a slug names, its own or an old one (as findStoreBySlug). */
+export async function findCategoryBySlug(db: DbOrTx, slug: string) {
+  const columns = ["id", "title", "slug", "image_url", "description"] as const;
+  const live = await db
     .selectFrom("categories")
-    .select(["id", "title", "slug", "image_url", "description"])
+    .select(columns)
     .where("slug", "=", slug)
+    .executeTakeFirst();
+  if (live) return live;
+  return db
+    .selectFrom("slug_redirects")
+    .innerJoin("categories", "categories.id", "slug_redirects.target_id")
+    .select(columns.map((column) => `categories.${column}` as const))
+    .where("slug_redirects.kind", "=", "category")
+    .where("slug_redirects.old_slug", "=", slug)
     .executeTakeFirst();
 }
 

@@ -8,6 +8,18 @@ export function findCmsPage(db: DbOrTx, slug: string) {
     .executeTakeFirst();
 }
 
+/** The current slug of the page an old slug (of a renamed page) leads to. */
+export async function findMovedPageSlug(db: DbOrTx, oldSlug: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("slug_redirects")
+    .innerJoin("cms_pages", "cms_pages.id", "slug_redirects.target_id")
+    .select("cms_pages.slug")
+    .where("slug_redirects.kind", "=", "page")
+    .where("slug_redirects.old_slug", "=", oldSlug)
+    .executeTakeFirst();
+  return row?.slug ?? null;
+}
+
 export type CmsPageRow = NonNullable<Awaited<ReturnType<typeof findCmsPage>>>;
 
 /** The stores the owner features, in the owner's order. */

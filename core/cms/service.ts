@@ -33,6 +33,8 @@ export function createCmsService({ db, changes }: Deps) {
       if (!page) throw new NotFoundError();
       return page;
     },
+    /** Where an old slug of a renamed page leads now (its current slug), or null. */
+    movedPage: (slug: string) => repo.findMovedPageSlug(db, slug),
     featuredStores: () =>
       featured.get("featured", async () =>
         (await repo.findFeaturedStores(db)).map(presentFeaturedStore),

@@ -3,7 +3,7 @@ import type { ContactMessage } from "./schema.ts";
 
 export function insertContactMessage(
   db: DbOrTx,
-  message: ContactMessage & { user_id: number | null },
+  message: ContactMessage & { user_id: number | null; item_link: string },
 ) {
   return db
     .insertInto("contact_messages")

@@ -1,6 +1,7 @@
 import type { CurrentUser } from "../auth/sessions.ts";
 import { CONTACT_MESSAGES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
+import { findItemLink } from "./item-link.ts";
 import { contactMail } from "./presenter.ts";
 import * as repo from "./repository.ts";
 import type { ContactMessage } from "./schema.ts";
@@ -15,7 +16,10 @@ export function ownerInbox(mailFrom: string): string {
   return (bracketed ? bracketed[1]! : mailFrom).trim();
 }
 
-/** Contact Us: every message is stored and, in the same transaction, queued to be mailed to the owner. */
+/**
+ * Contact Us: every message is stored (with the item of this site it links to, for the console's
+ * messages queue) and, in the same transaction, queued to be mailed to the owner.
+ */
 export function createContactService({ db, config, mail }: Deps) {
   return {
     async submit(message: ContactMessage, sender: CurrentUser | null, siteName: string) {
@@ -23,6 +27,10 @@ export function createContactService({ db, config, mail }: Deps) {
         const row = await repo.insertContactMessage(tx, {
           ...message,
           user_id: sender?.id ?? null,
+          item_link: findItemLink(
+            [message.subject, message.message, message.website].join("\n"),
+            config.publicUrl,
+          ),
         });
         await mail.send(
           contactMail(message, { id: row.id, siteName, to: ownerInbox(config.mailFrom) }),

@@ -33,9 +33,12 @@ export function createDealsService({ db, now, changes }: Deps) {
   const recentPage = (page: number) => filteredPage({}, page);
 
   // The unfiltered home lists are the same for every visitor and asked for on every home page
-  // view: they are built at most every few seconds, and at once after a change their cards show.
+  // view: they are built at most every few seconds, and at once after a change their cards show
+  // (store names on the cards: catalog; the Teachers Wishlist: cms).
   const homeLists = new TtlCache<Awaited<ReturnType<typeof loadHome>>>(HOME_CACHE_TTL_MS, 1);
-  changes.on(["posts", "reactions", "comments", "users"], () => homeLists.clear());
+  changes.on(["posts", "reactions", "comments", "users", "catalog", "cms"], () =>
+    homeLists.clear(),
+  );
 
   async function loadHome() {
     const at = now();

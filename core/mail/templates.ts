@@ -162,3 +162,39 @@ export function linkProviderMail(
     ),
   };
 }
+
+/** Text a person typed, as HTML: escaped, with its line breaks kept. */
+function textLines(value: string): string {
+  return escapeHtml(value).replace(/\r?\n/g, "<br>");
+}
+
+/**
+ * The site's answer to a Contact Us message, written in the console (/admin/messages): the reply,
+ * then the message it answers, quoted.
+ */
+export function contactReplyMail(
+  input: Common & { subject: string; reply: string; original: string; sentAt: Date },
+): MailContent {
+  const { siteName, name, subject, reply, original, sentAt } = input;
+  const when = sentAt.toUTCString();
+  const quoted = original
+    .split(/\r?\n/)
+    .map((line) => `> ${line}`)
+    .join("\n");
+  return {
+    subject: `Re: ${subject}`.replace(/[\r\n]+/g, " "),
+    text:
+      `Hello ${name},\n\n${reply}\n\n` +
+      (original ? `On ${when} you wrote:\n${quoted}\n\n` : "") +
+      signature(siteName),
+    html: layout(siteName, [
+      `Hello ${escapeHtml(name)},`,
+      textLines(reply),
+      ...(original
+        ? [
+            `<span style="color:#555b6e">On ${escapeHtml(when)} you wrote:</span><br><span style="color:#555b6e">${textLines(original)}</span>`,
+          ]
+        : []),
+    ]),
+  };
+}

@@ -33,3 +33,9 @@ export async function deleteMediaRecord(
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Forgets an upload of the site's own (a store's or category's picture), whoever uploaded it. */
+export async function deleteSiteMediaRecord(db: DbOrTx, path: string): Promise<boolean> {
+  const result = await db.deleteFrom("media").where("path", "=", path).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -6,7 +6,7 @@ import type { DbOrTx } from "../../db/index.ts";
 import { MAX_UPLOAD_BYTES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
-import { deleteMediaRecord } from "./image-records.ts";
+import { deleteMediaRecord, deleteSiteMediaRecord } from "./image-records.ts";
 
 /** Formats recognised by their first bytes; the declared name and type are never trusted. */
 function sniffImage(bytes: Buffer): "jpeg" | "png" | "gif" | "webp" | null {
@@ -29,6 +29,9 @@ function sniffImage(bytes: Buffer): "jpeg" | "png" | "gif" | "webp" | null {
   return null;
 }
 
+/** Where each kind of upload is kept, below mediaDir (and /media/). */
+export type MediaFolder = "deals" | "avatars" | "discussions" | "stores" | "categories" | "site";
+
 export interface StoredImage {
   /** Public URL, /media/<folder>/<name>.webp */
   url: string;
@@ -45,7 +48,7 @@ export interface StoredImage {
  */
 export async function storeUploadedImage(
   mediaDir: string,
-  folder: "deals" | "avatars" | "discussions" | "site",
+  folder: MediaFolder,
   bytes: Buffer,
   options: { field?: string; maxSize?: number } = {},
 ): Promise<StoredImage> {
@@ -103,7 +106,7 @@ export async function withStoredImage<T>(
   deps: MediaDeps,
   upload: {
     bytes: Buffer | undefined | null;
-    folder: "deals" | "avatars" | "discussions" | "site";
+    folder: MediaFolder;
     maxSize?: number;
   },
   write: (stored: StoredImage | null) => Promise<T>,
@@ -136,6 +139,26 @@ export async function releaseUserImage(
   if (!url?.startsWith(MEDIA_URL_PREFIX)) return;
   const relativePath = url.slice(MEDIA_URL_PREFIX.length);
   if (await deleteMediaRecord(deps.db, userId, relativePath)) {
+    await removeStoredFile(deps, relativePath);
+  }
+}
+
+/** The site's own images (store and category pictures): whoever of the staff uploaded them. */
+const SITE_IMAGE_FOLDERS = ["stores/", "categories/"];
+
+/**
+ * Lets go of a store's or a category's picture once nothing shows it any more (replaced, removed,
+ * or its store deleted): its media record, then its file. Only uploads in the site's own folders
+ * are deleted, never a demo image, a member's upload or a link to elsewhere.
+ */
+export async function releaseSiteImage(
+  deps: MediaDeps & { db: DbOrTx },
+  url: string | null | undefined,
+): Promise<void> {
+  if (!url?.startsWith(MEDIA_URL_PREFIX)) return;
+  const relativePath = url.slice(MEDIA_URL_PREFIX.length);
+  if (!SITE_IMAGE_FOLDERS.some((folder) => relativePath.startsWith(folder))) return;
+  if (await deleteSiteMediaRecord(deps.db, relativePath)) {
     await removeStoredFile(deps, relativePath);
   }
 }

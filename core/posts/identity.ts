@@ -10,20 +10,7 @@ export function newUniqueId(length = 10): string {
   return id;
 }
 
-/** URL slug from a title: lower-case ASCII words joined by dashes, at most 80 characters. */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/['’]/g, "") // "Kohl's" → "kohls", not "kohl-s"
-    .replace(/&/g, " and ")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/g, "");
-  return slug || "post";
-}
+export { slugify } from "./slug.ts";
 
 /**
  * The link of a deal reduced to what identifies the product: host without "www.", path without a

@@ -139,3 +139,8 @@ export async function findNewestPostTime(db: DbOrTx, postType: PostType): Promis
     .executeTakeFirst();
   return row?.created_at ?? null;
 }
+
+/** The pages the site owner wrote (the privacy policy and the console's others), by slug. */
+export function findCmsPageDates(db: DbOrTx) {
+  return db.selectFrom("cms_pages").select(["slug", "updated_at"]).orderBy("slug").execute();
+}

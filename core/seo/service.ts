@@ -1,6 +1,7 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { RSS_ITEM_LIMIT, SITEMAP_CHUNK_SIZE } from "../constants.ts";
 import type { Deps } from "../deps.ts";
+import { cmsPagePath } from "../cms/paths.ts";
 import { postPath } from "../posts/paths.ts";
 import { robotsTxt, rssXml, sitemapIndexXml, urlsetXml, type SitemapEntry } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -67,9 +68,10 @@ export function createSeoService({ db, config, now, changes }: Deps) {
   }
 
   async function pagesSitemap(): Promise<string> {
-    const [newestDeal, newestForumPost] = await Promise.all([
+    const [newestDeal, newestForumPost, cmsPages] = await Promise.all([
       repo.findNewestPostTime(db, "d"),
       repo.findNewestPostTime(db, "g"),
+      repo.findCmsPageDates(db),
     ]);
     const lastmodOf: Record<string, Date | null> = {
       "/": newestDeal,
@@ -77,8 +79,16 @@ export function createSeoService({ db, config, now, changes }: Deps) {
       "/forum": newestForumPost,
       "/educator": newestForumPost,
     };
+    // The owner's pages: the privacy policy (listed above) dated by its last edit, and the others.
+    for (const page of cmsPages) lastmodOf[cmsPagePath(page.slug)] = page.updated_at;
+    const pagePaths = cmsPages
+      .map((page) => cmsPagePath(page.slug))
+      .filter((path) => !SITE_PAGES.includes(path));
     return urlsetXml(
-      SITE_PAGES.map((path) => ({ loc: `${publicUrl}${path}`, lastmod: lastmodOf[path] })),
+      [...SITE_PAGES, ...pagePaths].map((path) => ({
+        loc: `${publicUrl}${path}`,
+        lastmod: lastmodOf[path],
+      })),
     );
   }
 

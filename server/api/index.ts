@@ -20,6 +20,9 @@ import { authApi } from "./auth.ts";
 import { adminUsersApi } from "./admin-users.ts";
 import { adminSettingsApi } from "./admin-settings.ts";
 import { consoleContentApi } from "./console-content.ts";
+import { adminCatalogApi } from "./admin-catalog.ts";
+import { adminContentApi } from "./admin-content.ts";
+import { adminMessagesApi } from "./admin-messages.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -40,6 +43,9 @@ const modules: ApiModule[] = [
   adminUsersApi,
   adminSettingsApi,
   consoleContentApi,
+  adminCatalogApi,
+  adminContentApi,
+  adminMessagesApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

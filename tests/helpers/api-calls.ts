@@ -489,6 +489,205 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     body: { ids: [await consoleComment(w)], reason: "Abuse" },
   }),
   "GET /admin/audit": async (w) => ({ client: (await moderator(w)).client }),
+  // The console's content (issue 10): stores and categories, featured stores, the Teachers
+  // Wishlist, social links, forums, CMS pages, contact messages.
+  "GET /admin/stores": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/stores/create": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      title: unique("Contract Store"),
+      slug: "",
+      description: "A store.",
+      link: "example.com",
+    },
+    multipart: { image: w.image },
+  }),
+  "POST /admin/stores/update": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      id: await freshCatalogRow(w, "stores"),
+      title: unique("Renamed Store"),
+      slug: "",
+      description: "Line one.\nLine two.",
+      link: "https://www.example.com/",
+      remove_image: "",
+    },
+    multipart: { image: w.image },
+  }),
+  "POST /admin/stores/delete": async (w) => ({
+    client: await contentStaff(w, "admin"),
+    body: { id: await freshCatalogRow(w, "stores"), move_to: "" },
+  }),
+  "GET /admin/categories": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/categories/create": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { title: unique("Contract Category"), slug: "", description: "" },
+    multipart: { image: w.image },
+  }),
+  "POST /admin/categories/update": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      id: await freshCatalogRow(w, "categories"),
+      title: unique("Renamed Category"),
+      slug: unique("renamed-category"),
+      description: "Pens and pencils.",
+      remove_image: "true",
+    },
+    multipart: {},
+  }),
+  "POST /admin/categories/delete": async (w) => ({
+    client: await contentStaff(w, "admin"),
+    body: { id: await freshCatalogRow(w, "categories"), move_to: "" },
+  }),
+  "GET /admin/featured": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/featured/add": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { store_id: await freshCatalogRow(w, "stores") },
+  }),
+  "POST /admin/featured/remove": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { store_id: await freshCatalogRow(w, "stores", { featured: true }) },
+  }),
+  "POST /admin/featured/move": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { store_id: await freshCatalogRow(w, "stores", { featured: true }), direction: "up" },
+  }),
+  "GET /admin/wishlist": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/wishlist/create": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      first_name: "Ana",
+      last_name: "Contract",
+      school_location: "Springfield Elementary, IL",
+      amazon_wishlist: "https://www.amazon.com/hz/wishlist/ls/CONTRACT1",
+    },
+  }),
+  "POST /admin/wishlist/update": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      id: await freshWishlistEntry(w),
+      first_name: "Ana",
+      last_name: "Renamed",
+      school_location: "Shelbyville High, IL",
+      amazon_wishlist: "amazon.com/hz/wishlist/ls/CONTRACT2",
+    },
+  }),
+  "POST /admin/wishlist/delete": async (w) => ({
+    client: await contentStaff(w, "admin"),
+    body: { id: await freshWishlistEntry(w) },
+  }),
+  "POST /admin/wishlist/move": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshWishlistEntry(w), direction: "up" },
+  }),
+  "GET /admin/social": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/social/create": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      name: "LinkedIn",
+      social_url: "https://www.linkedin.com/company/chalkboard",
+      social_image: "icon-linkedin",
+    },
+  }),
+  "POST /admin/social/update": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      id: await freshSocialLink(w),
+      name: "YouTube",
+      social_url: "youtube.com/@chalkboard",
+      social_image: "icon-youtube",
+    },
+  }),
+  "POST /admin/social/delete": async (w) => ({
+    client: await contentStaff(w, "admin"),
+    body: { id: await freshSocialLink(w) },
+  }),
+  "POST /admin/social/move": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshSocialLink(w), direction: "up" },
+  }),
+  "GET /admin/forums": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/forums/create": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { title: unique("Contract Forum"), slug: "", detail: "Talk.", type: "g" },
+  }),
+  "POST /admin/forums/update": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      id: await freshForum(w),
+      title: unique("Renamed Forum"),
+      slug: "",
+      detail: "About it.",
+      type: "d",
+    },
+  }),
+  "POST /admin/forums/delete": async (w) => ({
+    client: await contentStaff(w, "admin"),
+    body: { id: await freshForum(w) },
+  }),
+  "POST /admin/forums/move": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshForum(w), direction: "up" },
+  }),
+  "POST /admin/forum_categories/create": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { forum_id: await freshForum(w), title: "Field Trips" },
+  }),
+  "POST /admin/forum_categories/update": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshForumCategory(w), title: "Renamed Topic" },
+  }),
+  "POST /admin/forum_categories/delete": async (w) => ({
+    client: await contentStaff(w, "admin"),
+    body: { id: await freshForumCategory(w), move_to: "" },
+  }),
+  "POST /admin/forum_categories/move": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshForumCategory(w), direction: "down" },
+  }),
+  "GET /admin/pages": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/pages/create": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      slug: unique("terms"),
+      title: "Terms of Use",
+      detail: "<h2>Terms</h2><p>Be <strong>kind</strong>.</p>",
+    },
+  }),
+  "POST /admin/pages/update": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      id: await freshPage(w),
+      slug: unique("help"),
+      title: "Help",
+      detail: '<p>Ask us through <a href="/contact">Contact Us</a>.</p>',
+    },
+  }),
+  "POST /admin/pages/delete": async (w) => ({
+    client: await contentStaff(w, "admin"),
+    body: { id: await freshPage(w) },
+  }),
+  "GET /admin/messages": async (w) => ({ client: await contentStaff(w, "moderator") }),
+  "POST /admin/messages/view": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshContactMessage(w) },
+  }),
+  "POST /admin/messages/resolve": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshContactMessage(w) },
+  }),
+  "POST /admin/messages/reopen": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: { id: await freshContactMessage(w, "resolved") },
+  }),
+  "POST /admin/messages/reply": async (w) => ({
+    client: await contentStaff(w, "moderator"),
+    body: {
+      id: await freshContactMessage(w),
+      body: "Thank you for telling us.\nThe deal is fixed.",
+      resolve: true,
+    },
+  }),
 };
 
 function moderator(w: ApiWorld) {
@@ -497,6 +696,117 @@ function moderator(w: ApiWorld) {
 
 async function consoleComment(w: ApiWorld) {
   return insertComment(w.t.deps.db, { postId: w.ids.deal.id, userId: w.member.id });
+}
+
+// The console's content: staff and fresh rows for its calls ------------------------------------
+
+/** A moderator or an admin, signed in. */
+async function contentStaff(w: ApiWorld, role: "moderator" | "admin") {
+  const db = w.t.deps.db;
+  const id = await createTestUser(db, { name: `Contract ${role}` });
+  await db.updateTable("users").set({ role }).where("id", "=", id).execute();
+  const client = new TestClient(w.t.app);
+  await client.signInAs(db, id);
+  return client;
+}
+
+/** A store or category of its own (no deals); a store may be featured too. */
+async function freshCatalogRow(
+  w: ApiWorld,
+  table: "stores" | "categories",
+  options: { featured?: boolean } = {},
+) {
+  const db = w.t.deps.db;
+  const slug = unique(table === "stores" ? "contract-store" : "contract-category");
+  const row = await db
+    .insertInto(table)
+    .values({ title: slug, slug })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (options.featured) {
+    await db.insertInto("featured_stores").values({ store_id: row.id, position: 99 }).execute();
+  }
+  return row.id;
+}
+
+async function freshWishlistEntry(w: ApiWorld) {
+  const row = await w.t.deps.db
+    .insertInto("teachers_wishlist")
+    .values({
+      first_name: "Fresh",
+      last_name: "Entry",
+      school_location: "Somewhere, CA",
+      amazon_wishlist: "https://www.amazon.com/hz/wishlist/ls/FRESH",
+      position: 99,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function freshSocialLink(w: ApiWorld) {
+  const row = await w.t.deps.db
+    .insertInto("social_links")
+    .values({
+      name: "Fresh",
+      social_url: "https://fresh.example.com/",
+      social_image: "icon-link",
+      position: 99,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function freshForum(w: ApiWorld) {
+  const slug = unique("contract-forum");
+  const row = await w.t.deps.db
+    .insertInto("forums")
+    .values({ title: slug, slug, type: "d", position: 99 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function freshForumCategory(w: ApiWorld) {
+  const forumId = await freshForum(w);
+  const row = await w.t.deps.db
+    .insertInto("forum_categories")
+    .values({ forum_id: forumId, kind: "deal", title: "Fresh Topic", position: 1 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await w.t.deps.db
+    .insertInto("forum_categories")
+    .values({ forum_id: forumId, kind: "deal", title: "Another Topic", position: 2 })
+    .execute();
+  return row.id;
+}
+
+async function freshPage(w: ApiWorld) {
+  const row = await w.t.deps.db
+    .insertInto("cms_pages")
+    .values({ slug: unique("fresh-page"), title: "Fresh Page", detail: "<p>Fresh.</p>" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function freshContactMessage(w: ApiWorld, status: "open" | "resolved" = "open") {
+  const row = await w.t.deps.db
+    .insertInto("contact_messages")
+    .values({
+      name: "Pat Sender",
+      category: "deal-issue",
+      subject: "Expired deal",
+      email: `${unique("sender")}@example.com`,
+      mobile: "5551234567",
+      message: "This deal has expired.",
+      status,
+      resolved_at: status === "resolved" ? new Date() : null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Sends a request: JSON, or multipart/form-data (primitive fields only, as a form sends them). */

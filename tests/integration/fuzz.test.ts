@@ -184,6 +184,7 @@ describe("malformed input", () => {
         `/profile/${otherUser}?page={v}`,
         "/login?social_error={v}",
         "/delete-account?social_error={v}",
+        "/page/{v}",
       ];
       const memberPages = ["/user/profile?page={v}", "/payment?payment_intent={v}"];
       const visitor = new TestClient(world.t.app);
