@@ -14,16 +14,18 @@ export interface AuditEntry {
   after?: Record<string, unknown> | null;
 }
 
-/**
- * Records a console action in the append-only audit log. Call it inside the action's own
- * transaction, so an action and its record are written together or not at all.
- */
-export async function recordAudit(tx: DbOrTx, actor: CurrentUser, entry: AuditEntry) {
+/** Who acted: a staff member, or the site itself (an automatic action, such as auto-hide). */
+type AuditActor = Pick<CurrentUser, "id" | "name"> | null;
+
+/** The name the audit log shows for actions the site took by itself. */
+export const SYSTEM_ACTOR_NAME = "System";
+
+async function insertAudit(tx: DbOrTx, actor: AuditActor, entry: AuditEntry) {
   await tx
     .insertInto("audit_log")
     .values({
-      actor_id: actor.id,
-      actor_name: actor.name,
+      actor_id: actor?.id ?? null,
+      actor_name: actor?.name ?? SYSTEM_ACTOR_NAME,
       action: entry.action,
       item_type: entry.itemType ?? "",
       item_id: entry.itemId === undefined ? "" : String(entry.itemId),
@@ -32,6 +34,22 @@ export async function recordAudit(tx: DbOrTx, actor: CurrentUser, entry: AuditEn
       after: entry.after ? JSON.stringify(entry.after) : null,
     })
     .execute();
+}
+
+/**
+ * Records a console action in the append-only audit log. Call it inside the action's own
+ * transaction, so an action and its record are written together or not at all.
+ */
+export async function recordAudit(tx: DbOrTx, actor: CurrentUser, entry: AuditEntry) {
+  await insertAudit(tx, actor, entry);
+}
+
+/**
+ * Records an action the site took by itself (no actor: the log shows "System"), such as hiding an
+ * item that enough members reported. Same transaction rule as recordAudit.
+ */
+export async function recordSystemAudit(tx: DbOrTx, entry: AuditEntry) {
+  await insertAudit(tx, null, entry);
 }
 
 /**
