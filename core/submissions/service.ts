@@ -5,6 +5,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { withStoredImage } from "../media/images.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
+import { holdsNewPost } from "../moderation/holding.ts";
 import { linkKey, newUniqueId, slugify } from "../posts/identity.ts";
 import { requirePoster } from "./policy.ts";
 import { presentDuplicate, toSubmitOptions, type CreatedPost } from "./presenter.ts";
@@ -81,12 +82,14 @@ export function createSubmissionsService(deps: Deps) {
             await repo.lockLinkKey(tx, key);
             await refuseDuplicate(await repo.findLiveDealByLinkKey(tx, key, at));
           }
+          // A new member's first post may wait for a moderator (core/moderation/holding.ts).
+          const held = await holdsNewPost(tx, poster.id, at);
           const post = await repo.insertPost(tx, {
             unique_id: newUniqueId(),
             slug: slugify(deal.title),
             post_type: "d",
             kind: deal.type === "coupon" || deal.coupon_code ? "coupon" : "deal",
-            status: "active",
+            status: held ? "pending" : "active",
             user_id: poster.id,
             forum_category_id: deal.deal_category,
             store_id: deal.store_id,
@@ -136,12 +139,13 @@ export function createSubmissionsService(deps: Deps) {
         { bytes: image, folder: "discussions" },
         (stored) =>
           db.transaction().execute(async (tx) => {
+            const held = await holdsNewPost(tx, poster.id, at);
             const post = await repo.insertPost(tx, {
               unique_id: newUniqueId(),
               slug: slugify(discussion.title),
               post_type: "g",
               kind: "discussion",
-              status: "active",
+              status: held ? "pending" : "active",
               user_id: poster.id,
               forum_category_id: discussion.forum_category_id,
               title: discussion.title,
