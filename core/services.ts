@@ -15,6 +15,7 @@ import { createCmsService } from "./cms/service.ts";
 import { createAccountsService } from "./accounts/service.ts";
 import { createSeoService } from "./seo/service.ts";
 import { createModerationService } from "./moderation/service.ts";
+import { createNotificationsService } from "./notifications/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -39,6 +40,7 @@ export function createServices(deps: Deps) {
     listings: createListingsService(deps),
     seo: createSeoService(deps),
     moderation: createModerationService(deps),
+    notifications: createNotificationsService(deps),
     // feature services: add one line per feature here
   };
 }

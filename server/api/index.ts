@@ -17,6 +17,8 @@ import { forumsApi } from "./forums.ts";
 import { contactApi } from "./contact.ts";
 import { cmsApi } from "./cms.ts";
 import { authApi } from "./auth.ts";
+import { moderationApi } from "./moderation.ts";
+import { notificationsApi } from "./notifications.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -34,6 +36,8 @@ const modules: ApiModule[] = [
   authApi,
   catalogApi,
   listingsApi,
+  moderationApi,
+  notificationsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

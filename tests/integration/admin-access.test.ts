@@ -9,7 +9,11 @@ import { createTestUser } from "../helpers/users.ts";
  * Who may call each console call. A new /api/admin/* route must join this table, or the first
  * test fails: the table is the one list of the console's permissions.
  */
-const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {};
+const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
+  // Moderation queue (issue 10).
+  "GET /admin/reports": "moderator",
+  "POST /admin/moderate": "moderator",
+};
 
 const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));
 const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
