@@ -18,6 +18,7 @@ export default [
   route("submitdeal", "routes/submit-deal.tsx"),
   route("user/profile", "routes/my-account.tsx"),
   route("user/profile-edit", "routes/profile-edit.tsx"),
+  route("user/notifications", "routes/notifications.tsx"),
   route("profile/:userId", "routes/profile.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
@@ -30,6 +31,12 @@ export default [
   route("payment", "routes/payment.tsx"),
   route("navbar", "routes/navbar.tsx"),
   // The owner's console: every page checks the role in its loader (app/lib/console.server.ts).
-  ...prefix("admin", [layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx")])]),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      // Moderation (issue 10).
+      route("reports", "routes/admin/reports.tsx"),
+    ]),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
