@@ -11,6 +11,7 @@ import { adjustPostCounters } from "../posts/post-counters.ts";
 import { excerpt } from "../seo/text.ts";
 import type { CommentStatus, PostStatus, ReportItemType } from "../../db/schema.ts";
 import type { DbOrTx } from "../../db/index.ts";
+import { canReport } from "./policy.ts";
 import { presentHeldPosts, presentReportGroups } from "./presenter.ts";
 import * as repo from "./repository.ts";
 import { REPORT_MESSAGES, type ModerateInput, type ReportInput } from "./schema.ts";
@@ -335,7 +336,7 @@ export function createModerationService(deps: Deps) {
         hidden = await db.transaction().execute(async (tx) => {
           await repo.lockReportedItem(tx, type, itemId);
           const ownerId = await publicItemOwner(tx, type, itemId);
-          if (ownerId === reporter.id) throw new ForbiddenError(REPORT_MESSAGES.own);
+          if (!canReport(reporter, ownerId)) throw new ForbiddenError(REPORT_MESSAGES.own);
           if (await repo.findOpenReport(tx, reporter.id, type, itemId)) {
             throw new ConflictError(REPORT_MESSAGES.repeat);
           }
