@@ -62,6 +62,6 @@ describe("moderationState", () => {
     expect(moderationState("removed", "spam")).toMatchObject({
       label: "Removed by a moderator: spam",
     });
-    expect(moderationState("removed").label).toBe("Removed by a moderator");
+    expect(moderationState("removed")?.label).toBe("Removed by a moderator");
   });
 });
