@@ -115,7 +115,7 @@ function ReportActions({ item }: { item: ReportGroup }) {
     );
   }
   return (
-    <>
+    <div className="queue-actions">
       {status === "active" && (
         <ConsoleAction
           call="/admin/moderate"
@@ -143,14 +143,14 @@ function ReportActions({ item }: { item: ReportGroup }) {
           askReason
         />
       )}
-    </>
+    </div>
   );
 }
 
 function HeldActions({ post }: { post: HeldPost }) {
   const target = { item_type: post.post_type, item_id: post.unique_id };
   return (
-    <>
+    <div className="queue-actions">
       <ConsoleAction
         call="/admin/moderate"
         body={{ ...target, action: "restore" }}
@@ -165,7 +165,7 @@ function HeldActions({ post }: { post: HeldPost }) {
         confirm="Remove this post? Its author will be told."
         askReason
       />
-    </>
+    </div>
   );
 }
 
@@ -249,7 +249,10 @@ export default function ReportsQueue() {
                   "Former member"
                 ),
             },
-            { header: "Posted", cell: (post) => formatDate(post.created_at) },
+            {
+              header: "Posted",
+              cell: (post) => <span className="queue-meta">{formatDate(post.created_at)}</span>,
+            },
             { header: "Actions", actions: true, cell: (post) => <HeldActions post={post} /> },
           ]}
         />
