@@ -130,11 +130,14 @@ function GrabDealLink({ post }: { post: Post }) {
  * moderators, who alone can open it.
  */
 function ModerationBanner({ details }: { details: PostDetails }) {
-  if (!details.moderation) return null;
+  const state = details.moderation;
+  if (!state) return null;
   return (
     <p className="moderation-banner" role="status">
-      <strong>{details.moderation.label}.</strong> Only its author and the moderators can see this
-      page.
+      <strong>{state.label}.</strong>
+      {/* A removal's reason is in its label; a hide's (a moderator's, or the reports') is here. */}
+      {state.status === "hidden" && state.reason && <> {state.reason}</>} Only its author and the
+      moderators can see this page.
     </p>
   );
 }
