@@ -20,6 +20,7 @@ export default [
   route("submitdeal", "routes/submit-deal.tsx"),
   route("user/profile", "routes/my-account.tsx"),
   route("user/profile-edit", "routes/profile-edit.tsx"),
+  route("user/notifications", "routes/notifications.tsx"),
   route("profile/:userId", "routes/profile.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
@@ -52,6 +53,8 @@ export default [
       route("forums", "routes/admin/forums.tsx"),
       route("pages", "routes/admin/pages.tsx"),
       route("messages", "routes/admin/messages.tsx"),
+      // Moderation (issue 10).
+      route("reports", "routes/admin/reports.tsx"),
     ]),
   ]),
   route("*", "routes/not-found.tsx"),

@@ -25,6 +25,7 @@ import { createCmsConsoleService } from "./cms/console-service.ts";
 import { createSocialLinksConsoleService } from "./settings/social-links-console.ts";
 import { createForumsConsoleService } from "./forums/console-service.ts";
 import { createContactConsoleService } from "./contact/console-service.ts";
+import { createNotificationsService } from "./notifications/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -61,6 +62,7 @@ export function createServices(deps: Deps) {
     socialLinksConsole: createSocialLinksConsoleService(deps),
     forumsConsole: createForumsConsoleService(deps),
     contactConsole: createContactConsoleService(deps, settings),
+    notifications: createNotificationsService(deps),
     // feature services: add one line per feature here
   };
 }

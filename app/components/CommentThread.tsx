@@ -4,6 +4,7 @@ import type { PresentedComment } from "../../core/posts/presenter.ts";
 import { timeAgo } from "../lib/time-ago.ts";
 import { Avatar } from "./Avatar.tsx";
 import { CommentForm } from "./CommentForm.tsx";
+import { ReportButton } from "./ReportButton.tsx";
 
 interface ThreadContext {
   postId: number;
@@ -11,6 +12,8 @@ interface ThreadContext {
   viewerId: number | null;
   /** The server's clock when the page was loaded, so labels match between server and browser. */
   now: Date;
+  /** The post is public: comments may be answered and reported (false on a hidden or held post). */
+  open?: boolean;
 }
 
 /** Replies deeper than this are drawn at this indentation, so narrow screens keep their width. */
@@ -34,11 +37,19 @@ function CommentItem({
     else setReplying(true);
   }
 
+  // Hidden or removed, seen only by its author and moderators: shown with its state, no actions.
+  const live = !comment.is_deleted && !comment.moderation && context.open !== false;
   return (
-    <li className="comment" data-depth={Math.min(depth, MAX_INDENT)}>
+    <li className="comment" id={`comment-${comment.id}`} data-depth={Math.min(depth, MAX_INDENT)}>
       <article
         aria-label={comment.is_deleted ? "Deleted comment" : `Comment by ${comment.user_name}`}
       >
+        {comment.moderation && (
+          <p className="moderation-banner" role="note">
+            <strong>{comment.moderation.label}.</strong> Only its author and the moderators can see
+            this comment.
+          </p>
+        )}
         <header className="comment-header">
           <Avatar name={comment.user_name} image={comment.user_image} size={36} />
           <span className="comment-author">
@@ -56,10 +67,20 @@ function CommentItem({
           className={comment.is_deleted ? "comment-body deleted" : "comment-body"}
           dangerouslySetInnerHTML={{ __html: comment.message }}
         />
-        {!comment.is_deleted && !replying && (
-          <button type="button" className="btn-link comment-reply" onClick={openReply}>
-            Reply
-          </button>
+        {live && !replying && (
+          <div className="comment-actions">
+            <button type="button" className="btn-link comment-reply" onClick={openReply}>
+              Reply
+            </button>
+            {(context.viewerId === null || comment.user_id !== context.viewerId) && (
+              <ReportButton
+                itemType="comment"
+                itemId={comment.id}
+                what="this comment"
+                viewerId={context.viewerId}
+              />
+            )}
+          </div>
         )}
         {replying && context.viewerId !== null && (
           <CommentForm

@@ -10,10 +10,12 @@ import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
+import { ReportButton } from "./ReportButton.tsx";
 import { ShareButtons } from "./ShareButtons.tsx";
-// Breadcrumbs are styled with the listing pages.
+// Breadcrumbs are styled with the listing pages; the moderation banner with the console.
 import "../styles/listings.css";
 import "../styles/post.css";
+import "../styles/console.css";
 
 interface PostDetailProps {
   details: PostDetails;
@@ -123,6 +125,23 @@ function GrabDealLink({ post }: { post: Post }) {
   );
 }
 
+/**
+ * The state of a post that is not public (held, hidden or removed), for the author and the
+ * moderators, who alone can open it.
+ */
+function ModerationBanner({ details }: { details: PostDetails }) {
+  const state = details.moderation;
+  if (!state) return null;
+  return (
+    <p className="moderation-banner" role="status">
+      <strong>{state.label}.</strong>
+      {/* A removal's reason is in its label; a hide's (a moderator's, or the reports') is here. */}
+      {state.status === "hidden" && state.reason && <> {state.reason}</>} Only its author and the
+      moderators can see this page.
+    </p>
+  );
+}
+
 /** The threaded comments and the Leave a Comment box (a visitor is sent to /login). */
 function PostComments({
   details,
@@ -135,6 +154,8 @@ function PostComments({
 }) {
   const navigate = useNavigate();
   const post = details.product_details;
+  // A post out of public view takes no new comments (the API refuses them too).
+  const isPublic = !details.moderation;
   return (
     <section className="post-comments card" aria-labelledby="comments-heading">
       <h2 id="comments-heading">
@@ -146,10 +167,13 @@ function PostComments({
         postType={post.post_type}
         viewerId={viewer?.id ?? null}
         now={at}
+        open={isPublic}
       />
       <div className="leave-comment">
         <h3>Leave a Comment</h3>
-        {viewer ? (
+        {!isPublic ? (
+          <p>Comments are closed while this post is not public.</p>
+        ) : viewer ? (
           <div className="leave-comment-box">
             <Avatar name="You" image={details.comments_user_image} size={40} />
             <CommentForm
@@ -194,6 +218,8 @@ export function PostDetail({
         <PostNewTopicButton />
       </div>
 
+      <ModerationBanner details={details} />
+
       {post.is_expired && (
         <p className="alert alert-expired" role="status">
           This deal has expired
@@ -220,15 +246,25 @@ export function PostDetail({
             {isDeal && <PostPrice post={post} />}
             {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
             <GrabDealLink post={post} />
-            <LikeButtons
-              postId={post.post_id}
-              postType={post.post_type}
-              isLiked={post.is_liked}
-              likes={post.likes}
-              unlikes={post.unlikes}
-              viewerId={viewer?.id ?? null}
-            />
+            {!details.moderation && (
+              <LikeButtons
+                postId={post.post_id}
+                postType={post.post_type}
+                isLiked={post.is_liked}
+                likes={post.likes}
+                unlikes={post.unlikes}
+                viewerId={viewer?.id ?? null}
+              />
+            )}
             <ShareButtons url={canonicalUrl} title={post.title} image={absoluteImage} />
+            {!details.moderation && post.user_id !== viewer?.id && (
+              <ReportButton
+                itemType={post.post_type}
+                itemId={post.unique_id}
+                what={isDeal ? "this deal" : "this discussion"}
+                viewerId={viewer?.id ?? null}
+              />
+            )}
           </div>
         </div>
 

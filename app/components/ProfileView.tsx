@@ -6,6 +6,7 @@ import { DealGrid } from "./DealCard.tsx";
 import { FollowButton } from "./FollowButton.tsx";
 import { FollowCarousel } from "./FollowCarousel.tsx";
 import { Pager } from "./Pager.tsx";
+import { ReportButton } from "./ReportButton.tsx";
 import { SubscriptionBlock } from "./SubscriptionBlock.tsx";
 // The pager's styles live with the listing pages'.
 import "../styles/listings.css";
@@ -17,6 +18,8 @@ interface ProfileViewProps {
   viewerId: number | null;
   /** Where the page lives, for the deal pages' links (?page=n). */
   path: string;
+  /** My Account only: how many of the owner's notifications are unread. */
+  unreadNotifications?: number;
 }
 
 /** ?page=n of a profile's deal cards; anything else is page 1. */
@@ -56,10 +59,12 @@ function ProfileHeader({
   user,
   isOwn,
   viewerId,
+  unreadNotifications,
 }: {
   user: ProfileUser;
   isOwn: boolean;
   viewerId: number | null;
+  unreadNotifications?: number;
 }) {
   const stats = [
     { label: "Deals", value: user.deal_count },
@@ -91,16 +96,37 @@ function ProfileHeader({
       </div>
       <div className="profile-actions">
         {isOwn ? (
-          <Link to="/user/profile-edit" className="btn btn-primary">
-            EDIT PROFILE
-          </Link>
+          <>
+            <Link to="/user/profile-edit" className="btn btn-primary">
+              EDIT PROFILE
+            </Link>
+            {unreadNotifications !== undefined && (
+              <Link to="/user/notifications" className="profile-notifications">
+                Notifications
+                {unreadNotifications > 0 && (
+                  <span className="notification-count">
+                    {unreadNotifications}
+                    <span className="visually-hidden"> unread</span>
+                  </span>
+                )}
+              </Link>
+            )}
+          </>
         ) : (
-          <FollowButton
-            userId={user.user_id}
-            name={user.user_name}
-            isFollow={user.is_follow === 1}
-            viewerId={viewerId}
-          />
+          <>
+            <FollowButton
+              userId={user.user_id}
+              name={user.user_name}
+              isFollow={user.is_follow === 1}
+              viewerId={viewerId}
+            />
+            <ReportButton
+              itemType="user"
+              itemId={user.user_id}
+              what={`${user.user_name}'s profile`}
+              viewerId={viewerId}
+            />
+          </>
         )}
       </div>
       <ul className="profile-stats" aria-label="Activity">
@@ -119,14 +145,19 @@ function ProfileHeader({
  * subscription block (owner only), followers and followings, and their deals. The owner gets
  * EDIT PROFILE and their private details; anyone else gets FOLLOW / UN FOLLOW.
  */
-export function ProfileView({ profile, viewerId, path }: ProfileViewProps) {
+export function ProfileView({ profile, viewerId, path, unreadNotifications }: ProfileViewProps) {
   const user = profile.user_data;
   const isOwn = viewerId === user.user_id;
   const pagination = profile.deal_data_pagination;
 
   return (
     <div className="container profile">
-      <ProfileHeader user={user} isOwn={isOwn} viewerId={viewerId} />
+      <ProfileHeader
+        user={user}
+        isOwn={isOwn}
+        viewerId={viewerId}
+        unreadNotifications={unreadNotifications}
+      />
 
       {profile.user_subscriptions && (
         <SubscriptionBlock subscriptions={profile.user_subscriptions} />

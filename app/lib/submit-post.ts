@@ -13,6 +13,8 @@ export function choicesOf(choices: Choice[]) {
 
 interface SubmitAnswer extends ApiAnswer {
   message?: string;
+  /** The post is held for review: what its author is told (core/moderation/holding.ts). */
+  review_message?: string;
   response?: { url: string; title: string };
   duplicate?: { url: string; title: string };
 }
@@ -53,9 +55,10 @@ export function useSubmitPost<V extends Record<string, string>>(options: {
     },
     (result, form) => {
       const post = result.data.response;
+      const { message = "", review_message: review } = result.data;
       form.show(
         {
-          text: result.data.message ?? "",
+          text: review ? `${message} ${review}` : message,
           tone: "success",
           link: post ? { url: post.url, label: "View your post." } : undefined,
         },

@@ -7,17 +7,24 @@ import type { Route } from "./+types/my-account";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect("/login");
-  const profile = await services.profiles.dashboard(user, {
-    user_id: user.id,
-    page: pageNumber(request),
-  });
-  return { profile, viewerId: user.id };
+  const [profile, unreadNotifications] = await Promise.all([
+    services.profiles.dashboard(user, { user_id: user.id, page: pageNumber(request) }),
+    services.notifications.unreadCount(user),
+  ]);
+  return { profile, viewerId: user.id, unreadNotifications };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "My Account", path: "/user/profile", noindex: true });
 
 export default function MyAccount() {
-  const { profile, viewerId } = useLoaderData<typeof loader>();
-  return <ProfileView profile={profile} viewerId={viewerId} path="/user/profile" />;
+  const { profile, viewerId, unreadNotifications } = useLoaderData<typeof loader>();
+  return (
+    <ProfileView
+      profile={profile}
+      viewerId={viewerId}
+      path="/user/profile"
+      unreadNotifications={unreadNotifications}
+    />
+  );
 }

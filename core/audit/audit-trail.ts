@@ -2,12 +2,16 @@ import type { DbOrTx } from "../../db/index.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 
 /**
- * Who did it: a signed-in staff member, or the shell (`npm run user:role`), which has no account:
- * its entries carry no actor id and the name "shell".
+ * Who did it: a signed-in staff member, the shell (`npm run user:role`) or the site itself (an
+ * automatic action such as auto-hide). The last two have no account: their entries carry no
+ * actor id, only a name.
  */
-export type AuditActor = Pick<CurrentUser, "id" | "name"> | typeof SHELL_ACTOR;
+export type AuditActor = Pick<CurrentUser, "id" | "name"> | { id: null; name: string };
 
 export const SHELL_ACTOR = { id: null, name: "shell" } as const;
+export const SYSTEM_ACTOR = { id: null, name: "System" } as const;
+/** The name the audit log shows for actions the site took by itself. */
+export const SYSTEM_ACTOR_NAME = SYSTEM_ACTOR.name;
 
 /** One console action, as the audit log keeps it. */
 export interface AuditEntry {
@@ -40,6 +44,14 @@ export async function recordAudit(tx: DbOrTx, actor: AuditActor, entry: AuditEnt
       after: entry.after ? JSON.stringify(entry.after) : null,
     })
     .execute();
+}
+
+/**
+ * Records an action the site took by itself (the log shows "System"), such as hiding an item that
+ * enough members reported. Same transaction rule as recordAudit.
+ */
+export async function recordSystemAudit(tx: DbOrTx, entry: AuditEntry) {
+  await recordAudit(tx, SYSTEM_ACTOR, entry);
 }
 
 /**

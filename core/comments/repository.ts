@@ -1,6 +1,9 @@
 import type { DbOrTx } from "../../db/index.ts";
 
-/** A live comment of the given post (a reply must stay on its parent's post). */
+/**
+ * A live comment of the given post (a reply must stay on its parent's post): not deleted, and not
+ * hidden or removed by moderation.
+ */
 export function findLiveComment(db: DbOrTx, commentId: number, postId: number) {
   return db
     .selectFrom("comments")
@@ -8,6 +11,7 @@ export function findLiveComment(db: DbOrTx, commentId: number, postId: number) {
     .where("id", "=", commentId)
     .where("post_id", "=", postId)
     .where("deleted_at", "is", null)
+    .where("status", "=", "active")
     .executeTakeFirst();
 }
 

@@ -4,14 +4,22 @@ import type { Database } from "../../db/schema.ts";
 
 /**
  * The one query behind every deal card (home, listings, search, profiles): live posts with their
- * store and author. Callers add their own where, order and paging.
+ * store and author. Callers add their own where, order and paging. Only active posts are public:
+ * held, hidden and removed posts never reach a list.
  */
 export function dealCardQuery(db: DbOrTx) {
+  return postCardQuery(db).where("posts.status", "=", "active");
+}
+
+/**
+ * The deal card's columns for posts of any status: only for a post page that its author or a
+ * moderator may see when it is not public (core/moderation/policy.ts). Lists use dealCardQuery.
+ */
+export function postCardQuery(db: DbOrTx) {
   return db
     .selectFrom("posts")
     .leftJoin("stores", "stores.id", "posts.store_id")
     .leftJoin("users", "users.id", "posts.user_id")
-    .where("posts.status", "=", "active")
     .select([
       "posts.id",
       "posts.unique_id",

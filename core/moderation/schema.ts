@@ -10,7 +10,7 @@ export const ModeratedItemType = z.enum(["d", "g", "comment", "user"], {
 export const moderatedItemId = z
   .union([z.number().int().positive(), text()])
   .transform((value) => String(value).trim())
-  .pipe(z.string().min(1, "item_id is required.").max(40, "item_id is not valid."));
+  .pipe(text().min(1, "item_id is required.").max(40, "item_id is not valid."));
 
 export const ModerationAction = z.enum(["hide", "restore", "remove"], {
   error: "action must be one of hide, restore or remove.",
@@ -31,3 +31,51 @@ export const ModerateBody = z.object({
 });
 
 export type ModerateInput = z.output<typeof ModerateBody>;
+
+/** The reasons a member may give for a report, as stored and as the dialog lists them. */
+export const REPORT_REASONS = [
+  { value: "spam", label: "Spam or advertising" },
+  { value: "expired", label: "Expired deal" },
+  { value: "wrong price", label: "Wrong price" },
+  { value: "offensive", label: "Offensive or abusive" },
+  { value: "duplicate", label: "Duplicate" },
+  { value: "other", label: "Something else" },
+] as const;
+
+export const REPORT_MESSAGES = {
+  reason: "Please choose a reason for your report.",
+  noteTooLong: "The note can be at most 500 characters.",
+  sent: "Thank you. Your report has been sent to the moderators.",
+  notFound: "That item does not exist or is no longer shown.",
+  repeat:
+    "You have already reported this, and your report is still open. A moderator will look at it soon.",
+  own: "You cannot report your own posts, comments or profile.",
+  confirmFirst:
+    "Please confirm your email address before reporting. Use the link we emailed you, or ask for a new one at /verify.",
+} as const;
+
+export const ReportReason = z.enum(
+  REPORT_REASONS.map((reason) => reason.value) as [
+    (typeof REPORT_REASONS)[number]["value"],
+    ...(typeof REPORT_REASONS)[number]["value"][],
+  ],
+  { error: REPORT_MESSAGES.reason },
+);
+
+/** `POST /api/report`: one member's report of a deal, a discussion, a comment or a profile. */
+export const ReportBody = z.object({
+  item_type: ModeratedItemType,
+  item_id: moderatedItemId,
+  reason: ReportReason,
+  note: z.preprocess(
+    (value) => (value === undefined || value === null ? "" : value),
+    text({ multiline: true }).trim().max(500, REPORT_MESSAGES.noteTooLong),
+  ),
+});
+
+export type ReportInput = z.output<typeof ReportBody>;
+
+/** `GET /api/admin/reports?page=n`: the queue's page; anything else is page 1. */
+export const QueuePage = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+});

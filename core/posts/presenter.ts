@@ -1,4 +1,6 @@
+import type { CurrentUser } from "../auth/sessions.ts";
 import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
+import { canSeeUnpublished, moderationState, type ModerationState } from "../moderation/policy.ts";
 import { presentDealCard } from "../deals/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
@@ -67,31 +69,56 @@ export interface PresentedComment {
   product_type: "d" | "g";
   is_deleted: boolean;
   comments_replies: PresentedComment[];
+  /**
+   * Only on a hidden or removed comment shown to its author or a moderator: the banner it carries.
+   * Nobody else receives such a comment at all (or, when it has replies, only a placeholder).
+   */
+  moderation?: ModerationState;
 }
 
 const DELETED_MESSAGE = "<p>This comment was deleted.</p>";
+/** What stands in for a comment out of the viewer's sight that still has replies. */
+const WITHHELD_MESSAGE = {
+  hidden: "<p>This comment is hidden pending review.</p>",
+  removed: "<p>This comment was removed by a moderator.</p>",
+} as const;
 
 /**
  * The comments of a post as a tree of any depth, each level oldest first. A deleted comment with
  * replies stays as a placeholder so the replies keep their context; one without replies is left out.
+ * A hidden or removed comment is treated the same way, except for its author and moderators
+ * (`viewer`), who see it in place with its moderation banner.
  */
-export function presentCommentTree(rows: CommentRow[], productType: "d" | "g"): PresentedComment[] {
+export function presentCommentTree(
+  rows: (Omit<CommentRow, "status"> & { status?: CommentRow["status"] })[],
+  productType: "d" | "g",
+  viewer: CurrentUser | null = null,
+): PresentedComment[] {
   const nodes = new Map<number, PresentedComment>();
   for (const row of rows) {
-    const deleted = row.deleted_at !== null;
+    const status = row.status ?? "active";
+    const withheld =
+      row.deleted_at === null && status !== "active" && !canSeeUnpublished(viewer, row.user_id);
+    const deleted = row.deleted_at !== null || withheld;
     const authorGone = row.user_deleted_at !== null || row.user_id === null;
+    const moderation = deleted ? null : moderationState(status);
     nodes.set(row.id, {
       id: row.id,
       user_id: deleted || authorGone ? null : row.user_id,
       user_name: deleted ? "" : authorGone ? FORMER_MEMBER : (row.user_name ?? ""),
       user_image: deleted || authorGone ? "" : (row.user_image ?? ""),
-      message: deleted ? DELETED_MESSAGE : sanitizeCommentHtml(row.body),
+      message: withheld
+        ? WITHHELD_MESSAGE[status]
+        : deleted
+          ? DELETED_MESSAGE
+          : sanitizeCommentHtml(row.body),
       created_at: row.created_at.toISOString(),
       comment_id: row.parent_id ?? "",
       product_id: row.post_id,
       product_type: productType,
       is_deleted: deleted,
       comments_replies: [],
+      ...(moderation ? { moderation } : {}),
     });
   }
   const roots: PresentedComment[] = [];
@@ -119,6 +146,7 @@ export function presentProductDetailsResponse(details: {
   product_details: ProductDetails;
   comments: PresentedComment[];
   comments_user_image: string;
+  moderation?: ModerationState;
 }) {
   return { status: "true", response: details };
 }

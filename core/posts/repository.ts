@@ -1,15 +1,18 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { dealCardQuery } from "../deals/deal-card-query.ts";
+import { postCardQuery } from "../deals/deal-card-query.ts";
 
 /**
- * A live post with everything its detail page shows: the deal card's columns plus the description,
- * category and the author's account state. One row by the unique_id index.
+ * A post of any status with everything its detail page shows: the deal card's columns plus the
+ * description, category, the author's account state and the moderation state. One row by the
+ * unique_id index. The service decides who may see a post that is not active.
  */
 export function findPostDetail(db: DbOrTx, uniqueId: string) {
-  return dealCardQuery(db)
+  return postCardQuery(db)
     .leftJoin("categories", "categories.id", "posts.category_id")
     .select([
+      "posts.status",
+      "posts.moderation_reason",
       "posts.description",
       "posts.description_text",
       "posts.updated_at",
@@ -23,7 +26,10 @@ export function findPostDetail(db: DbOrTx, uniqueId: string) {
 
 export type PostDetailRow = NonNullable<Awaited<ReturnType<typeof findPostDetail>>>;
 
-/** Every comment and reply of a post, oldest first (the comments_post_idx index). */
+/**
+ * Every comment and reply of a post, oldest first (the comments_post_idx index), whatever their
+ * moderation status: the presenter leaves out what the viewer may not see.
+ */
 export function findComments(db: DbOrTx, postId: number) {
   return db
     .selectFrom("comments")
@@ -35,6 +41,7 @@ export function findComments(db: DbOrTx, postId: number) {
       "comments.body",
       "comments.created_at",
       "comments.deleted_at",
+      "comments.status",
       "comments.user_id",
       "users.name as user_name",
       "users.image_url as user_image",

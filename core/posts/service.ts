@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
+import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
 import { findReaction } from "../reactions/member-reaction.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
@@ -34,7 +35,8 @@ export function createPostsService({ db, now }: Deps) {
   /**
    * A live post by its unique_id, as `POST /api/product_details` answers it, counting the view; a
    * NotFoundError when there is none. `type`, when given, must match the post's (a deal is not an
-   * educator post).
+   * educator post). A held, hidden or removed post is found only by its author and moderators,
+   * with `moderation` saying its state (core/moderation/policy.ts); its views are not counted.
    */
   async function details(input: {
     uniqueId: string;
@@ -46,18 +48,22 @@ export function createPostsService({ db, now }: Deps) {
     if (!uniqueId.safeParse(input.uniqueId).success) throw new NotFoundError();
     const row = await repo.findPostDetail(db, input.uniqueId);
     if (!row || (input.type && row.post_type !== input.type)) throw new NotFoundError();
+    const moderation = moderationState(row.status, row.moderation_reason);
+    if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
     const [comments, reaction, counted] = await Promise.all([
       repo.findComments(db, row.id),
       input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
-      countView(row.id, input.viewer, input.visitor, at),
+      moderation ? false : countView(row.id, input.viewer, input.visitor, at),
     ]);
     if (counted) row.views += 1;
     return {
       product_details: presentProductDetails(row, isLikedOf(reaction), at),
-      comments: presentCommentTree(comments, row.post_type),
+      comments: presentCommentTree(comments, row.post_type, input.viewer),
       // The viewer's own picture, shown beside the Leave a Comment box ("" for visitors).
       comments_user_image: input.viewer?.image_url ?? "",
+      // Only on a post that is not public, for the few who may see it: its banner.
+      ...(moderation ? { moderation } : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+import { HELD_FOR_REVIEW } from "../moderation/holding.ts";
 import { postPath } from "../posts/paths.ts";
 /** The Submit Deals calls' answers in the spec's field names (section 7). */
 
@@ -49,13 +50,19 @@ export interface CreatedPost {
   title: string;
   post_type: "d" | "g";
   kind: "deal" | "coupon" | "discussion";
+  /** "pending" when the post is held for review (core/moderation/holding.ts). */
+  status: "active" | "pending" | "hidden" | "removed";
 }
 
-/** `POST /api/save_deal` and `/api/save_discussion` on success. */
+/**
+ * `POST /api/save_deal` and `/api/save_discussion` on success: the spec's answer, and beside it,
+ * for a post held for review, `review_message` for its author.
+ */
 export function presentCreatedPost(post: CreatedPost, message: string) {
   return {
     status: "true",
     message,
+    ...(post.status === "pending" ? { review_message: HELD_FOR_REVIEW } : {}),
     response: {
       unique_id: post.unique_id,
       slug: post.slug,

@@ -83,6 +83,6 @@ export function insertPost(tx: DbOrTx, post: Omit<NewPost, "hot_score">) {
       // A new post starts with no engagement: its score is its age term alone.
       hot_score: sql<number>`post_hot_score(0, 0, 0, 0, ${post.created_at})`,
     })
-    .returning(["id", "unique_id", "slug", "title", "post_type", "kind"])
+    .returning(["id", "unique_id", "slug", "title", "post_type", "kind", "status"])
     .executeTakeFirstOrThrow();
 }

@@ -4,6 +4,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { withStoredImage } from "../media/images.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
+import { holdsNewPost } from "../moderation/holding.ts";
 import { assertLinksAllowed, linksInHtml } from "../settings/blocked-domains.ts";
 import {
   cleanDescription,
@@ -92,12 +93,14 @@ export function createSubmissionsService(deps: Deps) {
             await repo.lockLinkKey(tx, key);
             await refuseDuplicate(await repo.findLiveDealByLinkKey(tx, key, at));
           }
+          // A new member's first post may wait for a moderator (core/moderation/holding.ts).
+          const held = await holdsNewPost(tx, poster.id, at);
           const post = await repo.insertPost(tx, {
             unique_id: newUniqueId(),
             slug: derived.slug,
             post_type: "d",
             kind: derived.kind,
-            status: "active",
+            status: held ? "pending" : "active",
             user_id: poster.id,
             forum_category_id: deal.deal_category,
             store_id: deal.store_id,
@@ -148,12 +151,13 @@ export function createSubmissionsService(deps: Deps) {
         { bytes: image, folder: "discussions" },
         (stored) =>
           db.transaction().execute(async (tx) => {
+            const held = await holdsNewPost(tx, poster.id, at);
             const post = await repo.insertPost(tx, {
               unique_id: newUniqueId(),
               ...derivedDiscussionFields(discussion),
               post_type: "g",
               kind: "discussion",
-              status: "active",
+              status: held ? "pending" : "active",
               user_id: poster.id,
               forum_category_id: discussion.forum_category_id,
               title: discussion.title,

@@ -10,6 +10,16 @@ export const DEMO_STAFF = [
   { name: "Chalkboard Moderator", email: "moderator@example.com", role: "moderator" },
 ] as const;
 
+/**
+ * A member who joined two days ago and whose first post waits for review (issue 10): the held
+ * post of the console's queue. Signs in with DEMO_PASSWORD; no picture (the site shows initials).
+ */
+export const DEMO_NEWCOMER = {
+  name: "Nora Newcomer",
+  email: "newcomer@example.com",
+  joinedDaysAgo: 2,
+} as const;
+
 /** The one documented password of every demo account. */
 export const DEMO_PASSWORD = "Chalkboard#2026";
 

@@ -145,6 +145,20 @@ export interface PlanFollow {
   agoMin: number;
 }
 
+/** A post written after the members and posts of the plan: no id or author of its own yet. */
+export type HeldPlanPost = Omit<PlanPost, "id" | "userId">;
+
+/** An open report by a member (issue 10): the console's queue is not empty on first start. */
+export interface PlanReport {
+  itemType: "d" | "g" | "comment" | "user";
+  /** The post's unique_id, the comment's id or the user's id, as stored. */
+  itemId: string;
+  reporterId: number;
+  reason: "spam" | "expired" | "wrong price" | "offensive" | "duplicate" | "other";
+  note: string;
+  agoMin: number;
+}
+
 export interface PlanWishlist {
   firstName: string;
   lastName: string;
@@ -175,6 +189,13 @@ export interface DemoPlan {
   featuredStoreIds: number[];
   /** The forum's welcome post, the navigation bar's fixed Educators link. */
   educatorPostUniqueId: string;
+  /** Open reports: several members on one deal, one on a comment, one on a member. */
+  reports: PlanReport[];
+  /**
+   * The newcomer's first post (people.ts DEMO_NEWCOMER), held for review (status "pending"). Its
+   * id and author come from the sequences when it is written, after every other post and member.
+   */
+  heldPost: HeldPlanPost;
   images: ImageJob[];
 }
 
@@ -470,6 +491,9 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
   const welcome = featurePosts(root.fork("featured"), posts, scale === "full" ? 8 : 3);
   endOneOfNewestDeals(posts);
   const { comments, likes } = planCommentsAndLikes(root.fork("comments"), posts, users);
+  // Taken last, so the other parts stay as they were before moderation existed.
+  const moderationRng = root.fork("moderation");
+  const heldPost = planHeldPost(moderationRng, posts, forumCategories);
 
   return {
     users,
@@ -484,7 +508,120 @@ export function buildDemoPlan(scale: DemoScale): DemoPlan {
     wishlist: planWishlist(root.fork("wishlist")),
     featuredStoreIds: stores.slice(0, FEATURED_STORES).map((s) => s.id),
     educatorPostUniqueId: welcome.uniqueId,
+    reports: planReports(posts, comments, users),
+    heldPost,
     images,
+  };
+}
+
+// Moderation ----------------------------------------------------------------------------------
+
+/**
+ * Open reports for the console's queue: two members on one live deal (below the default hide
+ * threshold of 3, so it stays public), one on a comment of a discussion, one on a member. Picked
+ * by rank, never at random, so the same rows come out at every scale.
+ */
+function planReports(
+  posts: readonly PlanPost[],
+  comments: readonly PlanComment[],
+  users: readonly PlanUser[],
+): PlanReport[] {
+  const reportAgo = (itemAgo: number, wanted: number) => Math.max(1, Math.min(wanted, itemAgo - 1));
+  const others = (exclude: number) =>
+    users.filter((u) => u.id !== exclude && u.email !== DEMO_EMAIL);
+
+  const deal = newestDeals(posts).filter(
+    (p) => !p.isFeatured && (p.expiresAfterMin === null || p.expiresAfterMin > p.agoMin),
+  )[5]!;
+  const [first, second] = others(deal.userId);
+  const reports: PlanReport[] = [
+    {
+      itemType: "d",
+      itemId: deal.uniqueId,
+      reporterId: first!.id,
+      reason: "wrong price",
+      note: "The store shows a higher price than the one in the title.",
+      agoMin: reportAgo(deal.agoMin, 95),
+    },
+    {
+      itemType: "d",
+      itemId: deal.uniqueId,
+      reporterId: second!.id,
+      reason: "expired",
+      note: "",
+      agoMin: reportAgo(deal.agoMin, 40),
+    },
+  ];
+
+  const discussionIds = new Set(posts.filter((p) => p.postType === "g").map((p) => p.id));
+  const comment = comments.find((c) => c.parentId === null && discussionIds.has(c.postId))!;
+  reports.push({
+    itemType: "comment",
+    itemId: String(comment.id),
+    reporterId: others(comment.userId)[0]!.id,
+    reason: "offensive",
+    note: "Rude to another teacher.",
+    agoMin: reportAgo(comment.agoMin, 180),
+  });
+
+  const reported = users[users.length - 1]!;
+  reports.push({
+    itemType: "user",
+    itemId: String(reported.id),
+    reporterId: others(reported.id)[1]!.id,
+    reason: "spam",
+    note: "Posts the same shop link under every deal.",
+    agoMin: reportAgo(reported.agoMin, 300),
+  });
+  return reports;
+}
+
+/**
+ * The newcomer's first post, held for review: a discussion of a few hours ago (the newcomer joined
+ * two days ago), with a unique_id no other post has.
+ */
+function planHeldPost(
+  rng: Random,
+  posts: readonly PlanPost[],
+  forumCategories: readonly PlanForumCategory[],
+): HeldPlanPost {
+  const category = DISCUSSION_FORUM_CATEGORIES[0];
+  const title = "New here: where do you find cheap books for a classroom library?";
+  const description = new Description()
+    .paragraph(
+      "Hi all, first post! I teach second grade and I'm building a classroom library from scratch.",
+    )
+    .paragraph(
+      "Where do you find good books for less? I've tried library sales; anything else worth a look?",
+    );
+  const used = new Set(posts.map((p) => p.uniqueId));
+  let uniqueId = rng.uniqueId();
+  while (used.has(uniqueId)) uniqueId = rng.uniqueId();
+  return {
+    uniqueId,
+    slug: slugOf(title),
+    postType: "g",
+    kind: "discussion",
+    forumCategoryId: forumCategories.find(
+      (fc) => fc.kind === "discussion" && fc.title === category,
+    )!.id,
+    storeId: null,
+    categoryId: null,
+    title,
+    description: description.html,
+    descriptionText: description.text,
+    imageFile: `discussion-${slugOf(category)}.webp`,
+    price: null,
+    listPrice: null,
+    discount: null,
+    dealBadge: "",
+    link: "",
+    linkKey: "",
+    couponCode: "",
+    expiresAfterMin: null,
+    isFeatured: false,
+    views: 0,
+    agoMin: 180,
   };
 }
 

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../core/auth/password.ts";
 import type { Database } from "../schema.ts";
 import { demoImageUrl, renderImages } from "./images.ts";
-import { DEMO_PASSWORD, DEMO_STAFF } from "./people.ts";
+import { DEMO_NEWCOMER, DEMO_PASSWORD, DEMO_STAFF } from "./people.ts";
 import { buildDemoPlan, type DemoPlan, type DemoScale } from "./plan.ts";
 import {
   FOOTER_SETTINGS,
@@ -117,6 +117,7 @@ async function insertPlan(
   await insertForums(tx, plan);
   await insertPosts(tx, plan, at);
   await insertEngagement(tx, plan, at);
+  await insertReports(tx, plan, at);
   await insertSiteContent(tx, plan, at);
   await insertSubscription(tx, plan, at);
   for (const table of EXPLICIT_ID_TABLES) {
@@ -125,6 +126,7 @@ async function insertPlan(
     );
   }
   await insertStaff(tx, at, passwordHash);
+  await insertNewcomer(tx, plan, at, passwordHash);
 }
 
 /** The console's staff accounts, after the members (their ids follow the members' sequence). */
@@ -247,42 +249,101 @@ async function insertPosts(tx: Transaction<Database>, plan: DemoPlan, at: DateOf
   await insertChunked(
     tx,
     "posts",
-    plan.posts.map((p) => {
-      const created = at(p.agoMin);
-      return {
-        id: p.id,
-        unique_id: p.uniqueId,
-        slug: p.slug,
-        post_type: p.postType,
-        kind: p.kind,
-        user_id: p.userId,
-        forum_category_id: p.forumCategoryId,
-        store_id: p.storeId,
-        category_id: p.categoryId,
-        title: p.title,
-        description: p.description,
-        description_text: p.descriptionText,
-        image_url: demoImageUrl(p.imageFile),
-        price: p.price,
-        list_price: p.listPrice,
-        discount: p.discount,
-        currency: "USD",
-        deal_badge: p.dealBadge,
-        link: p.link,
-        link_key: p.linkKey,
-        coupon_code: p.couponCode,
-        expires_at:
-          p.expiresAfterMin === null
-            ? null
-            : new Date(created.getTime() + p.expiresAfterMin * 60_000),
-        is_featured: p.isFeatured,
-        status: "active" as const,
-        views: p.views,
-        created_at: created,
-        updated_at: created,
-      };
-    }),
+    plan.posts.map((p) => postRow(p, "active", at)),
   );
+}
+
+/** One planned post as its row. */
+function postRow(p: DemoPlan["posts"][number], status: "active" | "pending", at: DateOf) {
+  const created = at(p.agoMin);
+  return {
+    id: p.id,
+    unique_id: p.uniqueId,
+    slug: p.slug,
+    post_type: p.postType,
+    kind: p.kind,
+    user_id: p.userId,
+    forum_category_id: p.forumCategoryId,
+    store_id: p.storeId,
+    category_id: p.categoryId,
+    title: p.title,
+    description: p.description,
+    description_text: p.descriptionText,
+    image_url: demoImageUrl(p.imageFile),
+    price: p.price,
+    list_price: p.listPrice,
+    discount: p.discount,
+    currency: "USD",
+    deal_badge: p.dealBadge,
+    link: p.link,
+    link_key: p.linkKey,
+    coupon_code: p.couponCode,
+    expires_at:
+      p.expiresAfterMin === null ? null : new Date(created.getTime() + p.expiresAfterMin * 60_000),
+    is_featured: p.isFeatured,
+    status,
+    views: p.views,
+    created_at: created,
+    updated_at: created,
+  };
+}
+
+/** The open reports of the console's first-start queue (issue 10). */
+async function insertReports(tx: Transaction<Database>, plan: DemoPlan, at: DateOf) {
+  await insertChunked(
+    tx,
+    "reports",
+    plan.reports.map((r) => ({
+      item_type: r.itemType,
+      item_id: r.itemId,
+      reporter_id: r.reporterId,
+      reason: r.reason,
+      note: r.note,
+      created_at: at(r.agoMin),
+    })),
+  );
+}
+
+/**
+ * The newcomer and their first post, held for review (issue 10), after the staff: their ids
+ * follow the sequences. A pending post is in no public list or count.
+ */
+async function insertNewcomer(
+  tx: Transaction<Database>,
+  plan: DemoPlan,
+  at: DateOf,
+  passwordHash: string,
+) {
+  const joined = at(DEMO_NEWCOMER.joinedDaysAgo * 24 * 60);
+  const newcomer = await tx
+    .insertInto("users")
+    .values({
+      name: DEMO_NEWCOMER.name,
+      email: DEMO_NEWCOMER.email,
+      password_hash: passwordHash,
+      user_type: "Teacher",
+      image_url: null,
+      dob: null,
+      gender: null,
+      email_verified_at: joined,
+      created_at: joined,
+      updated_at: joined,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const { id: _id, ...row } = postRow(
+    { ...plan.heldPost, id: 0, userId: newcomer.id },
+    "pending",
+    at,
+  );
+  await tx
+    .insertInto("posts")
+    .values({
+      ...row,
+      // A new post's score is its age term alone (the trigger computes it on updates only).
+      hot_score: sql<number>`post_hot_score(0, 0, 0, 0, ${row.created_at})`,
+    })
+    .execute();
 }
 
 /** Comments and likes, then each post's counts and trending score from the rows just written. */

@@ -1,4 +1,4 @@
--- The console's content pages (docs/decisions/0032-console-content.md).
+-- The console's content pages (docs/decisions/0033-console-content.md).
 
 -- Replies to contact messages, mailed from /admin/messages and kept with the message they answer.
 CREATE TABLE contact_replies (

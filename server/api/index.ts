@@ -23,6 +23,8 @@ import { consoleContentApi } from "./console-content.ts";
 import { adminCatalogApi } from "./admin-catalog.ts";
 import { adminContentApi } from "./admin-content.ts";
 import { adminMessagesApi } from "./admin-messages.ts";
+import { moderationApi } from "./moderation.ts";
+import { notificationsApi } from "./notifications.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -46,6 +48,8 @@ const modules: ApiModule[] = [
   adminCatalogApi,
   adminContentApi,
   adminMessagesApi,
+  moderationApi,
+  notificationsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

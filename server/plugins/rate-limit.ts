@@ -52,6 +52,16 @@ export const RATE_LIMITS = {
     keyGenerator: byAccount,
     perAddress: { max: 60, timeWindow: TEN_MINUTES },
   },
+  /**
+   * Reports: per account, and per address too, so that one person's accounts on one address meet
+   * one allowance (reports from several members hide an item automatically).
+   */
+  report: {
+    max: 20,
+    timeWindow: "1 hour",
+    keyGenerator: byAccount,
+    perAddress: { max: 40, timeWindow: "1 hour" },
+  },
   /** Follow and UN FOLLOW. */
   follow: {
     max: 20,

@@ -155,6 +155,13 @@ async function freshMember(world: ApiWorld, options: { confirmed?: boolean } = {
   return { id, client };
 }
 
+/** A signed-in moderator or admin, for the console's calls. */
+async function staffClient(world: ApiWorld, role: "moderator" | "admin") {
+  const { id, client } = await freshMember(world);
+  await world.t.deps.db.updateTable("users").set({ role }).where("id", "=", id).execute();
+  return client;
+}
+
 /** A code as the mailed links carry it, stored for `userId` as `purpose`. */
 async function emailCode(world: ApiWorld, userId: number, purpose: "confirm" | "reset") {
   const code = randomBytes(32).toString("base64url");
@@ -381,6 +388,20 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     if (created.statusCode !== 200) throw new Error(`social sign-in failed: ${created.body}`);
     return { client, body };
   },
+
+  // Moderation and notifications (issue 10).
+  // A member is reported (reports of a post would hide the shared deal after three).
+  "POST /report": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { item_type: "user", item_id: w.ids.otherUser, reason: "spam", note: "Only adverts." },
+  }),
+  "GET /notifications": async (w) => ({ client: w.member.client }),
+  "POST /notifications_read": async (w) => ({ client: w.member.client, body: {} }),
+  "GET /admin/reports": async (w) => ({ client: await staffClient(w, "moderator") }),
+  "POST /admin/moderate": async (w) => ({
+    client: await staffClient(w, "moderator"),
+    body: { item_type: "d", item_id: w.ids.deal.unique_id, action: "restore", reason: "" },
+  }),
 
   "POST /subscriptions_setup_intent": async (w) => ({
     client: w.member.client,

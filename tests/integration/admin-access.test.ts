@@ -75,6 +75,9 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "POST /admin/messages/resolve": "moderator",
   "POST /admin/messages/reopen": "moderator",
   "POST /admin/messages/reply": "moderator",
+  // Moderation queue (issue 10).
+  "GET /admin/reports": "moderator",
+  "POST /admin/moderate": "moderator",
 };
 
 const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));

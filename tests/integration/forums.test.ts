@@ -79,6 +79,8 @@ describe("GET /api/forums", () => {
       .selectFrom("posts")
       .select("id")
       .where("post_type", "=", "g")
+      // A public one: the demo data also holds a newcomer's discussion for review (issue 10).
+      .where("status", "=", "active")
       .orderBy("id", "desc")
       .executeTakeFirstOrThrow();
     await t.deps.db

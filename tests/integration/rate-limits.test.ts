@@ -187,4 +187,32 @@ describe("likes, unlikes and follows: per account and per address", () => {
       expect((await call(fresh, "198.19.1.1")).statusCode).toBe(200);
     });
   }
+  // Reports (issue 10): a repeat answers 409, which counts like any other call.
+  const report = (client: TestClient, address: string) =>
+    client.request({
+      method: "POST",
+      url: "/api/report",
+      payload: { item_type: "user", item_id: followee, reason: "spam" },
+      remoteAddress: address,
+    });
+
+  it("limits reports per account, and per address across accounts", async () => {
+    const client = await member();
+    for (let i = 0; i < RATE_LIMITS.report.max; i++) {
+      expect([201, 409], `report ${i + 1}`).toContain(
+        (await report(client, `198.18.${i}.9`)).statusCode,
+      );
+    }
+    expectLimited(await report(client, "198.18.250.9"), "reports over the account's allowance");
+
+    const address = "198.19.0.3";
+    for (let sent = 0; sent < RATE_LIMITS.report.perAddress.max;) {
+      const someone = await member();
+      for (let i = 0; i < RATE_LIMITS.report.max && sent < RATE_LIMITS.report.perAddress.max; i++) {
+        expect([201, 409]).toContain((await report(someone, address)).statusCode);
+        sent++;
+      }
+    }
+    expectLimited(await report(await member(), address), "reports over the address's allowance");
+  });
 });

@@ -75,7 +75,12 @@ describe("demo data, small scale", () => {
   });
 
   it("fills every table the site reads", async () => {
-    expect(await count(db, "SELECT count(*) FROM users WHERE role = 'member'")).toBe(8);
+    expect(
+      await count(
+        db,
+        "SELECT count(*) FROM users WHERE role = 'member' AND email <> 'newcomer@example.com'",
+      ),
+    ).toBe(8);
     expect(
       await count(
         db,
@@ -91,7 +96,9 @@ describe("demo data, small scale", () => {
     expect(await count(db, "SELECT count(*) FROM stores")).toBe(12);
     expect(await count(db, "SELECT count(*) FROM categories")).toBe(8);
     expect(await count(db, "SELECT count(*) FROM posts WHERE post_type = 'd'")).toBe(60);
-    expect(await count(db, "SELECT count(*) FROM posts WHERE post_type = 'g'")).toBe(15);
+    expect(
+      await count(db, "SELECT count(*) FROM posts WHERE post_type = 'g' AND status = 'active'"),
+    ).toBe(15);
     expect(await count(db, "SELECT count(*) FROM posts WHERE kind = 'coupon'")).toBeGreaterThan(5);
     expect(await count(db, "SELECT count(*) FROM posts WHERE kind = 'deal'")).toBeGreaterThan(20);
     expect(await count(db, "SELECT count(*) FROM teachers_wishlist")).toBe(12);
@@ -220,7 +227,8 @@ describe("demo data, small scale", () => {
       `SELECT count(*) FROM posts p JOIN forum_categories fc ON fc.id = p.forum_category_id
        WHERE p.post_type = 'g' AND p.kind = 'discussion' AND fc.kind = 'discussion' AND p.store_id IS NULL`,
     );
-    expect(discussions).toBe(15);
+    // The 15 public discussions and the one held for review.
+    expect(discussions).toBe(16);
   });
 
   it("shows a coupon with a code and an ended deal on the first page of new deals", async () => {
@@ -242,11 +250,12 @@ describe("demo data, small scale", () => {
   it("writes an image for every image URL", async () => {
     const urls = [
       ...(await db.selectFrom("posts").select("image_url as url").execute()),
-      // The staff accounts have no picture (the site shows initials).
+      // The staff and the newcomer have no picture (the site shows initials).
       ...(await db
         .selectFrom("users")
         .select("image_url as url")
         .where("role", "=", "member")
+        .where("email", "<>", "newcomer@example.com")
         .execute()),
       ...(await db.selectFrom("stores").select("image_url as url").execute()),
       ...(await db.selectFrom("categories").select("image_url as url").execute()),
@@ -309,6 +318,84 @@ describe("demo data, small scale", () => {
     }
   });
 
+  it("fills the console's queue: open reports on a deal, a comment and a member, and a held post", async () => {
+    const reports = await db
+      .selectFrom("reports")
+      .select(["item_type", "item_id", "reporter_id", "reason", "note", "status", "created_at"])
+      .orderBy("id")
+      .execute();
+    expect(reports.map((r) => r.item_type)).toEqual(["d", "d", "comment", "user"]);
+    expect(reports.every((r) => r.status === "open" && r.created_at <= NOW)).toBe(true);
+    // Two members on one deal: below the hide threshold of 3, so it stays public.
+    const [first, second] = reports;
+    expect(first!.item_id).toBe(second!.item_id);
+    expect(first!.reporter_id).not.toBe(second!.reporter_id);
+    const reported = await db
+      .selectFrom("posts")
+      .select(["status", "user_id", "created_at"])
+      .where("unique_id", "=", first!.item_id)
+      .executeTakeFirstOrThrow();
+    expect(reported.status).toBe("active");
+    // Every reported item exists, is public, and is not the reporter's own; items are older.
+    for (const report of reports) {
+      const owner =
+        report.item_type === "d"
+          ? reported
+          : report.item_type === "comment"
+            ? await db
+                .selectFrom("comments")
+                .innerJoin("posts", "posts.id", "comments.post_id")
+                .select(["comments.user_id", "comments.created_at", "posts.status"])
+                .where("comments.id", "=", Number(report.item_id))
+                .where("comments.status", "=", "active")
+                .executeTakeFirstOrThrow()
+            : await db
+                .selectFrom("users")
+                .select(["id as user_id", "created_at"])
+                .where("id", "=", Number(report.item_id))
+                .where("deleted_at", "is", null)
+                .executeTakeFirstOrThrow();
+      expect(owner.user_id).not.toBe(report.reporter_id);
+      expect(owner.created_at.getTime()).toBeLessThan(report.created_at.getTime());
+      if ("status" in owner) expect(owner.status).toBe("active");
+    }
+    // Nobody reported the same item twice while open (the unique index would refuse it anyway).
+    expect(new Set(reports.map((r) => `${r.reporter_id}:${r.item_type}:${r.item_id}`)).size).toBe(
+      reports.length,
+    );
+
+    const held = await db
+      .selectFrom("posts")
+      .innerJoin("users", "users.id", "posts.user_id")
+      .select([
+        "posts.id",
+        "posts.post_type",
+        "posts.created_at",
+        "posts.hot_score",
+        "users.email",
+        "users.created_at as joined",
+      ])
+      .where("posts.status", "=", "pending")
+      .execute();
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ post_type: "g", email: "newcomer@example.com" });
+    // The newcomer joined two days ago: the hold's default 7 days would hold their first post.
+    expect(NOW.getTime() - held[0]!.joined.getTime()).toBe(2 * DAY_MS);
+    expect(held[0]!.joined.getTime()).toBeLessThan(held[0]!.created_at.getTime());
+    expect(held[0]!.hot_score).not.toBe(0);
+    // Numbered after every other post, so it never shifts the public posts' ids.
+    expect(await count(db, "SELECT max(id) FROM posts WHERE status = 'active'")).toBe(
+      held[0]!.id - 1,
+    );
+    // It is its author's only post: a first post held for review.
+    expect(
+      await count(
+        db,
+        `SELECT count(*) FROM posts WHERE user_id = (SELECT user_id FROM posts WHERE id = ${held[0]!.id})`,
+      ),
+    ).toBe(1);
+  });
+
   it("refuses a database that already has content", async () => {
     await expect(seedDemoData(db, { mediaDir, scale: "small", now: NOW })).rejects.toBeInstanceOf(
       DemoDataError,
@@ -332,6 +419,13 @@ describe("demo data, small scale", () => {
           .orderBy("id")
           .execute();
       expect(await comments(other.handle.db)).toEqual(await comments(db));
+      const reports = (d: Db) =>
+        d
+          .selectFrom("reports")
+          .select(["item_type", "item_id", "reporter_id", "reason", "note"])
+          .orderBy("id")
+          .execute();
+      expect(await reports(other.handle.db)).toEqual(await reports(db));
     } finally {
       await other.handle.close();
       fs.rmSync(other.mediaDir, { recursive: true, force: true });
@@ -349,8 +443,17 @@ describe("demo data, full scale", () => {
       expect(
         await count(db, "SELECT count(*) FROM posts WHERE post_type = 'd'"),
       ).toBeGreaterThanOrEqual(600);
-      expect(await count(db, "SELECT count(*) FROM posts WHERE post_type = 'g'")).toBe(60);
-      expect(await count(db, "SELECT count(*) FROM users WHERE role = 'member'")).toBe(40);
+      expect(
+        await count(db, "SELECT count(*) FROM posts WHERE post_type = 'g' AND status = 'active'"),
+      ).toBe(60);
+      expect(await count(db, "SELECT count(*) FROM posts WHERE status = 'pending'")).toBe(1);
+      expect(await count(db, "SELECT count(*) FROM reports WHERE status = 'open'")).toBe(4);
+      expect(
+        await count(
+          db,
+          "SELECT count(*) FROM users WHERE role = 'member' AND email <> 'newcomer@example.com'",
+        ),
+      ).toBe(40);
       expect(
         await count(db, "SELECT count(*) FROM users WHERE user_type = 'Teacher'"),
       ).toBeGreaterThan(20);

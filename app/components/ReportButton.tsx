@@ -1,0 +1,109 @@
+import { useId, useState } from "react";
+import { useNavigate } from "react-router";
+import { z } from "zod";
+import { REPORT_REASONS, ReportBody } from "../../core/moderation/schema.ts";
+import { apiCall } from "../lib/api.ts";
+import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { ConfirmDialog } from "./ConfirmDialog.tsx";
+import { Field, FormAlert } from "./Form.tsx";
+import "../styles/report.css";
+
+/** The dialog's fields, checked in the browser with the API's own rules. */
+const ReportFormSchema = z.object({ reason: ReportBody.shape.reason, note: ReportBody.shape.note });
+
+interface ReportButtonProps {
+  itemType: "d" | "g" | "comment" | "user";
+  itemId: string | number;
+  /** What is reported, for the dialog's title and screen readers: "this deal", "this comment". */
+  what: string;
+  /** The signed-in user's id; null sends a click to /login. */
+  viewerId: number | null;
+}
+
+/**
+ * Report: a small dialog with a reason and an optional note, sent to `POST /api/report`. The
+ * answer (thanks, or "you have already reported this") shows beside the button, which then says
+ * "Reported". A visitor is sent to /login.
+ */
+export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonProps) {
+  const navigate = useNavigate();
+  const prefix = useId();
+  const [open, setOpen] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+
+  const form = useApiForm(
+    ReportFormSchema,
+    (values) => apiCall("/report", { item_type: itemType, item_id: itemId, ...values }),
+    (result, form) => {
+      setOpen(false);
+      setSent(messageOf(result.data));
+      form.reset();
+    },
+    {
+      initial: { reason: "", note: "" },
+      idPrefix: prefix,
+      failureMessage: ({ status, data }) => {
+        if (status === 401) {
+          navigate("/login");
+          return null;
+        }
+        // Already reported: nothing to add; say so beside the button.
+        if (status === 409) {
+          setOpen(false);
+          setSent(messageOf(data));
+          return null;
+        }
+        return messageOf(data, "Sorry, your report could not be sent. Please try again.");
+      },
+    },
+  );
+
+  function start() {
+    if (viewerId === null) navigate("/login");
+    else setOpen(true);
+  }
+
+  return (
+    <div className="report-action">
+      <button type="button" className="btn-link report-button" onClick={start} disabled={!!sent}>
+        {sent ? "Reported" : "Report"}
+        <span className="visually-hidden"> {what}</span>
+      </button>
+      <p className="report-status" role="status">
+        {sent}
+      </p>
+      <ConfirmDialog
+        open={open}
+        title={`Report ${what}`}
+        confirmLabel="Send report"
+        cancelLabel="Cancel"
+        busy={form.busy}
+        onConfirm={() => void form.submit()}
+        onCancel={() => {
+          setOpen(false);
+          form.clearMessage();
+        }}
+      >
+        <form ref={form.ref} className="report-form" onSubmit={form.submit} noValidate>
+          <FormAlert message={form.message} />
+          <Field
+            {...form.bind("reason")}
+            label="Reason"
+            control="select"
+            placeholder="Choose a reason"
+            options={REPORT_REASONS}
+            required
+          />
+          <Field
+            {...form.bind("note")}
+            label="Note for the moderators"
+            control="textarea"
+            mark="optional"
+            rows={3}
+            maxLength={500}
+          />
+        </form>
+      </ConfirmDialog>
+    </div>
+  );
+}
