@@ -105,6 +105,8 @@ test.describe("the console's content", () => {
     test(`the console's content pages at ${viewport.name} width fit and are accessible`, async ({
       page,
     }) => {
+      // Seven pages, each checked by axe: more than one test's usual minute on a busy machine.
+      test.slow();
       await page.setViewportSize(viewport);
       await signInAsAdmin(page);
       for (const path of [
