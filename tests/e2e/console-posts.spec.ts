@@ -28,6 +28,8 @@ async function postDeal(page: Page, userId: number, title: string) {
       store_id: String(options.store[0].id),
       category_id: String(options.category[0].id),
       title,
+      // A real deal's link: other journeys open the newest deal and expect GRAB DEAL.
+      link: `https://www.example.com/products/${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
       deal_description: "<p>Posted for the console journey.</p>",
       price: "9.99",
     },
