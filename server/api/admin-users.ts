@@ -28,11 +28,12 @@ export const adminUsersApi: ApiModule = (app, services) => {
     summary:
       "Accounts, newest first, 25 a page: ?q= (name, email or id), ?role=member|moderator|admin, " +
       "?status=active|suspended|deleted, ?page=",
+    body: UsersQuery,
     response: ConsoleUsersResponse,
     auth: "moderator",
-    handler: async ({ request }) => ({
+    handler: async ({ input, request }) => ({
       status: "true",
-      ...(await users.list(request.user, UsersQuery.parse(request.query ?? {}))),
+      ...(await users.list(request.user, input)),
     }),
   });
 

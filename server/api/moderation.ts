@@ -34,12 +34,13 @@ export const moderationApi: ApiModule = (app, services) => {
     summary:
       "The moderation queue: open reports grouped by item (most reported first, then newest), " +
       "25 items a page (?page=n), and the posts held for review",
+    body: QueuePage,
     response: ReportQueueResponse,
     auth: "moderator",
-    handler: async ({ request }) => {
-      const { page } = QueuePage.parse(request.query ?? {});
-      return { status: "true", response: await services.moderation.queue(request.user, page) };
-    },
+    handler: async ({ input, request }) => ({
+      status: "true",
+      response: await services.moderation.queue(request.user, input.page),
+    }),
   });
 
   apiRoute(app, {

@@ -11,12 +11,13 @@ export const notificationsApi: ApiModule = (app, services) => {
     tag: "Notifications",
     summary:
       "The signed-in member's notifications, newest first, 20 a page (?page=n), and how many are unread",
+    body: NotificationsPage,
     response: NotificationsResponse,
     auth: true,
-    handler: async ({ request }) => {
-      const { page } = NotificationsPage.parse(request.query ?? {});
-      return { status: "true", response: await services.notifications.list(request.user, page) };
-    },
+    handler: async ({ input, request }) => ({
+      status: "true",
+      response: await services.notifications.list(request.user, input.page),
+    }),
   });
 
   apiRoute(app, {
