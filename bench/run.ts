@@ -13,6 +13,7 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { javascriptWeight, someDealPath } from "./js-weight.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -157,6 +158,18 @@ async function main() {
         `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${(r.rps / baseline.rps).toFixed(3)} | ${(r.p99 / Math.max(1, baseline.p99)).toFixed(1)} | ${r.errors} |`,
       );
     }
+    const weightPages = ["/", "/newdeals"];
+    const dealPath = await someDealPath(base);
+    if (dealPath) weightPages.push(dealPath);
+    console.log("\nJavaScript loaded at start (compressed with the server's defaults)\n");
+    console.log("| page | files | raw kB | gzip kB | brotli kB |");
+    console.log("|---|---:|---:|---:|---:|");
+    for (const page of weightPages) {
+      const w = await javascriptWeight(base, page);
+      const kb = (n: number) => (n / 1000).toFixed(1);
+      console.log(`| ${page} | ${w.files} | ${kb(w.raw)} | ${kb(w.gzip)} | ${kb(w.brotli)} |`);
+    }
+
     const page1 = results.find((r) => r.name.startsWith("new deals page 1 (POST"));
     const page2000 = results.find((r) => r.name.startsWith("new deals page 2000 (POST"));
     if (page1 && page2000) {
