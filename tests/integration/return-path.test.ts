@@ -190,7 +190,9 @@ describe("POST /api/signin with next", () => {
       next: { url: "//evil.example" },
     });
     expect(response.statusCode).toBe(422);
-    expect(response.json().status).toBe(false);
+    // The spec's sign-in failure shape: status 'False'.
+    expect(response.json().status).toBe("False");
+    expect(response.json().errors).toHaveProperty("next");
   });
 });
 
