@@ -98,7 +98,7 @@ export function CommentForm(props: CommentFormProps) {
     }
     setResume(null);
     const box = form.ref.current?.querySelector("textarea");
-    box?.scrollIntoView({ block: "center" });
+    box?.scrollIntoView?.({ block: "center" });
     box?.focus();
     if (resume.trim()) {
       postingResumed.current = true;

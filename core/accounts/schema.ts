@@ -128,7 +128,7 @@ export const SigninSchema = z.object({
  * return path (`next`), answered back checked by core/auth/return-path.ts (issue 14).
  */
 export const SigninRequestSchema = SigninSchema.extend({
-  next: z.string({ message: "next must be a path on this site." }).optional(),
+  next: text({ error: "next must be a path on this site." }).optional(),
 });
 
 /** POST /api/forgot_password {email}. */
