@@ -17,6 +17,7 @@ import { Footer } from "./components/Footer.tsx";
 import { Navbar } from "./components/Navbar.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
+import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
 
 /** The settings, footer and social links; when they cannot be read, the defaults (and a log line). */
@@ -29,7 +30,7 @@ async function siteSettings({ services, log }: RequestContext): Promise<SiteSett
   }
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request: httpRequest }: Route.LoaderArgs) {
   const request = context.get(requestContext);
   const { user, publicConfig, csrfToken } = request;
   return {
@@ -41,6 +42,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     csrfToken: user ? csrfToken : null,
     publicConfig,
     year: new Date().getFullYear(),
+    // Dark mode (issue 14): the visitor's chosen theme, rendered on <html> (app/lib/theme.ts).
+    theme: themeOf(httpRequest),
   };
 }
 
@@ -66,7 +69,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // The spec hides the navigation bar on /logout.
   const showNav = pathname !== "/logout";
   return (
-    <html lang="en">
+    <html lang="en" data-theme={data?.theme ?? undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

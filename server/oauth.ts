@@ -7,6 +7,7 @@ import {
   SUSPENSION_NOTICE_SECONDS,
   encodeSuspensionNotice,
 } from "../core/auth/suspension.ts";
+import { DEFAULT_RETURN_PATH, safeReturnPath, withReturnPath } from "../core/auth/return-path.ts";
 import { DomainError, NotFoundError } from "../core/errors.ts";
 import type { Services } from "../core/services.ts";
 import { RATE_LIMITS } from "./plugins/rate-limit.ts";
@@ -19,6 +20,8 @@ interface StoredFlow extends AuthorizationFlow {
   intent: SocialIntent;
   /** The code of a mailed link that joins this provider identity to an existing account. */
   linkCode?: string;
+  /** Where a sign-in returns to (`/auth/google?next=/post/…`, issue 14), checked at both ends. */
+  next?: string;
 }
 
 /** Where each outcome sends the browser; the pages show the spec's messages for the errors. */
@@ -52,7 +55,8 @@ function readFlow(request: FastifyRequest): StoredFlow | null {
       typeof flow.codeVerifier === "string" &&
       typeof flow.nonce === "string" &&
       INTENTS.includes(flow.intent as SocialIntent) &&
-      (flow.linkCode === undefined || typeof flow.linkCode === "string")
+      (flow.linkCode === undefined || typeof flow.linkCode === "string") &&
+      (flow.next === undefined || typeof flow.next === "string")
     ) {
       return flow as StoredFlow;
     }
@@ -78,6 +82,14 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
     secure: request.protocol === "https",
   });
 
+  /** A failed sign-in goes back to /login, keeping the return path for the next try. */
+  function failedDestination(intent: SocialIntent, next?: string): string {
+    const failed = DESTINATIONS[intent].failed;
+    if (intent !== "login") return failed;
+    const back = safeReturnPath(next);
+    return back === DEFAULT_RETURN_PATH ? failed : `${failed}&next=${encodeURIComponent(back)}`;
+  }
+
   function noStore(reply: FastifyReply) {
     return reply.header("cache-control", "no-store");
   }
@@ -89,10 +101,16 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
     provider: OAuthProviderName,
     intent: SocialIntent,
     linkCode?: string,
+    next: string = DEFAULT_RETURN_PATH,
   ) {
     try {
       const { url, flow } = await accounts.oauth.begin(provider);
-      const stored: StoredFlow = { ...flow, intent, ...(linkCode ? { linkCode } : {}) };
+      const stored: StoredFlow = {
+        ...flow,
+        intent,
+        ...(linkCode ? { linkCode } : {}),
+        ...(next !== DEFAULT_RETURN_PATH ? { next } : {}),
+      };
       reply.setCookie(FLOW_COOKIE, Buffer.from(JSON.stringify(stored)).toString("base64url"), {
         ...cookieOptions(request),
         maxAge: FLOW_TTL_SECONDS,
@@ -101,24 +119,27 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
     } catch (error) {
       if (!(error instanceof OAuthFailure)) throw error;
       request.log.warn(`${provider} sign-in could not start: ${error.message}`);
-      return reply.redirect(DESTINATIONS[intent].failed);
+      return reply.redirect(failedDestination(intent, next));
     }
   }
 
   // intent=link (the account page's link action) needs a signed-in user.
-  app.get<{ Params: { provider: string }; Querystring: { intent?: string } }>(
+  app.get<{ Params: { provider: string }; Querystring: { intent?: string; next?: string } }>(
     "/auth/:provider",
     { config: { rateLimit: RATE_LIMITS.social } },
     async (request, reply) => {
       const asked = request.query.intent as SocialIntent;
       const intent: SocialIntent = INTENTS.includes(asked) ? asked : "login";
       const { provider } = request.params;
+      const next = intent === "login" ? safeReturnPath(request.query.next) : DEFAULT_RETURN_PATH;
       noStore(reply);
       if (!isProvider(provider) || !accounts.oauth.isAvailable(provider)) {
-        return reply.redirect(DESTINATIONS[intent].failed);
+        return reply.redirect(failedDestination(intent, next));
       }
-      if (intent === "link" && !request.user) return reply.redirect("/login");
-      return startFlow(request, reply, provider, intent);
+      if (intent === "link" && !request.user) {
+        return reply.redirect(withReturnPath("/login", "/user/profile"));
+      }
+      return startFlow(request, reply, provider, intent, undefined, next);
     },
   );
 
@@ -150,7 +171,7 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
       reply.clearCookie(FLOW_COOKIE, cookieOptions(request));
       const intent = flow?.intent ?? "login";
       if (!flow || flow.provider !== request.params.provider) {
-        return reply.redirect(DESTINATIONS[intent].failed);
+        return reply.redirect(failedDestination(intent, flow?.next));
       }
       try {
         const callbackUrl = new URL(request.url, `${request.protocol}://${request.host}`);
@@ -164,7 +185,11 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
           ? await accounts.confirmProviderLink(flow.linkCode, identity, context)
           : await accounts.signInWithProvider(identity, intent, context);
         reply.setSessionCookie(token);
-        return reply.redirect(DESTINATIONS[intent].done);
+        const done =
+          intent === "login" && !flow.linkCode
+            ? safeReturnPath(flow.next)
+            : DESTINATIONS[intent].done;
+        return reply.redirect(done);
       } catch (error) {
         if (error instanceof OAuthFailure) {
           request.log.warn(`${flow.provider} sign-in failed: ${error.message}`);
@@ -186,7 +211,7 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
         }
         const noAccount = error instanceof NotFoundError;
         return reply.redirect(
-          noAccount ? "/delete-account?social_error=nodata" : DESTINATIONS[intent].failed,
+          noAccount ? "/delete-account?social_error=nodata" : failedDestination(intent, flow.next),
         );
       }
     },

@@ -1,9 +1,10 @@
-import { useId } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import { z } from "zod";
 import { AddCommentSchema } from "../../core/comments/schema.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { Field } from "./Form.tsx";
 
 /** The API's own rule for comment_text ('Please enter a comment before posting.' when blank). */
@@ -12,7 +13,8 @@ const CommentTextSchema = z.object({ comment_text: AddCommentSchema.shape.commen
 interface CommentFormProps {
   postId: number;
   postType: "d" | "g";
-  viewerId: number;
+  /** The signed-in user's id; null (a visitor) signs in first and posts on return (issue 14). */
+  viewerId: number | null;
   /** The comment being answered; omitted for a top-level comment. */
   parentId?: number;
   label: string;
@@ -20,13 +22,31 @@ interface CommentFormProps {
   onCancel?: () => void;
   onPosted?: () => void;
   autoFocus?: boolean;
+  /**
+   * A reply typed before signing in, handed over by its comment (which opened this box on
+   * return): it is filled in and posted. The top-level box picks up its own.
+   */
+  resume?: string;
 }
 
-/** The Leave a Comment box and the Reply box: posts through the JSON API, then reloads the data. */
+/**
+ * The Leave a Comment box and the Reply box: posts through the JSON API, then reloads the data.
+ *
+ * A visitor may type too. Posting sends them to sign in with the text kept for this page
+ * (app/lib/pending-action.ts); back here, signed in, the text is posted as they asked, since
+ * pressing the button was the decision to publish. If the server refuses it (an unconfirmed
+ * address, docs/decisions/0013), the text stays in the box with the server's message, so
+ * nothing typed is lost.
+ */
 export function CommentForm(props: CommentFormProps) {
   const { postId, postType, viewerId, parentId, label, submitLabel, onCancel, onPosted } = props;
   const revalidator = useRevalidator();
+  const signInFirst = useSignInFirst();
   const fieldId = useId();
+  const [resume, setResume] = useState<string | null>(props.resume ?? null);
+  /** Said once a comment typed before signing in is posted, as the page has changed under them. */
+  const [posted, setPosted] = useState<string | null>(null);
+  const postingResumed = useRef(false);
   const form = useApiForm(
     CommentTextSchema,
     ({ comment_text }) =>
@@ -37,9 +57,11 @@ export function CommentForm(props: CommentFormProps) {
         comment_id: parentId ?? "",
         comment_text,
       }),
-    async (_result, form) => {
+    async (result, form) => {
       form.reset();
       await revalidator.revalidate();
+      if (postingResumed.current) setPosted(messageOf(result.data, "Your comment is posted."));
+      postingResumed.current = false;
       onPosted?.();
     },
     {
@@ -47,6 +69,7 @@ export function CommentForm(props: CommentFormProps) {
       idPrefix: fieldId,
       // The box's own message says what went wrong; there is no message above it.
       failureMessage: (result) => {
+        postingResumed.current = false;
         form.setError(
           "comment_text",
           messageOf(result.data, "Sorry, your comment could not be posted. Please try again."),
@@ -56,8 +79,50 @@ export function CommentForm(props: CommentFormProps) {
     },
   );
 
+  // The top-level box: a comment this visitor typed here before signing in.
+  usePendingAction(
+    "comment",
+    viewerId !== null && parentId === undefined,
+    (action) => setResume(action.text),
+    (action) =>
+      action.parentId === null && action.postId === postId && action.postType === postType,
+  );
+
+  const text = form.values.comment_text;
+  useEffect(() => {
+    if (resume === null || viewerId === null) return;
+    // First put the kept text in the box; once it shows, post it (an empty one: just the box).
+    if (text !== resume) {
+      form.set("comment_text", resume);
+      return;
+    }
+    setResume(null);
+    const box = form.ref.current?.querySelector("textarea");
+    box?.scrollIntoView?.({ block: "center" });
+    box?.focus();
+    if (resume.trim()) {
+      postingResumed.current = true;
+      void form.submit();
+    }
+  }, [resume, text, viewerId, form]);
+
+  useEffect(() => {
+    if (!posted) return;
+    const timer = setTimeout(() => setPosted(null), 5000);
+    return () => clearTimeout(timer);
+  }, [posted]);
+
+  function submit(event: FormEvent) {
+    if (viewerId !== null) {
+      void form.submit(event);
+      return;
+    }
+    event.preventDefault();
+    signInFirst({ kind: "comment", postId, postType, parentId: parentId ?? null, text });
+  }
+
   return (
-    <form ref={form.ref} className="comment-form" onSubmit={form.submit} noValidate>
+    <form ref={form.ref} className="comment-form" onSubmit={submit} noValidate>
       <Field
         {...form.bind("comment_text")}
         label={label}
@@ -65,6 +130,11 @@ export function CommentForm(props: CommentFormProps) {
         maxLength={5000}
         rows={parentId ? 3 : 4}
         autoFocus={props.autoFocus}
+        hint={
+          viewerId === null
+            ? "You will be asked to log in first; your comment is posted when you are back."
+            : undefined
+        }
       />
       <div className="comment-form-actions">
         <button type="submit" className="btn btn-primary" disabled={form.busy}>
@@ -75,6 +145,9 @@ export function CommentForm(props: CommentFormProps) {
             Cancel
           </button>
         )}
+        <p className="comment-form-status" role="status">
+          {posted}
+        </p>
       </div>
     </form>
   );

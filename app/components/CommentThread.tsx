@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import type { PresentedComment } from "../../core/posts/presenter.ts";
+import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { timeAgo } from "../lib/time-ago.ts";
 import { Avatar } from "./Avatar.tsx";
 import { CommentForm } from "./CommentForm.tsx";
@@ -28,13 +29,36 @@ function CommentItem({
   depth: number;
   context: ThreadContext;
 }) {
-  const navigate = useNavigate();
+  const signInFirst = useSignInFirst();
   const [replying, setReplying] = useState(false);
+  /** A reply typed before signing in, posted by the reply box it opens (issue 14). */
+  const [resume, setResume] = useState<string | undefined>(undefined);
   const created = new Date(comment.created_at);
 
+  // Back from signing in after Reply: this comment's reply box opens again.
+  usePendingAction(
+    "comment",
+    context.viewerId !== null,
+    (action) => {
+      setResume(action.text);
+      setReplying(true);
+    },
+    (action) =>
+      action.parentId === comment.id &&
+      action.postId === context.postId &&
+      action.postType === context.postType,
+  );
+
   function openReply() {
-    if (context.viewerId === null) navigate("/login");
-    else setReplying(true);
+    if (context.viewerId === null) {
+      signInFirst({
+        kind: "comment",
+        postId: context.postId,
+        postType: context.postType,
+        parentId: comment.id,
+        text: "",
+      });
+    } else setReplying(true);
   }
 
   // Hidden or removed, seen only by its author and moderators: shown with its state, no actions.
@@ -92,6 +116,7 @@ function CommentItem({
             submitLabel="POST REPLY"
             onCancel={() => setReplying(false)}
             onPosted={() => setReplying(false)}
+            resume={resume}
             autoFocus
           />
         )}

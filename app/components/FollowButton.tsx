@@ -1,14 +1,18 @@
 import { useEffect, useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { FOLLOW, UN_FOLLOW } from "../../core/profiles/schema.ts";
 import { apiCall } from "../lib/api.ts";
+import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 
 interface FollowButtonProps {
   userId: number;
   name: string;
   isFollow: boolean;
-  /** The signed-in user's id; null sends a click to /login. */
+  /**
+   * The signed-in user's id; null sends a click to /login, which comes back here and follows
+   * (issue 14).
+   */
   viewerId: number | null;
 }
 
@@ -17,7 +21,7 @@ interface FollowButtonProps {
  * so the button, the follower count and the carousel show the new state without a full reload.
  */
 export function FollowButton({ userId, name, isFollow, viewerId }: FollowButtonProps) {
-  const navigate = useNavigate();
+  const signInFirst = useSignInFirst();
   const revalidator = useRevalidator();
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
@@ -28,17 +32,32 @@ export function FollowButton({ userId, name, isFollow, viewerId }: FollowButtonP
     return () => clearTimeout(timer);
   }, [message]);
 
+  // Back from signing in after a FOLLOW: follow now, unless this account already does.
+  usePendingAction(
+    "follow",
+    viewerId !== null,
+    () => {
+      if (isFollow) setMessage({ text: `You already follow ${name}.`, error: false });
+      else void send(FOLLOW);
+    },
+    (action) => action.userId === userId,
+  );
+
   async function toggle() {
     if (viewerId === null) {
-      navigate("/login");
+      signInFirst({ kind: "follow", userId });
       return;
     }
+    await send(isFollow ? UN_FOLLOW : FOLLOW);
+  }
+
+  async function send(status: typeof FOLLOW | typeof UN_FOLLOW) {
     setPending(true);
     setMessage(null);
     const result = await apiCall<{ message?: string }>("/profile_follow", {
       loggedin_user_id: viewerId,
       user_id: userId,
-      status: isFollow ? UN_FOLLOW : FOLLOW,
+      status,
     });
     if (result.ok) await revalidator.revalidate();
     setMessage({

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { FiSearch } from "react-icons/fi";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { SocialIcon } from "./SocialIcon.tsx";
+import { ThemeToggle } from "./ThemeToggle.tsx";
 
 export function Footer({ settings, year }: { settings: SiteSettings; year: number }) {
   const footer = settings.footer[0];
@@ -47,6 +48,7 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
             </ul>
           </div>
         )}
+        <ThemeToggle />
         <div className="footer-bottom">
           <p>
             © {year} {footer?.copyrightText ?? settings.websiteName}

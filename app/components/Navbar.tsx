@@ -1,6 +1,7 @@
 import { useRef, useState, type MouseEvent } from "react";
-import { Link, NavLink } from "react-router";
+import { Link, NavLink, useLocation } from "react-router";
 import { FiMenu, FiSearch, FiX } from "react-icons/fi";
+import { withReturnPath } from "../../core/auth/return-path.ts";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { CsrfField } from "./Form.tsx";
 
@@ -40,6 +41,10 @@ function LogoutLink({ csrfToken, onClick }: { csrfToken?: string | null; onClick
 export function Navbar({ settings, user, csrfToken }: NavbarProps) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
+  // Login and Register come back to this page (issue 14); on their own pages, they keep its next.
+  const { pathname, search } = useLocation();
+  const onAuthPage = pathname === "/login" || pathname === "/register";
+  const here = onAuthPage ? (new URLSearchParams(search).get("next") ?? "/") : pathname + search;
   const links = [
     { to: "/", label: "Home", end: true as boolean },
     { to: "/store", label: "Stores" },
@@ -57,8 +62,8 @@ export function Navbar({ settings, user, csrfToken }: NavbarProps) {
           : []),
       ]
     : [
-        { to: "/login", label: "Login" },
-        { to: "/register", label: "Register" },
+        { to: withReturnPath("/login", here), label: "Login" },
+        { to: withReturnPath("/register", here), label: "Register" },
       ];
   const siteName = settings.websiteName;
 

@@ -1,4 +1,4 @@
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { FiExternalLink } from "react-icons/fi";
 import type { PostDetails } from "../../core/posts/service.ts";
 import { formatDate, formatPrice } from "../lib/format.ts";
@@ -142,7 +142,10 @@ function ModerationBanner({ details }: { details: PostDetails }) {
   );
 }
 
-/** The threaded comments and the Leave a Comment box (a visitor is sent to /login). */
+/**
+ * The threaded comments and the Leave a Comment box. A visitor may type in it too: posting sends
+ * them to /login and the comment is posted on their return (CommentForm, issue 14).
+ */
 function PostComments({
   details,
   viewer,
@@ -152,7 +155,6 @@ function PostComments({
   viewer: PostDetailProps["viewer"];
   at: Date;
 }) {
-  const navigate = useNavigate();
   const post = details.product_details;
   // A post out of public view takes no new comments (the API refuses them too).
   const isPublic = !details.moderation;
@@ -173,23 +175,16 @@ function PostComments({
         <h3>Leave a Comment</h3>
         {!isPublic ? (
           <p>Comments are closed while this post is not public.</p>
-        ) : viewer ? (
+        ) : (
           <div className="leave-comment-box">
-            <Avatar name="You" image={details.comments_user_image} size={40} />
+            {viewer && <Avatar name="You" image={details.comments_user_image} size={40} />}
             <CommentForm
               postId={post.post_id}
               postType={post.post_type}
-              viewerId={viewer.id}
+              viewerId={viewer?.id ?? null}
               label="Your comment"
-              submitLabel="POST COMMENT"
+              submitLabel={viewer ? "POST COMMENT" : "LEAVE A COMMENT"}
             />
-          </div>
-        ) : (
-          <div className="leave-comment-visitor">
-            <p>Log in to join the conversation.</p>
-            <button type="button" className="btn btn-primary" onClick={() => navigate("/login")}>
-              LEAVE A COMMENT
-            </button>
           </div>
         )}
       </div>

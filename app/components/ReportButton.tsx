@@ -1,9 +1,9 @@
 import { useId, useState } from "react";
-import { useNavigate } from "react-router";
 import { z } from "zod";
 import { REPORT_REASONS, ReportBody } from "../../core/moderation/schema.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { Field, FormAlert } from "./Form.tsx";
 import "../styles/report.css";
@@ -23,10 +23,11 @@ interface ReportButtonProps {
 /**
  * Report: a small dialog with a reason and an optional note, sent to `POST /api/report`. The
  * answer (thanks, or "you have already reported this") shows beside the button, which then says
- * "Reported". A visitor is sent to /login.
+ * "Reported". A visitor is sent to /login, and the dialog opens again on return (issue 14): the
+ * reason is theirs to choose, so nothing is sent by itself.
  */
 export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonProps) {
-  const navigate = useNavigate();
+  const signInFirst = useSignInFirst();
   const prefix = useId();
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
@@ -44,7 +45,7 @@ export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonP
       idPrefix: prefix,
       failureMessage: ({ status, data }) => {
         if (status === 401) {
-          navigate("/login");
+          signInFirst({ kind: "report", itemType, itemId });
           return null;
         }
         // Already reported: nothing to add; say so beside the button.
@@ -58,8 +59,15 @@ export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonP
     },
   );
 
+  usePendingAction(
+    "report",
+    viewerId !== null,
+    () => setOpen(true),
+    (action) => action.itemType === itemType && String(action.itemId) === String(itemId),
+  );
+
   function start() {
-    if (viewerId === null) navigate("/login");
+    if (viewerId === null) signInFirst({ kind: "report", itemType, itemId });
     else setOpen(true);
   }
 

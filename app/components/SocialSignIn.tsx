@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from "react-router";
 import { FaFacebookF } from "react-icons/fa";
 import { FcGoogle } from "react-icons/fc";
+import { DEFAULT_RETURN_PATH, safeReturnPath } from "../../core/auth/return-path.ts";
 import type { RootLoaderData } from "../root.tsx";
 import "../styles/auth.css";
 
@@ -13,10 +14,20 @@ const PROVIDERS = [
  * "Continue with Google / Facebook": plain links to the server's OAuth flow (/auth/{provider}).
  * A provider without keys on this site is shown disabled, with a note, rather than failing later.
  */
-export function SocialSignIn({ intent = "login" }: { intent?: "login" | "delete" }) {
+export function SocialSignIn({
+  intent = "login",
+  next = "/",
+}: {
+  intent?: "login" | "delete";
+  /** Where a sign-in returns to (issue 14); the server checks it again (server/oauth.ts). */
+  next?: string;
+}) {
   const root = useRouteLoaderData<RootLoaderData>("root");
   const available = root?.publicConfig.oauthProviders ?? { google: false, facebook: false };
   const missing = PROVIDERS.filter((p) => !available[p.id]);
+  const back = safeReturnPath(next);
+  const returnQuery =
+    intent === "login" && back !== DEFAULT_RETURN_PATH ? `&next=${encodeURIComponent(back)}` : "";
   return (
     <div className="social-signin">
       <p className="social-divider">
@@ -28,7 +39,7 @@ export function SocialSignIn({ intent = "login" }: { intent?: "login" | "delete"
             <a
               key={id}
               className={`btn social-btn social-${id}`}
-              href={`/auth/${id}?intent=${intent}`}
+              href={`/auth/${id}?intent=${intent}${returnQuery}`}
             >
               <Icon aria-hidden="true" />
               <span>{label}</span>

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useNavigate, type NavigateFunction } from "react-router";
+import { withReturnPath } from "../../core/auth/return-path.ts";
 
 /**
  * What a visitor tried to do before being sent to sign in. It is kept in this tab's
@@ -17,7 +18,9 @@ export type PendingAction =
       text: string;
     }
   | { kind: "follow"; userId: number }
-  | { kind: "save"; uniqueId: string };
+  | { kind: "save"; uniqueId: string }
+  /** Report: the dialog opens again on return, for the visitor to choose a reason. */
+  | { kind: "report"; itemType: "d" | "g" | "comment" | "user"; itemId: string | number };
 
 interface StoredAction {
   /** The page (path and query) the action was tried on. */
@@ -31,9 +34,12 @@ const STORAGE_KEY = "chalkboard.pendingAction";
 /** A visitor who takes longer than this to sign in is not surprised by a late action. */
 const PENDING_ACTION_TTL_MS = 30 * 60 * 1000;
 
-/** `/login?next=…` for a local path (the server checks it again: core/auth/return-path.ts). */
+/**
+ * `/login?next=…` for a local path, checked here as the server checks it again
+ * (core/auth/return-path.ts): anything else gives the bare page.
+ */
 export function loginPath(next: string, page: "/login" | "/register" = "/login"): string {
-  return next && next !== "/" ? `${page}?next=${encodeURIComponent(next)}` : page;
+  return withReturnPath(page, next);
 }
 
 function currentPath(location: { pathname: string; search: string }): string {

@@ -6,6 +6,7 @@ import {
   SUSPENSION_NOTICE_COOKIE,
   decodeSuspensionNotice,
 } from "../../core/auth/suspension.ts";
+import { returnPathOf, safeReturnPath, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { DomainError } from "../../core/errors.ts";
 import { fieldErrors } from "../../core/validation.ts";
@@ -19,15 +20,18 @@ import type { Route } from "./+types/login";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, csrfToken } = context.get(requestContext);
-  if (user) throw redirect("/");
-  const socialError = new URL(request.url).searchParams.get("social_error");
+  const url = new URL(request.url);
+  // Where to go after signing in (issue 14): a path on this site, else /.
+  const next = returnPathOf(url);
+  if (user) throw redirect(next);
+  const socialError = url.searchParams.get("social_error");
   // A suspended account's Google or Facebook sign-in: its reason came in a cookie (server/oauth.ts).
   const suspended =
     socialError === "suspended"
       ? (decodeSuspensionNotice(cookieValue(request, SUSPENSION_NOTICE_COOKIE)) ??
         SUSPENDED_FALLBACK_MESSAGE)
       : null;
-  return { socialFailed: socialError !== null && !suspended, suspended, csrfToken };
+  return { socialFailed: socialError !== null && !suspended, suspended, csrfToken, next };
 }
 
 function cookieValue(request: Request, name: string): string | undefined {
@@ -43,7 +47,7 @@ function cookieValue(request: Request, name: string): string | undefined {
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 type SignInOutcome =
-  | { ok: true; message: string }
+  | { ok: true; message: string; next: string }
   | { ok: false; email: string; errors: FieldErrors; message: string | null };
 
 /**
@@ -57,6 +61,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     email: String(posted.get("email") ?? ""),
     password: String(posted.get("password") ?? ""),
   };
+  const next = safeReturnPath(posted.get("next"));
   const errors = fieldErrors(SigninSchema, values);
   if (errors) {
     return data<SignInOutcome>({ ok: false, email: values.email, errors, message: null }, 422);
@@ -67,7 +72,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       previousSessionId: user?.sessionId,
     });
     session.start(token);
-    return data<SignInOutcome>({ ok: true, message });
+    return data<SignInOutcome>({ ok: true, message, next });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return data<SignInOutcome>(
@@ -85,15 +90,17 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export default function Login() {
-  const { socialFailed, suspended, csrfToken } = useLoaderData<typeof loader>();
+  const { socialFailed, suspended, csrfToken, next } = useLoaderData<typeof loader>();
   const posted = useActionData<typeof action>();
   const form = useApiForm(
     SigninSchema,
-    (values) => apiCall("/signin", values),
+    (values) => apiCall<{ message?: string; next?: string }>("/signin", { ...values, next }),
     (result, form) => {
       form.show({ text: messageOf(result.data), tone: "success" }, { keep: true });
-      // A full navigation, so the navigation bar shows the signed-in links.
-      form.later(() => window.location.assign("/"), DELAYS_MS.redirect);
+      // Back to the page that sent the visitor here, as the server checked it; a full
+      // navigation, so the navigation bar shows the signed-in links.
+      const target = safeReturnPath(result.data.next ?? next);
+      form.later(() => window.location.assign(target), DELAYS_MS.redirect);
     },
     {
       initial: { email: posted && !posted.ok ? posted.email : "", password: "" },
@@ -106,20 +113,23 @@ export default function Login() {
 
   return (
     <AuthCard title="Login">
-      {posted?.ok && <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=/`} />}
+      {posted?.ok && (
+        <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=${posted.next}`} />
+      )}
       {socialFailed && <p className="alert alert-danger">{ACCOUNT_MESSAGES.socialFailed}</p>}
       {suspended && <p className="alert alert-danger">{suspended}</p>}
       <FormAlert message={form.message} />
       <form
         ref={form.ref}
         method="post"
-        action="/login"
+        action={withReturnPath("/login", next)}
         className="form"
         onSubmit={form.submit}
         noValidate
         aria-label="Login"
       >
         <CsrfField token={csrfToken} />
+        {next !== "/" && <input type="hidden" name="next" value={next} />}
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <Field
           {...form.bind("password")}
@@ -132,9 +142,9 @@ export default function Login() {
         </p>
         <SubmitButton busy={form.busy || form.done || Boolean(posted?.ok)}>Login</SubmitButton>
       </form>
-      <SocialSignIn intent="login" />
+      <SocialSignIn intent="login" next={next} />
       <p className="auth-switch">
-        New here? <Link to="/register">Create an account</Link>
+        New here? <Link to={withReturnPath("/register", next)}>Create an account</Link>
       </p>
     </AuthCard>
   );

@@ -1,12 +1,13 @@
 import { redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
+import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import { ProfileView, pageNumber } from "../components/ProfileView.tsx";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/my-account";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
-  if (!user) throw redirect("/login");
+  if (!user) throw redirect(loginRedirectFor(request));
   const [profile, unreadNotifications] = await Promise.all([
     services.profiles.dashboard(user, { user_id: user.id, page: pageNumber(request) }),
     services.notifications.unreadCount(user),

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
+import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import { pageNumber } from "../components/ProfileView.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { apiCall } from "../lib/api.ts";
@@ -13,7 +14,7 @@ import type { Route } from "./+types/notifications";
 /** The signed-in member's notifications; a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
-  if (!user) throw redirect("/login");
+  if (!user) throw redirect(loginRedirectFor(request));
   return {
     ...(await services.notifications.list(user, pageNumber(request))),
     now: new Date().toISOString(),

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from "react";
 import { redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
+import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import { PAYMENT } from "../../core/constants.ts";
 import { ForbiddenError, ValidationError } from "../../core/errors.ts";
 import type { PaymentOutcome } from "../../core/payments/service.ts";
@@ -19,7 +20,7 @@ const PaymentForm = lazyChunk("payment-form", () => import("../components/Paymen
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user, publicConfig } = context.get(requestContext);
-  if (!user) throw redirect("/login");
+  if (!user) throw redirect(loginRedirectFor(request));
   const paymentIntent = new URL(request.url).searchParams.get("payment_intent");
   let outcome: PaymentOutcome | null = null;
   if (paymentIntent && services.payments.configured) {

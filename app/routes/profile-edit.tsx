@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
+import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import type { UserProfile } from "../../core/profiles/presenter.ts";
 import {
   PROFILE_UPDATED,
@@ -16,9 +17,9 @@ import { useUpload } from "../lib/upload.ts";
 import type { Route } from "./+types/profile-edit";
 import "../styles/profile.css";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
-  if (!user) throw redirect("/login");
+  if (!user) throw redirect(loginRedirectFor(request));
   return { profile: await services.profiles.ownProfile(user, { user_id: user.id }) };
 }
 

@@ -1,6 +1,7 @@
-import { Link, redirect, useNavigate } from "react-router";
+import { Link, redirect, useLoaderData, useNavigate } from "react-router";
 import { requestContext } from "#app-context";
 import { RegisterFormSchema } from "../../core/accounts/schema.ts";
+import { returnPathOf, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard, PASSWORD_HINT } from "../components/AuthCard.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
@@ -10,10 +11,12 @@ import { useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/register";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
-  if (user) throw redirect("/");
-  return null;
+  // Where to go after signing in (issue 14): a path on this site, else /.
+  const next = returnPathOf(new URL(request.url));
+  if (user) throw redirect(next);
+  return { next };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -26,6 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const EMPTY = { name: "", email: "", password: "", confirm_password: "" };
 
 export default function Register() {
+  const { next } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   // The spec's register error is message.email; the kit reads field messages in that shape too.
   const form = useApiForm(
@@ -34,7 +38,12 @@ export default function Register() {
     (_result, form) => {
       form.show({ text: "Registered Successfully !", tone: "success" }, { keep: true });
       const { email } = form.values;
-      form.later(() => navigate("/verify", { state: { email } }), DELAYS_MS.redirect);
+      // The spec's /verify: a new account is not signed in; its "log in" link keeps `next`, so
+      // signing in from there still returns the visitor (docs/decisions/0013).
+      form.later(
+        () => navigate(withReturnPath("/verify", next), { state: { email } }),
+        DELAYS_MS.redirect,
+      );
     },
     { initial: EMPTY },
   );
@@ -60,9 +69,9 @@ export default function Register() {
         />
         <SubmitButton busy={form.busy || form.done}>Register</SubmitButton>
       </form>
-      <SocialSignIn intent="login" />
+      <SocialSignIn intent="login" next={next} />
       <p className="auth-switch">
-        Already have an account? <Link to="/login">Login</Link>
+        Already have an account? <Link to={withReturnPath("/login", next)}>Login</Link>
       </p>
     </AuthCard>
   );

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { redirect, useLoaderData, useSearchParams } from "react-router";
 import { requestContext } from "#app-context";
+import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import { CONFIRM_EMAIL_FIRST } from "../../core/auth/policy.ts";
 import { SubmitDealForm } from "../components/SubmitDealForm.tsx";
 import { SubmitDiscussionForm } from "../components/SubmitDiscussionForm.tsx";
@@ -12,9 +13,9 @@ import type { Route } from "./+types/submit-deal";
 type SubmitTab = "deal" | "discussion";
 
 /** Submit Deals needs a signed-in user (spec section 6); a visitor goes to /login. */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
-  if (!user) throw redirect("/login");
+  if (!user) throw redirect(loginRedirectFor(request));
   return {
     userId: user.id,
     emailVerified: user.email_verified,

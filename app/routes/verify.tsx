@@ -1,6 +1,7 @@
 import { Link, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
 import { ResendConfirmationSchema } from "../../core/accounts/schema.ts";
+import { returnPathOf, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
@@ -9,9 +10,13 @@ import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
-  return { account: user ? { email: user.email, confirmed: user.email_verified } : null };
+  return {
+    account: user ? { email: user.email, confirmed: user.email_verified } : null,
+    // Carried from /register?next=… to the "log in" link (issue 14).
+    next: returnPathOf(new URL(request.url)),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -19,7 +24,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** After sign-up: "check your email", and a way to have the link sent again. */
 export default function Verify() {
-  const { account } = useLoaderData<typeof loader>();
+  const { account, next } = useLoaderData<typeof loader>();
   const location = useLocation();
   const registeredEmail = (location.state as { email?: string } | null)?.email ?? "";
   const form = useApiForm(
@@ -55,8 +60,8 @@ export default function Verify() {
         confirm your account. The link works once and expires in 48 hours.
       </p>
       <p>
-        You can already <Link to="/login">log in</Link> and browse; posting deals, discussions and
-        comments needs a confirmed address.
+        You can already <Link to={withReturnPath("/login", next)}>log in</Link> and browse; posting
+        deals, discussions and comments needs a confirmed address.
       </p>
       <h2 className="auth-subtitle">Didn&apos;t get the email?</h2>
       <p>Check your spam folder, or have a new link sent.</p>

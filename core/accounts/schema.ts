@@ -123,6 +123,14 @@ export const SigninSchema = z.object({
   password: requiredText(M.passwordRequired),
 });
 
+/**
+ * POST /api/signin as the site's own login page sends it: the spec's fields, plus the page's
+ * return path (`next`), answered back checked by core/auth/return-path.ts (issue 14).
+ */
+export const SigninRequestSchema = SigninSchema.extend({
+  next: text({ error: "next must be a path on this site." }).optional(),
+});
+
 /** POST /api/forgot_password {email}. */
 export const ForgotPasswordSchema = z.object({ email: email() });
 

@@ -6,18 +6,20 @@ import {
   ForgotPasswordSchema,
   ResendConfirmationSchema,
   ResetPasswordSchema,
-  SigninSchema,
+  SigninRequestSchema,
   SignupSchema,
   SocialSigninSchema,
   VerifySchema,
 } from "../../core/accounts/schema.ts";
 import type { SignInContext } from "../../core/accounts/service.ts";
+import { safeReturnPath } from "../../core/auth/return-path.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import { SPEC_FAILURES } from "./errors.ts";
 import {
   AccountDeletedResponse,
   AccountResponse,
   MessageResponse,
+  SigninResponse,
   SignupResponse,
   SocialSigninResponse,
 } from "./responses.ts";
@@ -88,15 +90,22 @@ export const authApi: ApiModule = (app, services) => {
     method: "POST",
     url: "/signin",
     tag: "Accounts",
-    summary: "Sign in with email and password; sets the session cookie. status 'False' on failure",
-    body: SigninSchema,
-    response: AccountResponse,
+    summary:
+      "Sign in with email and password; sets the session cookie. status 'False' on failure. An optional next (return path) is answered back checked: a path on this site, else /",
+    body: SigninRequestSchema,
+    response: SigninResponse,
     failure: SPEC_FAILURES.signin,
     rateLimit: RATE_LIMITS.signin,
     handler: async ({ input, request, reply }) => {
-      const { user, token, message } = await accounts.signin(input, signInContext(request));
+      const { next, ...credentials } = input;
+      const { user, token, message } = await accounts.signin(credentials, signInContext(request));
       reply.setSessionCookie(token);
-      return { status: "true", message, response: presentAccount(user, token) };
+      return {
+        status: "true",
+        message,
+        response: presentAccount(user, token),
+        ...(next === undefined ? {} : { next: safeReturnPath(next) }),
+      };
     },
   });
 

@@ -391,6 +391,11 @@ export const SignupResponse = z.strictObject({
 
 export const AccountResponse = z.strictObject({ ...message, response: Account });
 
+/** The sign-in answer; `next` (the checked return path) only when the call sent one. */
+export const SigninResponse = AccountResponse.extend({
+  next: z.string().optional().describe("The return path, checked: a path on this site, else /"),
+});
+
 export const SocialSigninResponse = z.strictObject({
   ...message,
   data: Account,

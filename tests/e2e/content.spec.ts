@@ -188,11 +188,12 @@ test.describe("deal detail", () => {
       await page.goto(pathOf(deal!));
       if ((await target.count()) === 0) continue; // a deal without comments has no Reply
       await target.click();
-      await expect(page).toHaveURL(/\/login$/);
+      // Back to the deal after signing in (issue 14).
+      await expect(page).toHaveURL(/\/login(\?next=%2Fpost%2F[^&]+)?$/);
     }
     await page.goto(pathOf(deal!));
     await page.getByRole("link", { name: "POST NEW TOPIC" }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fsubmitdeal$/);
   });
 
   test("a member likes, unlikes, comments and replies without a full reload", async ({
@@ -271,7 +272,7 @@ test.describe("forums", () => {
     await expect(page).toHaveURL(/\/newdeals$/);
     await page.goto("/forum");
     await items.first().getByRole("link", { name: "ADD NEW POST" }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fsubmitdeal$/);
   });
 
   test("the educators table: breadcrumb, columns, 12 rows a page, pager, rows open their post", async ({

@@ -148,6 +148,6 @@ test("a visitor's Report goes to the login page", async ({ page }) => {
   await page.locator(".listing-grid .deal-card-title a").first().click();
   await expect(async () => {
     await page.getByRole("button", { name: "Report this deal" }).click({ timeout: 2_000 });
-    await expect(page).toHaveURL(/\/login$/, { timeout: 1_000 });
+    await expect(page).toHaveURL(/\/login\?next=%2Fpost%2F[^&]+$/, { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
 });

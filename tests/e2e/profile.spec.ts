@@ -179,12 +179,12 @@ test("a visitor's FOLLOW leads to /login; My Account and Edit profile need a log
 }) => {
   await page.goto(`/profile/${FOLLOWEE.id}`);
   await page.getByRole("button", { name: /FOLLOW/ }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(new RegExp(`/login\\?next=%2Fprofile%2F${FOLLOWEE.id}$`));
 
   await page.goto("/user/profile");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fuser%2Fprofile$/);
   await page.goto("/user/profile-edit");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fuser%2Fprofile-edit$/);
 });
 
 test("an unknown member's profile is the 404 page", async ({ page }) => {

@@ -40,7 +40,7 @@ async function typeDescription(page: Page, text: string) {
 test.describe("Submit Deals", () => {
   test("a visitor is sent to /login", async ({ page }) => {
     await page.goto("/submitdeal");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fsubmitdeal$/);
   });
 
   for (const viewport of VIEWPORTS) {
@@ -215,7 +215,7 @@ test.describe("Submit Deals", () => {
 test.describe("Payment", () => {
   test("a visitor is sent to /login", async ({ page }) => {
     await page.goto("/payment");
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?next=%2Fpayment$/);
   });
 
   for (const viewport of VIEWPORTS) {

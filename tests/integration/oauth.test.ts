@@ -148,6 +148,50 @@ describe("web sign-in with Google and Facebook (authorization code + PKCE + stat
     );
   });
 
+  it("returns to a local next after sign-in, and goes home for an off-site one (issue 14)", async () => {
+    const sub = uniqueSub("next");
+    provider.setUser({ sub, email: `${sub}@example.com`, email_verified: true, name: "Nia Next" });
+    const local = "/post/abc123/lego-classic-bricks?ref=card";
+    const back = await codeFlow(new TestClient(t.app), {
+      startUrl: `/auth/google?intent=login&next=${encodeURIComponent(local)}`,
+    });
+    expect(back.headers.location).toBe(local);
+
+    for (const hostile of ["//evil.example", "https://evil.example/x", "/%2F%2Fevil.example"]) {
+      const home = await codeFlow(new TestClient(t.app), {
+        startUrl: `/auth/google?intent=login&next=${encodeURIComponent(hostile)}`,
+      });
+      expect(home.headers.location, hostile).toBe("/");
+    }
+
+    // A forged flow cookie cannot smuggle an off-site next in either: it is checked on use.
+    const forged = new TestClient(t.app);
+    const start = await forged.get(`/auth/google?intent=login&next=${encodeURIComponent(local)}`);
+    const flow = JSON.parse(
+      Buffer.from(forged.cookies.get("oauthFlow")!, "base64url").toString("utf8"),
+    ) as Record<string, unknown>;
+    expect(flow.next).toBe(local);
+    forged.cookies.set(
+      "oauthFlow",
+      Buffer.from(JSON.stringify({ ...flow, next: "//evil.example" })).toString("base64url"),
+    );
+    const atProvider = await fetch(new URL(start.headers.location as string), {
+      redirect: "manual",
+    });
+    const callback = new URL(atProvider.headers.get("location")!);
+    const done = await forged.get(`${callback.pathname}${callback.search}`);
+    expect(done.headers.location).toBe("/");
+
+    // A failed sign-in goes back to /login with the return path, for the next try.
+    const failed = await codeFlow(new TestClient(t.app), {
+      startUrl: `/auth/google?intent=login&next=${encodeURIComponent(local)}`,
+      tamperState: true,
+    });
+    expect(failed.headers.location).toBe(
+      `/login?social_error=failed&next=${encodeURIComponent(local)}`,
+    );
+  });
+
   it("joins an existing account only after its owner confirms by the mailed link", async () => {
     const demo = await userByEmail(DEMO_EMAIL);
     const linksBefore = await linksOf(demo!.id);
@@ -233,7 +277,7 @@ describe("web sign-in with Google and Facebook (authorization code + PKCE + stat
 
     // The link action needs a signed-in user.
     const visitor = await t.app.inject({ method: "GET", url: "/auth/google?intent=link" });
-    expect(visitor.headers.location).toBe("/login");
+    expect(visitor.headers.location).toBe("/login?next=%2Fuser%2Fprofile");
   });
 
   it("refuses a code flow whose tokens were issued to another client", async () => {

@@ -614,7 +614,7 @@ describe("the profile pages (server-rendered)", () => {
     for (const url of ["/user/profile", "/user/profile-edit"]) {
       const response = await pages.app.inject({ method: "GET", url });
       expect(response.statusCode).toBe(302);
-      expect(response.headers.location).toBe("/login");
+      expect(response.headers.location).toBe(`/login?next=${encodeURIComponent(url)}`);
     }
   });
 

@@ -56,6 +56,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // What a visitor tried before signing in (app/lib/pending-action.ts) belongs to one test.
+  window.sessionStorage.clear();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
