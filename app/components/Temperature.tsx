@@ -1,5 +1,6 @@
 import { FiThermometer } from "react-icons/fi";
 import { heatOf, type Heat } from "../../core/posts/temperature.ts";
+import "../styles/temperature.css";
 
 const HEAT_WORDS: Record<Heat, string> = {
   cold: "cold",

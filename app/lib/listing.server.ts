@@ -35,5 +35,9 @@ export async function loadListing(
   if (page > listing.lastPage) notFound();
   // Cards carry only what they show (core/deals/card-view.ts); /api/filter keeps the full ones.
   const cards = { ...listing, items: listing.items.map(toCardView) };
-  return { key: listingKey(url.searchParams), listing: presentListing(cards) };
+  return {
+    key: listingKey(url.searchParams),
+    listing: presentListing(cards),
+    now: new Date().toISOString(),
+  };
 }

@@ -17,6 +17,8 @@ export interface ListingData {
   key: string;
   /** Loaders send slim cards; the page's own `POST /api/filter` answers carry full ones. */
   listing: ListingResponse<DealCardView>;
+  /** The server's clock (ISO) when the loader ran: the cards' time-ago labels (DealCard.tsx). */
+  now?: string;
 }
 
 /** Identifies a listing's URL state: page, search text and the Filter panel's choices. */

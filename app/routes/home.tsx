@@ -23,6 +23,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     // Cards carry only what they show (core/deals/card-view.ts); the JSON API keeps full ones.
     trending: home.trending.map(toCardView),
     recent: { ...home.recent, deals: home.recent.deals.map(toCardView) },
+    /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */
+    now: new Date().toISOString(),
     merchants: stores.map((s) => ({ id: s.id, title: s.title })),
     categories: categories.map((c) => ({ id: c.id, title: c.title })),
   };
