@@ -39,9 +39,6 @@ async function firstCard(page: Page) {
   await page.goto("/newdeals");
   const card = page.locator(".deal-card:not(.expired)").first();
   await expect(card).toBeVisible();
-  await page.waitForFunction(
-    () => document.documentElement.dataset.cardLayout !== undefined || true,
-  );
   return card;
 }
 
