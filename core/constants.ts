@@ -9,6 +9,9 @@ export const PAGE_SIZE = {
 
 export const TRENDING_LIMIT = 12;
 
+/** Trending shows the hottest deals of this many UTC days, today included (decision 0008). */
+export const TRENDING_DAYS = 7;
+
 export const DELAYS_MS = {
   feedback: 3000,
   passwordChangeFeedback: 5000,

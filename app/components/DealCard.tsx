@@ -1,21 +1,87 @@
-import { Link } from "react-router";
-import { FiEye, FiMessageSquare, FiThumbsUp } from "react-icons/fi";
-import type { DealCard as DealCardData } from "../../core/deals/presenter.ts";
+import { useId } from "react";
+import { Link, useMatches } from "react-router";
+import { FiGrid, FiList, FiMessageSquare, FiMinus, FiPlus } from "react-icons/fi";
+import type { DealCardView } from "../../core/deals/card-view.ts";
 import { postPath } from "../../core/posts/paths.ts";
+import { useCardLayout } from "../lib/card-layout.ts";
+import { useCardVote } from "../lib/card-votes.ts";
 import { formatPrice } from "../lib/format.ts";
+import { timeAgo } from "../lib/time-ago.ts";
+import { TemperatureBadge } from "./Temperature.tsx";
+import "../styles/deal-card.css";
+
+/**
+ * The server's clock of this page, for time-ago labels that read the same after hydration: the
+ * `now` (ISO) of the nearest route loader that sends one (directly or one level down), else this
+ * browser's clock.
+ */
+function usePageNow(): Date {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const data = matches[i]!.loaderData as Record<string, unknown> | undefined;
+    if (!data || typeof data !== "object") continue;
+    if (typeof data.now === "string") return new Date(data.now);
+    for (const value of Object.values(data)) {
+      if (
+        value &&
+        typeof value === "object" &&
+        typeof (value as { now?: unknown }).now === "string"
+      )
+        return new Date((value as { now: string }).now);
+    }
+  }
+  return new Date();
+}
+
+/** − temperature +: one tap votes (optimistic), a second tap on the same button takes it back. */
+function CardVote({ deal }: { deal: DealCardView }) {
+  const { reaction, temperature, vote, message } = useCardVote(deal);
+  const badgeId = useId();
+  return (
+    <div className="card-vote">
+      <div className="card-vote-buttons" role="group" aria-label={`Vote on ${deal.title}`}>
+        <button
+          type="button"
+          className="card-vote-button cold"
+          aria-pressed={reaction === "unlike"}
+          aria-describedby={badgeId}
+          onClick={() => vote("unlike")}
+        >
+          <FiMinus aria-hidden="true" />
+          <span className="visually-hidden">Vote cold</span>
+        </button>
+        <TemperatureBadge degrees={temperature} id={badgeId} />
+        <button
+          type="button"
+          className="card-vote-button hot"
+          aria-pressed={reaction === "like"}
+          aria-describedby={badgeId}
+          onClick={() => vote("like")}
+        >
+          <FiPlus aria-hidden="true" />
+          <span className="visually-hidden">Vote hot</span>
+        </button>
+      </div>
+      <p className="card-vote-message" role={message ? "alert" : undefined}>
+        {message}
+      </p>
+    </div>
+  );
+}
 
 export function DealCard({
   deal,
   headingLevel = 3,
 }: {
-  deal: DealCardData;
+  deal: DealCardView;
   headingLevel?: 2 | 3 | 4;
 }) {
   const Heading = `h${headingLevel}` as const;
   const href = postPath(deal);
-  const merchant = deal.merchant_title || deal.store_title;
+  const now = usePageNow();
+  const showWas = deal.list_price !== null && deal.price !== null && deal.list_price > deal.price;
   return (
-    <article className={deal.is_expired ? "deal-card expired" : "deal-card"}>
+    <article className={deal.is_expired ? "deal-card expired" : "deal-card"} data-post-id={deal.id}>
       <Link to={href} className="deal-card-image" tabIndex={-1} aria-hidden="true">
         {deal.image_url ? (
           <img
@@ -29,61 +95,91 @@ export function DealCard({
         ) : (
           <span className="deal-card-noimage" />
         )}
-        {deal.is_expired ? (
-          <span className="deal-badge expired-badge">Expired</span>
-        ) : deal.deal_badge ? (
-          <span className="deal-badge">{deal.deal_badge}</span>
-        ) : null}
       </Link>
       <div className="deal-card-body">
-        {merchant && <p className="deal-card-store">{merchant}</p>}
+        <div className="deal-card-top">
+          <CardVote deal={deal} />
+          <time className="deal-card-age" dateTime={deal.created_at} suppressHydrationWarning>
+            {timeAgo(deal.created_at, now)}
+          </time>
+        </div>
         <Heading className="deal-card-title">
           <Link to={href}>{deal.title}</Link>
         </Heading>
         <p className="deal-card-price">
-          {deal.type === "coupon" && <span className="coupon-tag">Coupon</span>}
           {deal.price !== null && <strong>{formatPrice(deal.price, deal.currency)}</strong>}
-          {deal.list_price !== null && deal.price !== null && deal.list_price > deal.price && (
-            <s aria-label={`was ${formatPrice(deal.list_price, deal.currency)}`}>
-              {formatPrice(deal.list_price, deal.currency)}
+          {showWas && (
+            <s>
+              <span className="visually-hidden">was </span>
+              {formatPrice(deal.list_price!, deal.currency)}
             </s>
           )}
-          {deal.discount ? <span className="deal-discount">{deal.discount}% off</span> : null}
+          {deal.discount ? <span className="deal-discount">−{deal.discount}%</span> : null}
         </p>
-        <p className="deal-card-stats">
-          <span title="Rating">
-            <FiThumbsUp aria-hidden="true" /> <span className="visually-hidden">Rating </span>
-            {deal.rating}
-          </span>
-          <span title="Comments">
-            <FiMessageSquare aria-hidden="true" />{" "}
-            <span className="visually-hidden">Comments </span>
+        <p className="deal-card-foot">
+          {deal.is_expired && <span className="card-tag card-tag-expired">Expired</span>}
+          {deal.coupon_code && <span className="card-tag card-tag-code">Code</span>}
+          {!deal.is_expired && deal.deal_badge && (
+            <span className="card-tag card-tag-badge">{deal.deal_badge}</span>
+          )}
+          {deal.store_title && <span className="deal-card-store">{deal.store_title}</span>}
+          <span className="deal-card-comments" title="Comments">
+            <FiMessageSquare aria-hidden="true" />
+            <span className="visually-hidden">Comments: </span>
             {deal.comments}
           </span>
-          <span title="Views">
-            <FiEye aria-hidden="true" /> <span className="visually-hidden">Views </span>
-            {deal.views}
-          </span>
-          {deal.user_name && <span className="deal-card-user">by {deal.user_name}</span>}
         </p>
       </div>
     </article>
   );
 }
 
+/** Grid | list: how deal lists show, remembered in this browser (app/lib/card-layout.ts). */
+export function CardLayoutToggle() {
+  const [layout, choose] = useCardLayout();
+  return (
+    <div className="card-layout-toggle" role="group" aria-label="Show deals as">
+      <button
+        type="button"
+        aria-pressed={layout === "grid"}
+        onClick={() => choose("grid")}
+        title="Grid"
+      >
+        <FiGrid aria-hidden="true" />
+        <span className="visually-hidden">Grid</span>
+      </button>
+      <button
+        type="button"
+        aria-pressed={layout === "list"}
+        onClick={() => choose("list")}
+        title="List"
+      >
+        <FiList aria-hidden="true" />
+        <span className="visually-hidden">List</span>
+      </button>
+    </div>
+  );
+}
+
 export function DealGrid({
   deals,
   headingLevel,
+  layoutToggle = true,
 }: {
-  deals: DealCardData[];
+  deals: DealCardView[];
   headingLevel?: 2 | 3 | 4;
+  /** The grid | list toggle above the cards; one per page is enough (home's second list). */
+  layoutToggle?: boolean;
 }) {
   if (deals.length === 0) return <p className="no-data">No Data Found</p>;
   return (
-    <div className="deal-grid">
-      {deals.map((deal) => (
-        <DealCard key={deal.unique_id} deal={deal} headingLevel={headingLevel} />
-      ))}
-    </div>
+    <>
+      {layoutToggle && <CardLayoutToggle />}
+      <div className="deal-grid">
+        {deals.map((deal) => (
+          <DealCard key={deal.unique_id} deal={deal} headingLevel={headingLevel} />
+        ))}
+      </div>
+    </>
   );
 }

@@ -1,8 +1,11 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { FiThumbsDown, FiThumbsUp } from "react-icons/fi";
-import { useNavigate, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
 import type { IsLiked } from "../../core/posts/presenter.ts";
+import { temperatureAfterVote } from "../../core/posts/temperature.ts";
 import { apiCall } from "../lib/api.ts";
+import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
+import { TemperatureBadge } from "./Temperature.tsx";
 
 interface LikeButtonsProps {
   postId: number;
@@ -11,71 +14,141 @@ interface LikeButtonsProps {
   isLiked: IsLiked;
   likes: number;
   unlikes: number;
-  /** The signed-in user's id; null sends a click to /login. */
+  /** The post's temperature (core/posts/temperature.ts), as its cards show it. */
+  temperature: number;
+  /** The signed-in user's id; null sends a click to /login, and the vote is done on return. */
   viewerId: number | null;
 }
 
-/** Thumbs up and thumbs down, pressed in the state of is_liked. */
+type Reaction = "like" | "unlike";
+
+interface Shown {
+  reaction: Reaction | null;
+  likes: number;
+  unlikes: number;
+  temperature: number;
+}
+
+function reactionOf(isLiked: number | undefined): Reaction | null {
+  return isLiked === 1 ? "like" : isLiked === 2 ? "unlike" : null;
+}
+
+/**
+ * The temperature, thumbs up and thumbs down, pressed in the state of is_liked. A vote shows at
+ * once and is rolled back, with a message, if the server refuses it; the page's data is then
+ * reloaded quietly (the spec reloads after a like).
+ */
 export function LikeButtons({
   postId,
   postType,
   isLiked,
   likes,
   unlikes,
+  temperature,
   viewerId,
 }: LikeButtonsProps) {
-  const navigate = useNavigate();
   const revalidator = useRevalidator();
-  const [pending, setPending] = useState<"like" | "unlike" | null>(null);
+  const signInFirst = useSignInFirst();
+  const fromProps: Shown = { reaction: reactionOf(isLiked), likes, unlikes, temperature };
+  const [local, setLocal] = useState<Shown | null>(null);
   const [error, setError] = useState("");
-  const busy = pending !== null || revalidator.state === "loading";
+  const inFlight = useRef(false);
+  const shown = local ?? fromProps;
 
-  async function react(btnType: "like" | "unlike") {
-    if (viewerId === null) {
-      navigate("/login");
-      return;
-    }
-    setPending(btnType);
+  // Fresh data from the loader replaces what the buttons showed meanwhile.
+  useEffect(() => {
+    if (!inFlight.current) setLocal(null);
+  }, [isLiked, likes, unlikes, temperature]);
+
+  async function submit(btnType: Reaction, before: Shown) {
+    if (inFlight.current) return;
+    inFlight.current = true;
     setError("");
-    const result = await apiCall<{ status?: unknown; message?: string }>("/product_like_unlike", {
+    const next = before.reaction === btnType ? null : btnType;
+    const count = (reaction: Reaction) =>
+      (next === reaction ? 1 : 0) - (before.reaction === reaction ? 1 : 0);
+    setLocal({
+      reaction: next,
+      likes: Math.max(0, before.likes + count("like")),
+      unlikes: Math.max(0, before.unlikes + count("unlike")),
+      temperature: temperatureAfterVote(before.temperature, before.reaction, next),
+    });
+    const result = await apiCall<{
+      is_liked?: number;
+      likes?: number;
+      unlikes?: number;
+      temperature?: number;
+      message?: string;
+    }>("/product_like_unlike", {
       user_id: viewerId,
       post_id: postId,
       post_type: postType,
       btn_type: btnType,
     });
-    if (result.ok) await revalidator.revalidate();
-    else setError(result.data.message || "Sorry, that did not work. Please try again.");
-    setPending(null);
+    inFlight.current = false;
+    if (result.ok && typeof result.data.temperature === "number") {
+      setLocal({
+        reaction: reactionOf(result.data.is_liked),
+        likes: result.data.likes ?? before.likes,
+        unlikes: result.data.unlikes ?? before.unlikes,
+        temperature: result.data.temperature,
+      });
+      void revalidator.revalidate();
+    } else {
+      setLocal(before);
+      setError(
+        result.status === 401
+          ? "Please sign in again to vote."
+          : result.data.message || "Your vote did not count. Please try again.",
+      );
+    }
   }
+
+  function react(btnType: Reaction) {
+    if (viewerId === null) {
+      signInFirst({ kind: "vote", postId, postType, btnType });
+      return;
+    }
+    void submit(btnType, shown);
+  }
+
+  // Back from signing in: the vote the visitor tried, unless they had already voted so.
+  usePendingAction(
+    "vote",
+    viewerId !== null,
+    (action) => {
+      if (fromProps.reaction !== action.btnType) void submit(action.btnType, fromProps);
+    },
+    (action) => action.postId === postId,
+  );
 
   return (
     <div className="like-buttons">
       <div role="group" aria-label="Rate this post">
+        <TemperatureBadge degrees={shown.temperature} />
         <button
           type="button"
           className="like-button"
-          aria-pressed={isLiked === 1}
-          disabled={busy}
+          aria-pressed={shown.reaction === "like"}
           onClick={() => react("like")}
         >
           <FiThumbsUp aria-hidden="true" />
           <span>Like</span>
-          <span className="like-count">{likes}</span>
+          <span className="like-count">{shown.likes}</span>
         </button>
         <button
           type="button"
           className="like-button unlike"
-          aria-pressed={isLiked === 2}
-          disabled={busy}
+          aria-pressed={shown.reaction === "unlike"}
           onClick={() => react("unlike")}
         >
           <FiThumbsDown aria-hidden="true" />
           <span>Unlike</span>
-          <span className="like-count">{unlikes}</span>
+          <span className="like-count">{shown.unlikes}</span>
         </button>
       </div>
       <p className="like-status" aria-live="polite">
-        {pending ? "Loading…" : error ? <span className="field-error">{error}</span> : null}
+        {error ? <span className="field-error">{error}</span> : null}
       </p>
     </div>
   );

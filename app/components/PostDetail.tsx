@@ -248,6 +248,7 @@ export function PostDetail({
                 isLiked={post.is_liked}
                 likes={post.likes}
                 unlikes={post.unlikes}
+                temperature={post.temperature}
                 viewerId={viewer?.id ?? null}
               />
             )}

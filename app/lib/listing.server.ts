@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { toCardView } from "../../core/deals/card-view.ts";
 import { presentListing } from "../../core/listings/presenter.ts";
 import { panelFromSearchParams } from "../../core/listings/schema.ts";
 import type { ListingRequest } from "../../core/listings/service.ts";
@@ -32,5 +33,11 @@ export async function loadListing(
     throw redirect(`${moved.pathname}${moved.search}`, 301);
   }
   if (page > listing.lastPage) notFound();
-  return { key: listingKey(url.searchParams), listing: presentListing(listing) };
+  // Cards carry only what they show (core/deals/card-view.ts); /api/filter keeps the full ones.
+  const cards = { ...listing, items: listing.items.map(toCardView) };
+  return {
+    key: listingKey(url.searchParams),
+    listing: presentListing(cards),
+    now: new Date().toISOString(),
+  };
 }

@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
 import type { CategoryDetail, StoreDetail } from "../../core/catalog/presenter.ts";
-import type { DealCard } from "../../core/deals/presenter.ts";
+import type { DealCardView } from "../../core/deals/card-view.ts";
 import type { ListingResponse } from "../../core/listings/presenter.ts";
 import {
   isPanelFiltered,
@@ -15,7 +15,10 @@ import {
 export interface ListingData {
   /** listingKey() of the URL the listing answers; the page refetches when the URL moves on. */
   key: string;
-  listing: ListingResponse<DealCard>;
+  /** Loaders send slim cards; the page's own `POST /api/filter` answers carry full ones. */
+  listing: ListingResponse<DealCardView>;
+  /** The server's clock (ISO) when the loader ran: the cards' time-ago labels (DealCard.tsx). */
+  now?: string;
 }
 
 /** Identifies a listing's URL state: page, search text and the Filter panel's choices. */

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { PAGE_SIZE } from "../../core/constants.ts";
-import type { DealCard, presentHomeFilter, presentRecentPage } from "../../core/deals/presenter.ts";
+import { toCardView, type DealCardView } from "../../core/deals/card-view.ts";
+import type { presentHomeFilter, presentRecentPage } from "../../core/deals/presenter.ts";
 import { DealGrid } from "../components/DealCard.tsx";
 import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
 import { apiCall } from "../lib/api.ts";
@@ -19,6 +20,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   ]);
   return {
     ...home,
+    // Cards carry only what they show (core/deals/card-view.ts); the JSON API keeps full ones.
+    trending: home.trending.map(toCardView),
+    recent: { ...home.recent, deals: home.recent.deals.map(toCardView) },
+    /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */
+    now: new Date().toISOString(),
     merchants: stores.map((s) => ({ id: s.id, title: s.title })),
     categories: categories.map((c) => ({ id: c.id, title: c.title })),
   };
@@ -35,8 +41,8 @@ type HomeFilterResponse = ReturnType<typeof presentHomeFilter>;
 type RecentPageResponse = ReturnType<typeof presentRecentPage>;
 
 interface HomeLists {
-  trending: DealCard[];
-  recent: DealCard[];
+  trending: DealCardView[];
+  recent: DealCardView[];
   currentPage: number;
   lastPage: number;
 }
@@ -51,7 +57,7 @@ function listsOf(data: LoaderData): HomeLists {
 }
 
 /** Appends a page, leaving out deals already listed (new posts shift later pages by a few). */
-function appendDeals(listed: DealCard[], more: DealCard[]): DealCard[] {
+function appendDeals(listed: DealCardView[], more: DealCardView[]): DealCardView[] {
   const seen = new Set(listed.map((d) => d.unique_id));
   return [...listed, ...more.filter((d) => !seen.has(d.unique_id))];
 }

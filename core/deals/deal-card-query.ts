@@ -40,6 +40,8 @@ export function postCardQuery(db: DbOrTx) {
       "posts.views",
       "posts.likes_count",
       "posts.unlikes_count",
+      "posts.damped_likes",
+      "posts.damped_unlikes",
       "posts.comments_count",
       "posts.created_at",
       "posts.user_id",

@@ -3,7 +3,7 @@ import { RefreshingCache } from "../cache/refreshing-cache.ts";
 import type { DbOrTx } from "../../db/index.ts";
 import * as repo from "./repository.ts";
 import type { DealScope, RowKey } from "./repository.ts";
-import { findCardsByIds } from "./deal-card-query.ts";
+import { findCardsByIds, type DealCardRow } from "./deal-card-query.ts";
 import type { DealBounds, DealFilter } from "./deal-filter-query.ts";
 
 /**
@@ -175,13 +175,25 @@ export function createDealPager(db: DbOrTx) {
       : caches.counts.get(`filter:${filterKey(filter)}`, () => repo.countFiltered(db, filter));
   }
 
-  /** Trending deals of a filter, the same way: none, few (sorted whole) or many (index walk). */
-  async function trending(filter: DealFilter, now: Date, limit: number) {
+  /**
+   * Trending deals of a filter, the same way: none, few (sorted whole) or many (index walks). The
+   * hottest of the window's days come first; a window with fewer deals than `limit` is filled by
+   * hot score (docs/decisions/0008-trending-score.md).
+   */
+  async function trending(filter: DealFilter, now: Date, limit: number): Promise<DealCardRow[]> {
     const total = await count(filter);
     if (total === 0) return [];
-    return total <= SPARSE_MATCHES
-      ? findCardsByIds(db, await repo.findSparseTrendingIds(db, filter, now, limit))
-      : repo.findTrendingDeals(db, now, limit, filter);
+    const sparse = total <= SPARSE_MATCHES;
+    const hottest: DealCardRow[] = sparse
+      ? await findCardsByIds(db, await repo.findSparseTrendingIds(db, filter, now, limit))
+      : await repo.findTrendingDeals(db, now, limit, filter);
+    if (hottest.length >= limit) return hottest;
+    const more = limit + hottest.length;
+    const fill = sparse
+      ? await findCardsByIds(db, await repo.findSparseHotIds(db, filter, now, more))
+      : await repo.findHotDeals(db, now, more, filter);
+    const taken = new Set(hottest.map((row) => row.id));
+    return [...hottest, ...fill.filter((row) => !taken.has(row.id))].slice(0, limit);
   }
 
   return {

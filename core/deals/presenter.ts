@@ -1,4 +1,5 @@
 import { PAGE_SIZE } from "../constants.ts";
+import { heatOf, temperatureOf } from "../posts/temperature.ts";
 import type { DealCardRow } from "./deal-card-query.ts";
 
 /** A deal card in the spec's field names (section 3), plus what the card needs to show state. */
@@ -39,6 +40,9 @@ export function presentDealCard(row: DealCardRow, now: Date) {
     user_by: row.user_name ?? "",
     user_image: row.user_image ?? "",
     created_at: row.created_at.toISOString(),
+    // Beside the spec's fields (issue 14): degrees from likes and unlikes, and its band.
+    temperature: temperatureOf(row),
+    heat: heatOf(temperatureOf(row)),
   };
 }
 

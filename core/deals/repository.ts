@@ -3,6 +3,8 @@ import type { DbOrTx } from "../../db/index.ts";
 import type { Database, PostType } from "../../db/schema.ts";
 import { dealCardQuery, isLive } from "./deal-card-query.ts";
 import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
+import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature.ts";
+import { TRENDING_DAYS } from "../constants.ts";
 
 type PostsExpression = ExpressionBuilder<Database, "posts">;
 
@@ -247,8 +249,89 @@ export function findFilterStores(db: DbOrTx, filter: DealFilter) {
 
 // Home ------------------------------------------------------------------------------------------
 
-/** Trending: live deals by hot score (docs/decisions/0008-trending-score.md), walking posts_hot_idx. */
+/**
+ * The UTC days Trending looks at, newest first: today and the days before it
+ * (docs/decisions/0008-trending-score.md, "Temperature").
+ */
+export function trendingDays(now: Date): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: TRENDING_DAYS }, (_, i) =>
+    new Date(today - i * 86_400_000).toISOString().slice(0, 10),
+  );
+}
+
+/** The start of the trending window: midnight UTC of its oldest day. */
+function trendingSince(now: Date): Date {
+  return new Date(`${trendingDays(now).at(-1)!}T00:00:00Z`);
+}
+
+/**
+ * Trending: the hottest live deals of the window's days, by net votes (the temperature's input)
+ * and then hot score. For each day, a walk of posts_heat_idx (migration 016) reads at most `limit`
+ * entries; the days' picks are merged. Fewer than `limit` means the window holds no more.
+ */
+export function trendingQuery(db: DbOrTx, now: Date, limit: number, filter: DealFilter = {}) {
+  const days = trendingDays(now);
+  return db
+    .selectFrom(sql<{ day: string }>`(SELECT unnest(${days}::date[]) AS day)`.as("w"))
+    .innerJoinLateral(
+      dealCardQuery(db)
+        .select([NET_VOTES_SQL.as("net_votes"), "posts.hot_score"])
+        .where(matchesFilter(filter))
+        .where(isLive(now))
+        .where(sql<boolean>`${CREATED_DAY_SQL} = w.day`)
+        .orderBy(NET_VOTES_SQL, "desc")
+        .orderBy("posts.hot_score", "desc")
+        .orderBy("posts.id", "desc")
+        .limit(limit)
+        .as("t"),
+      (join) => join.onTrue(),
+    )
+    .selectAll("t")
+    .orderBy("t.net_votes", "desc")
+    .orderBy("t.hot_score", "desc")
+    .orderBy("t.id", "desc")
+    .limit(limit);
+}
+
 export function findTrendingDeals(db: DbOrTx, now: Date, limit: number, filter: DealFilter = {}) {
+  return trendingQuery(db, now, limit, filter).execute();
+}
+
+/** Trending among few matches: the window's matches read at once and sorted (see findSparseFilteredIds). */
+export async function findSparseTrendingIds(
+  db: DbOrTx,
+  filter: DealFilter,
+  now: Date,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .with(
+      (cte) => cte("matches").materialized(),
+      (qb) =>
+        qb
+          .selectFrom("posts")
+          .select(["posts.id", NET_VOTES_SQL.as("net_votes"), "posts.hot_score"])
+          .where("posts.status", "=", "active")
+          .where(matchesFilter(filter))
+          .where(isLive(now))
+          .where("posts.created_at", ">=", trendingSince(now)),
+    )
+    .selectFrom("matches")
+    .select("matches.id")
+    .orderBy("matches.net_votes", "desc")
+    .orderBy("matches.hot_score", "desc")
+    .orderBy("matches.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Live deals by hot score alone (0008), walking posts_hot_idx: what fills Trending when its window
+ * holds fewer deals than it shows (a quiet week, a small store).
+ */
+export function findHotDeals(db: DbOrTx, now: Date, limit: number, filter: DealFilter = {}) {
   return dealCardQuery(db)
     .where(matchesFilter(filter))
     .where(isLive(now))
@@ -258,8 +341,8 @@ export function findTrendingDeals(db: DbOrTx, now: Date, limit: number, filter: 
     .execute();
 }
 
-/** Trending among few matches: all of them read at once and sorted (see findSparseFilteredIds). */
-export async function findSparseTrendingIds(
+/** findHotDeals among few matches: all of them read at once and sorted. */
+export async function findSparseHotIds(
   db: DbOrTx,
   filter: DealFilter,
   now: Date,

@@ -38,7 +38,7 @@ export function adjustPostCounters(
       // hot_score follows from the trigger of db/migrations/011_vote_damping.sql.
     })
     .where("id", "=", postId)
-    .returning(["likes_count", "unlikes_count", "comments_count"])
+    .returning(["likes_count", "unlikes_count", "comments_count", "damped_likes", "damped_unlikes"])
     .executeTakeFirstOrThrow();
 }
 

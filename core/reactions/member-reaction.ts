@@ -14,3 +14,15 @@ export async function findReaction(
     .executeTakeFirst();
   return row?.reaction ?? null;
 }
+
+/** A member's reactions to some posts: only the posts they reacted to. */
+export function findReactions(db: DbOrTx, userId: number, postIds: number[]) {
+  if (postIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom("likes")
+    .select(["post_id", "reaction"])
+    .where("user_id", "=", userId)
+    .where("post_id", "in", postIds)
+    .orderBy("post_id")
+    .execute();
+}

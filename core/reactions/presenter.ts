@@ -1,4 +1,5 @@
 import { isLikedOf } from "../posts/presenter.ts";
+import { heatOf } from "../posts/temperature.ts";
 import type { Reaction } from "./schema.ts";
 
 const MESSAGES: Record<Reaction | "none", string> = {
@@ -12,6 +13,7 @@ export function presentReaction(result: {
   reaction: Reaction | null;
   likes: number;
   unlikes: number;
+  temperature: number;
 }) {
   return {
     status: "true" as const,
@@ -19,5 +21,16 @@ export function presentReaction(result: {
     is_liked: isLikedOf(result.reaction),
     likes: result.likes,
     unlikes: result.unlikes,
+    // Beside the spec's fields: the post's temperature after the vote (core/posts/temperature.ts).
+    temperature: result.temperature,
+    heat: heatOf(result.temperature),
+  };
+}
+
+/** `POST /api/my_reactions`: is_liked per post the member reacted to (1 like, 2 unlike). */
+export function presentMyReactions(rows: { post_id: number; reaction: Reaction }[]) {
+  return {
+    status: "true" as const,
+    reactions: rows.map((row) => ({ post_id: row.post_id, is_liked: isLikedOf(row.reaction) })),
   };
 }

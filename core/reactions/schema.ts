@@ -24,3 +24,19 @@ export const LikeSchema = z.object({
 });
 
 export type LikeInput = z.output<typeof LikeSchema>;
+
+/** How many posts one `POST /api/my_reactions` may ask about: a page or two of cards. */
+export const MY_REACTIONS_MAX = 100;
+
+/**
+ * `POST /api/my_reactions` (issue 14): the signed-in member's reactions to the cards on screen.
+ * The cards themselves are the same for everyone (and cached); this is asked for after they show.
+ */
+export const MyReactionsSchema = z.object({
+  post_ids: z
+    .array(idField("post_ids"), "post_ids must be a list of post ids.")
+    .min(1, "post_ids must name at least one post.")
+    .max(MY_REACTIONS_MAX, `post_ids may name at most ${MY_REACTIONS_MAX} posts.`),
+});
+
+export type MyReactionsInput = z.output<typeof MyReactionsSchema>;

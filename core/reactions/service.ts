@@ -4,9 +4,10 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
-import { findReaction } from "./member-reaction.ts";
+import { temperatureOf } from "../posts/temperature.ts";
+import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
-import type { LikeInput, Reaction } from "./schema.ts";
+import type { LikeInput, MyReactionsInput, Reaction } from "./schema.ts";
 
 /** Where a reaction comes from. */
 export interface ReactionContext {
@@ -35,6 +36,16 @@ export function createReactionsService({ db, now, changes }: Deps) {
   }
 
   return {
+    /**
+     * The signed-in member's reactions to some posts (the cards on screen), for the buttons'
+     * pressed state. Posts they did not react to, or that do not exist, are left out.
+     */
+    async mine(user: CurrentUser | null, { post_ids }: MyReactionsInput) {
+      const actor = requireActingUser(user, undefined);
+      const ids = [...new Set(post_ids)];
+      const rows = await findReactions(db, actor.id, ids);
+      return rows.map((row) => ({ post_id: row.post_id, reaction: row.reaction }));
+    },
     /**
      * Pressing the button of the reaction one already has takes it back; pressing the other one
      * switches to it. Counters and the trending score change in the same transaction.
@@ -67,7 +78,12 @@ export function createReactionsService({ db, now, changes }: Deps) {
           likes: change("like"),
           unlikes: change("unlike"),
         });
-        return { reaction: next, likes: counts.likes_count, unlikes: counts.unlikes_count };
+        return {
+          reaction: next,
+          likes: counts.likes_count,
+          unlikes: counts.unlikes_count,
+          temperature: temperatureOf(counts),
+        };
       });
       changes.emit("reactions");
       return result;

@@ -1,8 +1,8 @@
 import { AddCommentSchema } from "../../core/comments/schema.ts";
-import { LikeSchema } from "../../core/reactions/schema.ts";
-import { presentReaction } from "../../core/reactions/presenter.ts";
+import { LikeSchema, MyReactionsSchema } from "../../core/reactions/schema.ts";
+import { presentMyReactions, presentReaction } from "../../core/reactions/presenter.ts";
 import { RATE_LIMITS, clientAddress } from "../plugins/rate-limit.ts";
-import { CommentAddedResponse, ReactionResponse } from "./responses.ts";
+import { CommentAddedResponse, MyReactionsResponse, ReactionResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
@@ -25,6 +25,21 @@ export const communityApi: ApiModule = (app, services) => {
           clientAddress: clientAddress(request),
         }),
       ),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/my_reactions",
+    tag: "Community",
+    summary:
+      "The signed-in member's reactions to some posts (post_ids, at most 100): is_liked 1 or 2 " +
+      "for each post they liked or unliked, others left out. Cards are the same for everyone; " +
+      "the site asks this after they show",
+    body: MyReactionsSchema,
+    response: MyReactionsResponse,
+    auth: true,
+    handler: async ({ input, request }) =>
+      presentMyReactions(await services.reactions.mine(request.user, input)),
   });
 
   apiRoute(app, {

@@ -12,6 +12,10 @@ const TRUE = z.literal("true");
 const isoDateTime = z.string().describe("ISO 8601 date and time");
 const postType = z.enum(["d", "g"]).describe("d: deal, g: educator post");
 
+const heat = z
+  .enum(["cold", "mild", "warm", "hot"])
+  .describe("cold below 0°, warm from 50°, hot from 100°");
+
 /** The spec's "Deal card" (section 3), plus what a card needs to show its state. */
 const dealCardFields = {
   id: z.number(),
@@ -47,6 +51,11 @@ const dealCardFields = {
   user_by: z.string(),
   user_image: z.string(),
   created_at: isoDateTime,
+  temperature: z
+    .number()
+    .int()
+    .describe("degrees: 10 per like, -10 per unlike, damped votes left out (decision 0008)"),
+  heat: heat,
 };
 
 export const DealCardSchema = z.strictObject(dealCardFields);
@@ -339,6 +348,19 @@ export const ReactionResponse = z.strictObject({
   is_liked: isLiked,
   likes: z.number().int(),
   unlikes: z.number().int(),
+  temperature: z.number().int().describe("the post's temperature after the vote (degrees)"),
+  heat,
+});
+
+/** `POST /api/my_reactions` (issue 14): the member's reactions to the cards on screen. */
+export const MyReactionsResponse = z.strictObject({
+  status: TRUE,
+  reactions: z.array(
+    z.strictObject({
+      post_id: z.number(),
+      is_liked: z.union([z.literal(1), z.literal(2)]).describe("1 liked, 2 unliked"),
+    }),
+  ),
 });
 
 export const CommentAddedResponse = z.strictObject({ ...message, comment: Comment });

@@ -290,6 +290,10 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     client: w.member.client,
     body: { user_id: w.member.id, post_id: w.ids.deal.id, post_type: "d", btn_type: "like" },
   }),
+  "POST /my_reactions": async (w) => ({
+    client: w.member.client,
+    body: { post_ids: [w.ids.deal.id] },
+  }),
   "POST /product_add_comment": async (w) => ({
     client: w.member.client,
     body: {

@@ -75,6 +75,9 @@ describe("POST /api/product_like_unlike", () => {
       is_liked: 1,
       likes: before.likes_count + 1,
       unlikes: before.unlikes_count,
+      // Beside the spec's fields (issue 14): the temperature after the vote.
+      temperature: expect.any(Number),
+      heat: expect.stringMatching(/^(cold|mild|warm|hot)$/),
     });
     expect(await reactionOf(member, post.id)).toBe("like");
     const afterLike = await counters(post.id);

@@ -135,7 +135,15 @@ describe("CommentThread", () => {
 describe("LikeButtons", () => {
   it("shows is_liked as the pressed state of thumbs up or thumbs down", async () => {
     renderInRouter(
-      <LikeButtons postId={9} postType="d" isLiked={2} likes={4} unlikes={1} viewerId={7} />,
+      <LikeButtons
+        postId={9}
+        postType="d"
+        isLiked={2}
+        likes={4}
+        unlikes={1}
+        temperature={30}
+        viewerId={7}
+      />,
     );
     expect(
       (await screen.findByRole("button", { name: /^Like/ })).getAttribute("aria-pressed"),
@@ -147,16 +155,37 @@ describe("LikeButtons", () => {
 
   it("sends a visitor to /login and a member's click to the API", async () => {
     renderInRouter(
-      <LikeButtons postId={9} postType="g" isLiked={-1} likes={0} unlikes={0} viewerId={null} />,
+      <LikeButtons
+        postId={9}
+        postType="g"
+        isLiked={-1}
+        likes={0}
+        unlikes={0}
+        temperature={0}
+        viewerId={null}
+      />,
     );
     fireEvent.click(await screen.findByRole("button", { name: /^Unlike/ }));
     expect(await screen.findByRole("heading", { name: "Login page" })).toBeTruthy();
+    // The vote waits for the visitor's return (app/lib/pending-action.ts).
+    expect(window.sessionStorage.getItem("chalkboard.pendingAction")).toContain(
+      '"btnType":"unlike"',
+    );
     cleanup();
+    window.sessionStorage.clear();
 
     const fetchMock = vi.fn(async () => jsonResponse(200, { status: "true", message: "ok" }));
     vi.stubGlobal("fetch", fetchMock);
     renderInRouter(
-      <LikeButtons postId={9} postType="g" isLiked={-1} likes={0} unlikes={0} viewerId={7} />,
+      <LikeButtons
+        postId={9}
+        postType="g"
+        isLiked={-1}
+        likes={0}
+        unlikes={0}
+        temperature={0}
+        viewerId={7}
+      />,
     );
     fireEvent.click(await screen.findByRole("button", { name: /^Like/ }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
@@ -168,6 +197,41 @@ describe("LikeButtons", () => {
       post_type: "g",
       btn_type: "like",
     });
+  });
+});
+
+describe("LikeButtons, optimistic", () => {
+  it("shows a vote at once, and rolls it back with the server's message when refused", async () => {
+    let answer: (response: Response) => void = () => {};
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
+    renderInRouter(
+      <LikeButtons
+        postId={9}
+        postType="d"
+        isLiked={-1}
+        likes={4}
+        unlikes={1}
+        temperature={30}
+        viewerId={7}
+      />,
+    );
+    const like = await screen.findByRole("button", { name: /^Like/ });
+    fireEvent.click(like);
+    // Before the server answers: pressed, one more like, 10° warmer, and no "Loading…" line.
+    expect(like.getAttribute("aria-pressed")).toBe("true");
+    expect(like.textContent).toContain("5");
+    expect(screen.getByText("40°")).toBeTruthy();
+    expect(screen.queryByText(/Loading/)).toBeNull();
+    await act(async () => {
+      answer(jsonResponse(429, { status: false, message: "Too many requests. Try again later." }));
+    });
+    expect(like.getAttribute("aria-pressed")).toBe("false");
+    expect(like.textContent).toContain("4");
+    expect(screen.getByText("30°")).toBeTruthy();
+    expect(screen.getByText("Too many requests. Try again later.")).toBeTruthy();
   });
 });
 
