@@ -186,9 +186,7 @@ test.describe("grid | list", () => {
   });
 });
 
-// Needs /login to honour ?next= (helper "returnto", branch i14-returnto): until that is merged,
-// signing in lands on "/" and this cannot pass. Remove the fixme when merging it.
-test.fixme("a visitor votes from a card, signs in, and is back on the same page with the vote counted", async ({
+test("a visitor votes from a card, signs in, and is back on the same page with the vote counted", async ({
   page,
 }) => {
   const email = newEmail("visitor");
