@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import {
   Links,
   Meta,
@@ -15,7 +15,9 @@ import type { Route } from "./+types/root";
 import { DisclosureBanner } from "./components/DisclosureBanner.tsx";
 import { Footer } from "./components/Footer.tsx";
 import { Navbar } from "./components/Navbar.tsx";
+import { NavigationProgress } from "./components/NavigationProgress.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
+import { ScrollManager } from "./components/ScrollManager.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
 import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
@@ -53,15 +55,6 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-/** The spec: the page scrolls to the top on every route change. */
-function ScrollToTop() {
-  const { pathname, search } = useLocation();
-  useEffect(() => {
-    window.scrollTo(0, 0);
-  }, [pathname, search]);
-  return null;
-}
-
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootLoaderData>("root");
   const settings = data?.settings ?? DEFAULT_SETTINGS;
@@ -81,6 +74,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links nonce="" />
       </head>
       <body>
+        <NavigationProgress />
         <a className="skip-link" href="#main">
           Skip to content
         </a>
@@ -94,7 +88,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <Footer settings={settings} year={data?.year ?? new Date().getFullYear()} />
-        <ScrollToTop />
+        {/* The spec's scroll to the top on a route change; Back/Forward and filters keep place. */}
+        <ScrollManager />
         <Scripts />
       </body>
     </html>

@@ -3,6 +3,15 @@ import { FiSearch } from "react-icons/fi";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { SocialIcon } from "./SocialIcon.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
+import "../styles/site-links.css";
+
+/** Lists to browse from every page, beside the spec's navigation bar (which stays as it is). */
+const FOOTER_LINKS = [
+  { to: "/newdeals", label: "New Deals" },
+  { to: "/forum", label: "Forum" },
+  { to: "/store", label: "Stores" },
+  { to: "/category", label: "Categories" },
+] as const;
 
 export function Footer({ settings, year }: { settings: SiteSettings; year: number }) {
   const footer = settings.footer[0];
@@ -34,6 +43,15 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
             </a>
           )}
         </div>
+        <nav className="footer-links" aria-label="Browse">
+          <ul>
+            {FOOTER_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to}>{link.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
         {social.length > 0 && (
           <div className="footer-social">
             <span>Follow us on</span>

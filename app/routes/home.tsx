@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { useLoaderData, useRevalidator } from "react-router";
+import { useEffect, useId, useRef, useState } from "react";
+import { Link, useLoaderData, useLocation, useNavigate, useNavigation } from "react-router";
 import { requestContext } from "#app-context";
 import { PAGE_SIZE } from "../../core/constants.ts";
 import { toCardView, type DealCardView } from "../../core/deals/card-view.ts";
@@ -7,38 +7,17 @@ import type { presentHomeFilter, presentRecentPage } from "../../core/deals/pres
 import { DealGrid } from "../components/DealCard.tsx";
 import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
 import { apiCall } from "../lib/api.ts";
+import {
+  homeFilterFromSearch,
+  homeFilterSearch,
+  isFiltered,
+  pendingHomeFilter,
+  type HomeFilter,
+} from "../lib/home-filter.ts";
+import { currentHistoryKey, leaveHome, rememberHome, takeHome } from "../lib/home-snapshots.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/home.css";
 import type { Route } from "./+types/home";
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const { services } = context.get(requestContext);
-  const [home, stores, categories] = await Promise.all([
-    services.deals.home(),
-    services.catalog.allStores(),
-    services.catalog.allCategories(),
-  ]);
-  return {
-    ...home,
-    // Cards carry only what they show (core/deals/card-view.ts); the JSON API keeps full ones.
-    trending: home.trending.map(toCardView),
-    recent: { ...home.recent, deals: home.recent.deals.map(toCardView) },
-    /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */
-    now: new Date().toISOString(),
-    merchants: stores.map((s) => ({ id: s.id, title: s.title })),
-    categories: categories.map((c) => ({ id: c.id, title: c.title })),
-  };
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(matches, {
-    path: "/",
-    feed: { title: "New deals", path: "/rss/newdeals.xml" },
-  });
-
-type LoaderData = Awaited<ReturnType<typeof loader>>;
-type HomeFilterResponse = ReturnType<typeof presentHomeFilter>;
-type RecentPageResponse = ReturnType<typeof presentRecentPage>;
 
 interface HomeLists {
   trending: DealCardView[];
@@ -47,14 +26,73 @@ interface HomeLists {
   lastPage: number;
 }
 
-function listsOf(data: LoaderData): HomeLists {
+/**
+ * The home page. Its By Merchant / By Category choice is in the address (`?store=&category=`,
+ * app/lib/home-filter.ts), so the server renders the filtered lists of a shared or reloaded page.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services } = context.get(requestContext);
+  const [home, stores, categories] = await Promise.all([
+    services.deals.home(),
+    services.catalog.allStores(),
+    services.catalog.allCategories(),
+  ]);
+  const filter = homeFilterFromSearch(new URL(request.url).searchParams, {
+    stores: new Set(stores.map((s) => s.id)),
+    categories: new Set(categories.map((c) => c.id)),
+  });
+  let lists: HomeLists;
+  if (isFiltered(filter)) {
+    const filtered = await services.deals.homeFilter({
+      store_id: filter.store ?? undefined,
+      category_id: filter.category ?? undefined,
+      page: 1,
+    });
+    lists = {
+      trending: filtered.trending.map(toCardView),
+      recent: filtered.recent.deals.map(toCardView),
+      currentPage: filtered.recent.currentPage,
+      lastPage: filtered.recent.lastPage,
+    };
+  } else {
+    lists = {
+      trending: home.trending.map(toCardView),
+      recent: home.recent.deals.map(toCardView),
+      currentPage: home.recent.currentPage,
+      lastPage: home.recent.lastPage,
+    };
+  }
   return {
-    trending: data.trending,
-    recent: data.recent.deals,
-    currentPage: data.recent.currentPage,
-    lastPage: data.recent.lastPage,
+    wishlist: home.wishlist,
+    filter,
+    // Cards carry only what they show (core/deals/card-view.ts); the JSON API keeps full ones.
+    lists,
+    /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */
+    now: new Date().toISOString(),
+    merchants: stores.map((s) => ({ id: s.id, title: s.title })),
+    categories: categories.map((c) => ({ id: c.id, title: c.title })),
   };
 }
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+
+/**
+ * Back or Forward to a home page left after LOAD MORE: the lists as they were, from memory, with
+ * no request (app/lib/home-snapshots.ts); every other time, the server's.
+ */
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  const kept = takeHome<LoaderData>(currentHistoryKey(), new URL(request.url).search);
+  return kept ?? (await serverLoader());
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    path: "/",
+    feed: { title: "New deals", path: "/rss/newdeals.xml" },
+  });
+
+type HomeFilterResponse = ReturnType<typeof presentHomeFilter>;
+type RecentPageResponse = ReturnType<typeof presentRecentPage>;
 
 /** Appends a page, leaving out deals already listed (new posts shift later pages by a few). */
 function appendDeals(listed: DealCardView[], more: DealCardView[]): DealCardView[] {
@@ -62,15 +100,12 @@ function appendDeals(listed: DealCardView[], more: DealCardView[]): DealCardView
   return [...listed, ...more.filter((d) => !seen.has(d.unique_id))];
 }
 
-/** A further page of recent deals, of the filtered lists or of the unfiltered ones. */
-async function fetchRecentPage(
-  filter: { merchant: string; category: string } | null,
-  page: number,
-) {
-  if (filter) {
+/** A further page of recent deals, of the filtered lists or of the unfiltered ones (the spec's calls). */
+async function fetchRecentPage(filter: HomeFilter, page: number) {
+  if (isFiltered(filter)) {
     const r = await apiCall<HomeFilterResponse>("/category_store_filter_home", {
-      store_id: filter.merchant,
-      category_id: filter.category,
+      store_id: filter.store ?? "",
+      category_id: filter.category ?? "",
       page,
     });
     return { ok: r.ok, deals: r.data.recent_deals_data, pagination: r.data.pagination };
@@ -80,86 +115,84 @@ async function fetchRecentPage(
 }
 
 /**
- * The home page's two lists and their modes (the spec): unfiltered, they come from the loader and
- * LOAD MORE appends recent deals; a merchant or category switches to the filtered lists, and
- * clearing both reloads the unfiltered ones. The button hides on the last page or after an error.
+ * The home page's lists and their modes (the spec): the loader gives the first page of the
+ * unfiltered or the filtered lists; LOAD MORE appends recent deals and hides on the last page or
+ * after an error. Choosing a merchant or category changes the address (replacing the history
+ * entry: Back leaves the page rather than stepping through every choice), and the loader answers.
+ * The lists as shown are remembered for the history entry, for Back.
  */
 function useHomeLists(data: LoaderData) {
-  const revalidator = useRevalidator();
-  const [merchant, setMerchant] = useState("");
-  const [category, setCategory] = useState("");
-  const filtered = merchant !== "" || category !== "";
-  const [lists, setLists] = useState<HomeLists>(() => listsOf(data));
-  const [loading, setLoading] = useState<"filter" | "more" | null>(null);
-  const [failed, setFailed] = useState(false);
-  // Answers to superseded requests (the filter changed again meanwhile) are dropped.
-  const requestSeq = useRef(0);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const [state, setState] = useState({ source: data, lists: data.lists, failed: false });
+  let current = state;
+  if (state.source !== data) {
+    // New loader data (another filter, a revalidation): start from its lists.
+    current = { source: data, lists: data.lists, failed: false };
+    setState(current);
+  }
+  const { lists, failed } = current;
+  const [loadingMore, setLoadingMore] = useState(false);
+  // An answer to LOAD MORE that arrives after the filter changed is dropped.
+  const source = useRef(data);
+  useEffect(() => {
+    source.current = data;
+  }, [data]);
 
   useEffect(() => {
-    if (filtered) return;
-    setLists(listsOf(data));
-    setFailed(false);
-  }, [data, filtered]);
+    rememberHome(location.key, location.search, { ...data, lists });
+  }, [data, lists, location.key, location.search]);
+  useEffect(() => {
+    const key = location.key;
+    return () => leaveHome(key);
+  }, [location.key]);
 
-  async function applyFilter(nextMerchant: string, nextCategory: string) {
-    setMerchant(nextMerchant);
-    setCategory(nextCategory);
-    setFailed(false);
-    const seq = ++requestSeq.current;
-    if (!nextMerchant && !nextCategory) {
-      // Unfiltered mode again: reload the home lists.
-      setLoading(null);
-      void revalidator.revalidate();
-      return;
-    }
-    setLoading("filter");
-    const result = await apiCall<HomeFilterResponse>("/category_store_filter_home", {
-      store_id: nextMerchant,
-      category_id: nextCategory,
-      page: 1,
-    });
-    if (seq !== requestSeq.current) return;
-    setLoading(null);
-    if (!result.ok) {
-      setLists({ trending: [], recent: [], currentPage: 1, lastPage: 1 });
-      setFailed(true);
-      return;
-    }
-    setLists({
-      trending: result.data.trending_deals_arr,
-      recent: result.data.recent_deals_data,
-      currentPage: result.data.pagination.current_page,
-      lastPage: result.data.pagination.last_page,
-    });
+  // While the lists of a new choice load, the selects already show it, and a second change
+  // builds on it rather than on the lists on screen.
+  const pending =
+    navigation.state === "loading" && navigation.location.pathname === "/"
+      ? navigation.location
+      : null;
+  const shownFilter = pending ? pendingHomeFilter(pending.search) : data.filter;
+
+  function applyFilter(filter: HomeFilter) {
+    const base = new URLSearchParams(pending ? pending.search : location.search);
+    void navigate(
+      { pathname: "/", search: homeFilterSearch(filter, base) },
+      { replace: true, preventScrollReset: true },
+    );
   }
 
   async function loadMore() {
-    const seq = requestSeq.current;
-    const page = lists.currentPage + 1;
-    setLoading("more");
-    const next = await fetchRecentPage(filtered ? { merchant, category } : null, page);
-    if (seq !== requestSeq.current) return;
-    setLoading(null);
-    if (!next.ok) {
+    const asked = data;
+    setLoadingMore(true);
+    const next = await fetchRecentPage(data.filter, lists.currentPage + 1);
+    setLoadingMore(false);
+    if (source.current !== asked) return;
+    setState((s) => {
+      if (s.source !== asked) return s;
       // The spec: the button hides on error.
-      setFailed(true);
-      return;
-    }
-    setLists((current) => ({
-      ...current,
-      recent: appendDeals(current.recent, next.deals),
-      currentPage: next.pagination.current_page,
-      lastPage: next.pagination.last_page,
-    }));
+      if (!next.ok) return { ...s, failed: true };
+      return {
+        ...s,
+        lists: {
+          ...s.lists,
+          recent: appendDeals(s.lists.recent, next.deals),
+          currentPage: next.pagination.current_page,
+          lastPage: next.pagination.last_page,
+        },
+      };
+    });
   }
 
+  const filtering = pending !== null && pending.search !== location.search;
+
   return {
-    merchant,
-    category,
-    filtered,
+    filter: shownFilter,
     lists,
-    loadingMore: loading === "more",
-    filtering: loading === "filter" || (revalidator.state === "loading" && !filtered),
+    loadingMore,
+    filtering,
     showLoadMore:
       !failed && lists.recent.length >= PAGE_SIZE.homeRecent && lists.currentPage < lists.lastPage,
     applyFilter,
@@ -169,47 +202,86 @@ function useHomeLists(data: LoaderData) {
 
 type HomeListsState = ReturnType<typeof useHomeLists>;
 
-/** By Merchant and By Category, and a button that clears both. */
+/**
+ * By Merchant and By Category, and a button that clears both. On phones they fold into a bar
+ * (a disclosure button that says how many are chosen), so the deals come first.
+ */
 function HomeFilters({ data, home }: { data: LoaderData; home: HomeListsState }) {
-  const { merchant, category, filtered, applyFilter } = home;
+  const { filter, applyFilter } = home;
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const chosen = (filter.store !== null ? 1 : 0) + (filter.category !== null ? 1 : 0);
+  const idValue = (id: number | null) => (id === null ? "" : String(id));
+  const idOf = (value: string) => (value === "" ? null : Number(value));
   return (
-    <section className="home-filters" aria-label="Filter deals">
-      <div className="form-field">
-        <label htmlFor="home-merchant">By Merchant</label>
-        <select
-          id="home-merchant"
-          value={merchant}
-          onChange={(event) => void applyFilter(event.target.value, category)}
+    <div className="home-bar">
+      <div className="home-bar-row">
+        <button
+          type="button"
+          className="btn btn-outline home-filter-toggle"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((o) => !o)}
         >
-          <option value="">All merchants</option>
-          {data.merchants.map((m) => (
-            <option key={m.id} value={String(m.id)}>
-              {m.title}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="form-field">
-        <label htmlFor="home-category">By Category</label>
-        <select
-          id="home-category"
-          value={category}
-          onChange={(event) => void applyFilter(merchant, event.target.value)}
-        >
-          <option value="">All categories</option>
-          {data.categories.map((c) => (
-            <option key={c.id} value={String(c.id)}>
-              {c.title}
-            </option>
-          ))}
-        </select>
-      </div>
-      {filtered && (
-        <button type="button" className="btn btn-outline" onClick={() => void applyFilter("", "")}>
-          Clear filters
+          Filter deals
+          {chosen > 0 && (
+            <span className="home-filter-count">
+              {chosen}
+              <span className="visually-hidden"> chosen</span>
+            </span>
+          )}
         </button>
-      )}
-    </section>
+        <nav className="home-shortcuts" aria-label="More deals">
+          <Link to="/newdeals">New Deals</Link>
+          <Link to="/forum">Forum</Link>
+        </nav>
+      </div>
+      <section
+        id={panelId}
+        className={open ? "home-filters open" : "home-filters"}
+        aria-label="Filter deals"
+      >
+        <div className="form-field">
+          <label htmlFor="home-merchant">By Merchant</label>
+          <select
+            id="home-merchant"
+            value={idValue(filter.store)}
+            onChange={(event) => applyFilter({ ...filter, store: idOf(event.target.value) })}
+          >
+            <option value="">All merchants</option>
+            {data.merchants.map((m) => (
+              <option key={m.id} value={String(m.id)}>
+                {m.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="form-field">
+          <label htmlFor="home-category">By Category</label>
+          <select
+            id="home-category"
+            value={idValue(filter.category)}
+            onChange={(event) => applyFilter({ ...filter, category: idOf(event.target.value) })}
+          >
+            <option value="">All categories</option>
+            {data.categories.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        {isFiltered(filter) && (
+          <button
+            type="button"
+            className="btn btn-outline"
+            onClick={() => applyFilter({ store: null, category: null })}
+          >
+            Clear filters
+          </button>
+        )}
+      </section>
+    </div>
   );
 }
 
@@ -223,11 +295,6 @@ export default function Home() {
       <h1 className="visually-hidden">Deals and coupons for teachers and shoppers</h1>
       <HomeFilters data={data} home={home} />
 
-      <section aria-labelledby="wishlist-heading" className="home-section">
-        <h2 id="wishlist-heading">Teachers Wishlist</h2>
-        <WishlistCarousel entries={data.wishlist} />
-      </section>
-
       <div className="home-lists" aria-busy={filtering}>
         {filtering && (
           <div className="loading" role="status">
@@ -239,9 +306,21 @@ export default function Home() {
           <h2 id="trending-heading">Trending Deals</h2>
           <DealGrid deals={lists.trending} />
         </section>
+
+        {/* Below the first deals, so that on a phone the deals come first. */}
+        <section aria-labelledby="wishlist-heading" className="home-section home-wishlist">
+          <h2 id="wishlist-heading">Teachers Wishlist</h2>
+          <WishlistCarousel entries={data.wishlist} />
+        </section>
+
         <section aria-labelledby="recent-heading" className="home-section">
-          <h2 id="recent-heading">Recent Deals</h2>
-          <DealGrid deals={lists.recent} />
+          <div className="home-section-head">
+            <h2 id="recent-heading">Recent Deals</h2>
+            <Link to="/newdeals" className="home-section-more">
+              All new deals
+            </Link>
+          </div>
+          <DealGrid deals={lists.recent} layoutToggle={false} />
           {home.showLoadMore && (
             <div className="load-more">
               <button
