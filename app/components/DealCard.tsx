@@ -3,13 +3,17 @@ import { FiEye, FiMessageSquare, FiThumbsUp } from "react-icons/fi";
 import type { DealCard as DealCardData } from "../../core/deals/presenter.ts";
 import { postPath } from "../../core/posts/paths.ts";
 import { formatPrice } from "../lib/format.ts";
+import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 
 export function DealCard({
   deal,
   headingLevel = 3,
+  imagePriority = false,
 }: {
   deal: DealCardData;
   headingLevel?: 2 | 3 | 4;
+  /** The card's image is the page's first: loaded at once, not lazily (ResponsiveImage). */
+  imagePriority?: boolean;
 }) {
   const Heading = `h${headingLevel}` as const;
   const href = postPath(deal);
@@ -18,13 +22,13 @@ export function DealCard({
     <article className={deal.is_expired ? "deal-card expired" : "deal-card"}>
       <Link to={href} className="deal-card-image" tabIndex={-1} aria-hidden="true">
         {deal.image_url ? (
-          <img
+          <ResponsiveImage
             src={deal.image_url}
             alt=""
             width={400}
             height={300}
-            loading="lazy"
-            decoding="async"
+            sizes={IMAGE_SIZES.card}
+            priority={imagePriority}
           />
         ) : (
           <span className="deal-card-noimage" />
@@ -74,15 +78,23 @@ export function DealCard({
 export function DealGrid({
   deals,
   headingLevel,
+  priorityFirst = false,
 }: {
   deals: DealCardData[];
   headingLevel?: 2 | 3 | 4;
+  /** The grid is the page's first content: its first card's image is not lazy. */
+  priorityFirst?: boolean;
 }) {
   if (deals.length === 0) return <p className="no-data">No Data Found</p>;
   return (
     <div className="deal-grid">
-      {deals.map((deal) => (
-        <DealCard key={deal.unique_id} deal={deal} headingLevel={headingLevel} />
+      {deals.map((deal, i) => (
+        <DealCard
+          key={deal.unique_id}
+          deal={deal}
+          headingLevel={headingLevel}
+          imagePriority={priorityFirst && i === 0}
+        />
       ))}
     </div>
   );
