@@ -231,7 +231,7 @@ export default function Home() {
         )}
         <section aria-labelledby="trending-heading" className="home-section">
           <h2 id="trending-heading">Trending Deals</h2>
-          <DealGrid deals={lists.trending} />
+          <DealGrid deals={lists.trending} priorityFirst />
         </section>
         <section aria-labelledby="recent-heading" className="home-section">
           <h2 id="recent-heading">Recent Deals</h2>
