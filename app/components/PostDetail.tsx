@@ -10,6 +10,7 @@ import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
+import { RelatedDeals } from "./RelatedDeals.tsx";
 import { ReportButton } from "./ReportButton.tsx";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { ShareButtons } from "./ShareButtons.tsx";
@@ -277,6 +278,8 @@ export function PostDetail({
           </section>
         )}
       </article>
+
+      <RelatedDeals deals={details.related_deals} />
 
       <PostComments details={details} viewer={viewer} at={at} />
     </div>
