@@ -49,9 +49,9 @@ export interface StoredImage {
 }
 
 /**
- * Encoder settings of the variants (docs/decisions/0035-responsive-images.md). AVIF's effort 2 is
- * measured at a quarter of the default's (4) time for 2–3 % more bytes; WebP's default effort is
- * already quick.
+ * Encoder settings of the variants (docs/decisions/0035-responsive-images.md, measured): AVIF at
+ * effort 2 takes about a ninth of the time of sharp's default (4) for some 15 % more bytes, and
+ * saves 14 % over effort 1; WebP's default effort is quick already.
  */
 export const VARIANT_ENCODING: VariantEncoding = {
   avif: { quality: 50, effort: 2 },
