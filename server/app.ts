@@ -1,10 +1,8 @@
-import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
-import fastifyStatic from "@fastify/static";
 import { fastifyReactRouter } from "@mcansh/react-router-fastify";
 import { requestContext } from "#app-context";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
@@ -27,6 +25,7 @@ import { registerFeeds } from "./feeds.ts";
 import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerHttpCache } from "./plugins/http-cache.ts";
+import { registerMedia } from "./plugins/media.ts";
 import { RATE_LIMITS, registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
@@ -116,17 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await registerFeeds(app, services);
   registerOAuth(app, services);
 
-  fs.mkdirSync(deps.mediaDir, { recursive: true });
-  await app.register(async (media) => {
-    await media.register(fastifyStatic, {
-      root: deps.mediaDir,
-      prefix: "/media/",
-      decorateReply: false,
-      index: false,
-      maxAge: "7d",
-      setHeaders: (reply) => reply.header("x-content-type-options", "nosniff"),
-    });
-  });
+  await registerMedia(app, deps);
 
   if (options.pages) {
     const pages = options.pages;

@@ -6,6 +6,7 @@ import { postPath } from "../../core/posts/paths.ts";
 import { useCardLayout } from "../lib/card-layout.ts";
 import { useCardVote } from "../lib/card-votes.ts";
 import { formatPrice } from "../lib/format.ts";
+import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
 import "../styles/deal-card.css";
@@ -72,9 +73,12 @@ function CardVote({ deal }: { deal: DealCardView }) {
 export function DealCard({
   deal,
   headingLevel = 3,
+  imagePriority = false,
 }: {
   deal: DealCardView;
   headingLevel?: 2 | 3 | 4;
+  /** The card's image is the page's first: loaded at once, not lazily (ResponsiveImage). */
+  imagePriority?: boolean;
 }) {
   const Heading = `h${headingLevel}` as const;
   const href = postPath(deal);
@@ -84,13 +88,13 @@ export function DealCard({
     <article className={deal.is_expired ? "deal-card expired" : "deal-card"} data-post-id={deal.id}>
       <Link to={href} className="deal-card-image" tabIndex={-1} aria-hidden="true">
         {deal.image_url ? (
-          <img
+          <ResponsiveImage
             src={deal.image_url}
             alt=""
             width={400}
             height={300}
-            loading="lazy"
-            decoding="async"
+            sizes={IMAGE_SIZES.card}
+            priority={imagePriority}
           />
         ) : (
           <span className="deal-card-noimage" />
@@ -165,19 +169,27 @@ export function DealGrid({
   deals,
   headingLevel,
   layoutToggle = true,
+  priorityFirst = false,
 }: {
   deals: DealCardView[];
   headingLevel?: 2 | 3 | 4;
   /** The grid | list toggle above the cards; one per page is enough (home's second list). */
   layoutToggle?: boolean;
+  /** The grid is the page's first content: its first card's image is not lazy. */
+  priorityFirst?: boolean;
 }) {
   if (deals.length === 0) return <p className="no-data">No Data Found</p>;
   return (
     <>
       {layoutToggle && <CardLayoutToggle />}
       <div className="deal-grid">
-        {deals.map((deal) => (
-          <DealCard key={deal.unique_id} deal={deal} headingLevel={headingLevel} />
+        {deals.map((deal, i) => (
+          <DealCard
+            key={deal.unique_id}
+            deal={deal}
+            headingLevel={headingLevel}
+            imagePriority={priorityFirst && i === 0}
+          />
         ))}
       </div>
     </>

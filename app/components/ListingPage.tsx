@@ -126,7 +126,7 @@ export function ListingPage({
             </div>
           )}
           <div className={loading ? "listing-grid stale" : "listing-grid"}>
-            <DealGrid deals={response.deal_data} headingLevel={2} />
+            <DealGrid deals={response.deal_data} headingLevel={2} priorityFirst />
           </div>
           <Pager
             page={pagination.current_page}

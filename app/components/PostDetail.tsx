@@ -10,7 +10,9 @@ import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
+import { RelatedDeals } from "./RelatedDeals.tsx";
 import { ReportButton } from "./ReportButton.tsx";
+import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { ShareButtons } from "./ShareButtons.tsx";
 // Breadcrumbs are styled with the listing pages; the moderation banner with the console.
 import "../styles/listings.css";
@@ -39,13 +41,13 @@ function PostMedia({ post, isDeal }: { post: Post; isDeal: boolean }) {
   if (!post.image_url) return null;
   return (
     <div className="post-media">
-      <img
+      <ResponsiveImage
         src={post.image_url}
         alt={post.title}
         width={800}
         height={600}
-        fetchPriority="high"
-        decoding="async"
+        sizes={IMAGE_SIZES.post}
+        priority
       />
       {isDeal && post.deal_badge && !post.is_expired && (
         <span className="deal-badge">{post.deal_badge}</span>
@@ -272,6 +274,8 @@ export function PostDetail({
           </section>
         )}
       </article>
+
+      <RelatedDeals deals={details.related_deals} />
 
       <PostComments details={details} viewer={viewer} at={at} />
     </div>

@@ -304,7 +304,7 @@ export default function Home() {
         )}
         <section aria-labelledby="trending-heading" className="home-section">
           <h2 id="trending-heading">Trending Deals</h2>
-          <DealGrid deals={lists.trending} />
+          <DealGrid deals={lists.trending} priorityFirst />
         </section>
 
         {/* Below the first deals, so that on a phone the deals come first. */}

@@ -1,7 +1,7 @@
 import type { CurrentUser } from "../auth/sessions.ts";
 import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
 import { canSeeUnpublished, moderationState, type ModerationState } from "../moderation/policy.ts";
-import { presentDealCard } from "../deals/presenter.ts";
+import { presentDealCard, type DealCard } from "../deals/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
 
@@ -147,6 +147,7 @@ export function presentProductDetailsResponse(details: {
   comments: PresentedComment[];
   comments_user_image: string;
   moderation?: ModerationState;
+  related_deals: DealCard[];
 }) {
   return { status: "true", response: details };
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { CurrentUser } from "../auth/sessions.ts";
+import { findRelatedDeals } from "../deals/related-deals.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
@@ -51,10 +52,11 @@ export function createPostsService({ db, now }: Deps) {
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, reaction, counted] = await Promise.all([
+    const [comments, reaction, counted, related] = await Promise.all([
       repo.findComments(db, row.id),
       input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
       moderation ? false : countView(row.id, input.viewer, input.visitor, at),
+      findRelatedDeals(db, row, at),
     ]);
     if (counted) row.views += 1;
     return {
@@ -64,6 +66,8 @@ export function createPostsService({ db, now }: Deps) {
       comments_user_image: input.viewer?.image_url ?? "",
       // Only on a post that is not public, for the few who may see it: its banner.
       ...(moderation ? { moderation } : {}),
+      // Beside the spec's fields: up to 6 live deals of the same store or category (issue 14).
+      related_deals: related,
     };
   }
 

@@ -87,7 +87,9 @@ export function createSubmissionsService(deps: Deps) {
       // Checked before the image is processed (cheap refusal), and again under the link's lock.
       if (key) await refuseDuplicate(await repo.findLiveDealByLinkKey(db, key, at));
 
-      const created = await withStoredImage(deps, { bytes: image, folder: "deals" }, (stored) =>
+      // Deal images are shown on cards and the deal page in responsive sizes.
+      const upload = { bytes: image, folder: "deals", variants: true } as const;
+      const created = await withStoredImage(deps, upload, (stored) =>
         db.transaction().execute(async (tx) => {
           if (key) {
             await repo.lockLinkKey(tx, key);
@@ -148,7 +150,7 @@ export function createSubmissionsService(deps: Deps) {
 
       const created = await withStoredImage(
         deps,
-        { bytes: image, folder: "discussions" },
+        { bytes: image, folder: "discussions", variants: true },
         (stored) =>
           db.transaction().execute(async (tx) => {
             const held = await holdsNewPost(tx, poster.id, at);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
+import { sizedName } from "../../core/media/variants.ts";
 
 /**
  * Demo images drawn as SVG and encoded by sharp, so that a first start needs no network. Files go
@@ -11,7 +12,12 @@ import sharp from "sharp";
 export const DEMO_MEDIA_URL = "/media/demo";
 
 export interface ImageJob {
-  /** File name inside <mediaDir>/demo/, ending in .png or .webp. */
+  /**
+   * File name inside <mediaDir>/demo/, ending in .png or .webp. A name with the image's size
+   * (`<stem>.<W>x<H>.webp`, core/media/variants.ts) has responsive variants, made when first
+   * asked for (core/media/variant-maker.ts): drawing them all here would make a first start
+   * minutes longer.
+   */
   file: string;
   svg: () => string;
 }
@@ -172,6 +178,14 @@ export interface DealImageSpec {
   couponCode?: string;
 }
 
+/** Deal and discussion pictures: 800 × 600, named with their size so they get variants. */
+const POST_IMAGE = { width: 800, height: 600 } as const;
+
+/** The file name of a deal's or discussion's picture: `<stem>.800x600.webp`. */
+export function postImageFile(stem: string): string {
+  return sizedName(stem, POST_IMAGE.width, POST_IMAGE.height, "webp");
+}
+
 export function dealSvg(spec: DealImageSpec): string {
   const fg = textColorOn(spec.color);
   // Yellow prices and badge on dark backgrounds; on light ones, text-coloured prices, white badge.
@@ -207,14 +221,14 @@ export function dealSvg(spec: DealImageSpec): string {
       `<rect x="60" y="${y}" width="${w}" height="64" rx="8" fill="#ffffff" fill-opacity="0.12" stroke="${fg}" stroke-width="3" stroke-dasharray="12 8"/>` +
       `<text x="80" y="${y + 42}" font-family="${FONT}" font-size="30" font-weight="bold" fill="${fg}">CODE: ${escapeXml(spec.couponCode)}</text>`;
   }
-  return svgDocument(800, 600, body);
+  return svgDocument(POST_IMAGE.width, POST_IMAGE.height, body);
 }
 
 export function discussionSvg(category: string, color: string): string {
   const fg = textColorOn(color);
   return svgDocument(
-    800,
-    600,
+    POST_IMAGE.width,
+    POST_IMAGE.height,
     gradient("bg", color) +
       `<rect width="800" height="600" fill="url(#bg)"/>` +
       `<rect x="40" y="40" width="720" height="520" rx="16" fill="none" stroke="${fg}" stroke-opacity="0.35" stroke-width="4"/>` +

@@ -20,6 +20,7 @@ import {
   dealSvg,
   discussionSvg,
   logoSvg,
+  postImageFile,
   storeBadgeSvg,
   tileSvg,
   type DealImageSpec,
@@ -610,7 +611,7 @@ function planHeldPost(
     title,
     description: description.html,
     descriptionText: description.text,
-    imageFile: `discussion-${slugOf(category)}.webp`,
+    imageFile: postImageFile(`discussion-${slugOf(category)}`),
     price: null,
     listPrice: null,
     discount: null,
@@ -822,7 +823,7 @@ function planFreebies(rng: Random, context: PostContext, titles: Set<string>): D
       );
     const link = `https://www.${store.seed.domain}${freebie.path}`;
     titles.add(freebie.title);
-    const imageFile = `deal-${slugOf(freebie.title).slice(0, 60)}.webp`;
+    const imageFile = postImageFile(`deal-${slugOf(freebie.title).slice(0, 60)}`);
     const seed = category.seed;
     context.images.push({
       file: imageFile,
@@ -962,7 +963,9 @@ function offerPost(
       ? "Back to School"
       : "Hot Deals";
   const noEnd = rng.chance(isCoupon ? 0.05 : 0.22);
-  const imageFile = `deal-${slugOf(title).slice(0, 60).replace(/-+$/, "")}-${store.slug}.webp`;
+  const imageFile = postImageFile(
+    `deal-${slugOf(title).slice(0, 60).replace(/-+$/, "")}-${store.slug}`,
+  );
   const image: DealImageSpec = {
     headline: offer.headline,
     color: seed.color,
@@ -1001,7 +1004,7 @@ function offerPost(
 function planDiscussions(rng: Random, context: PostContext, count: number): DraftPost[] {
   const discussionImage = new Map<string, string>();
   for (const [i, title] of DISCUSSION_FORUM_CATEGORIES.entries()) {
-    const file = `discussion-${slugOf(title)}.webp`;
+    const file = postImageFile(`discussion-${slugOf(title)}`);
     const color = ["#2E86AB", "#2F5D50", "#E4572E", "#6A4C93"][i]!;
     discussionImage.set(title, file);
     context.images.push({ file, svg: () => discussionSvg(title, color) });

@@ -340,6 +340,11 @@ export const ProductDetailsResponse = z.strictObject({
     comments: z.array(Comment),
     comments_user_image: z.string(),
     moderation: ModerationBanner.optional(),
+    related_deals: z
+      .array(DealCardSchema)
+      .describe(
+        "Not in the spec: up to 6 live deals of the same store or category, newest hot first (empty for educator posts)",
+      ),
   }),
 });
 

@@ -151,10 +151,11 @@ describe("POST /api/save_deal", () => {
     expect(post.link_key).toMatch(/^example-shop\.com\/p\/crayons-/);
     expect(post.expires_at!.toISOString()).toBe("3000-01-01T12:00:00.000Z");
     expect(post.hot_score).toBeGreaterThan(0);
-    expect(post.image_url).toMatch(/^\/media\/deals\/[\w-]+\.webp$/);
+    // Named with its size; beside it, its responsive variants (64 px wide: one width, two formats).
+    expect(post.image_url).toMatch(/^\/media\/deals\/[\w-]+\.64x48\.webp$/);
 
     const after = mediaFiles(t.deps.mediaDir, "deals");
-    expect(after.length).toBe(before.length + 1);
+    expect(after.length).toBe(before.length + 3);
     const media = await t.deps.db
       .selectFrom("media")
       .selectAll()
@@ -370,7 +371,7 @@ describe("POST /api/save_discussion", () => {
       description: "<p>We break one a month.</p><ul><li>Quiet</li><li>Cheap</li></ul>",
       description_text: "We break one a month.QuietCheap",
     });
-    expect(post.image_url).toMatch(/^\/media\/discussions\/[\w-]+\.webp$/);
+    expect(post.image_url).toMatch(/^\/media\/discussions\/[\w-]+\.\d+x\d+\.webp$/);
     expect(fs.existsSync(path.join(t.deps.mediaDir, post.image_url.replace("/media/", "")))).toBe(
       true,
     );

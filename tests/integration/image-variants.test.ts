@@ -1,0 +1,217 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertMediaRecord } from "../../core/media/image-records.ts";
+import { storeUploadedImage } from "../../core/media/images.ts";
+import { imageVariants, variantFiles } from "../../core/media/variants.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { insertPost, signedInStaff } from "../helpers/console.ts";
+import { mediaFiles, multipartBody } from "../helpers/multipart.ts";
+import { TestClient } from "../helpers/session.ts";
+import { createTestUser } from "../helpers/users.ts";
+
+/**
+ * Responsive variants (docs/decisions/0036-responsive-images.md): made at upload in 320, 640 and
+ * 960 px (never wider than the image) as AVIF and WebP, named so a URL says which exist, served,
+ * deleted with their image, and made on first request for demo pictures drawn without them.
+ */
+let t: TestApp;
+let admin: { id: number; client: TestClient };
+let member: { id: number; client: TestClient };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await signedInStaff(t.app, t.deps.db, "admin");
+  const memberId = await createTestUser(t.deps.db);
+  const client = new TestClient(t.app);
+  await client.signInAs(t.deps.db, memberId);
+  member = { id: memberId, client };
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A photo-like JPEG with EXIF (camera and GPS) data, as phones send them. */
+function photo(width: number, height: number): Promise<Buffer> {
+  return sharp({
+    create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } },
+  })
+    .jpeg()
+    .withExif({ IFD0: { Make: "PhoneCo", Model: "Snap 9" }, IFD3: { GPSLatitudeRef: "N" } })
+    .toBuffer();
+}
+
+function mediaPath(url: string): string {
+  return path.join(t.deps.mediaDir, url.slice("/media/".length));
+}
+
+async function dealWithImage(image: Buffer) {
+  const db = t.deps.db;
+  const [forumCategory, store, category] = await Promise.all([
+    db
+      .selectFrom("forum_categories")
+      .select("id")
+      .where("kind", "=", "deal")
+      .executeTakeFirstOrThrow(),
+    db.selectFrom("stores").select("id").executeTakeFirstOrThrow(),
+    db.selectFrom("categories").select("id").executeTakeFirstOrThrow(),
+  ]);
+  const body = await multipartBody(
+    {
+      user_id: member.id,
+      deal_category: forumCategory.id,
+      store_id: store.id,
+      category_id: category.id,
+      title: "Laminator with 50 pouches",
+      deal_description: "<p>Classroom laminator, 9 inch, with pouches.</p>",
+      link: `https://www.example-shop.com/p/laminator-${Date.now()}`,
+      price: 24.99,
+    },
+    { name: "laminator.jpg", type: "image/jpeg", bytes: image },
+  );
+  const response = await member.client.request({ method: "POST", url: "/api/save_deal", ...body });
+  expect(response.statusCode, response.body).toBe(200);
+  return db
+    .selectFrom("posts")
+    .select(["id", "unique_id", "image_url"])
+    .where("unique_id", "=", response.json().response.unique_id)
+    .executeTakeFirstOrThrow();
+}
+
+describe("variants at upload", () => {
+  it("stores a deal image in 320, 640 and 960 px as AVIF and WebP, without EXIF", async () => {
+    const post = await dealWithImage(await photo(2400, 1800));
+    // Bounded to 1600 px, and named with its size.
+    expect(post.image_url).toMatch(/^\/media\/deals\/[\w-]+\.1600x1200\.webp$/);
+    const variants = imageVariants(post.image_url)!;
+    expect(variants).toMatchObject({ width: 1600, height: 1200 });
+
+    const files = variantFiles(post.image_url.slice("/media/".length));
+    expect(files).toHaveLength(6);
+    for (const file of files) {
+      const [, width, format] = /\.w(\d+)\.(avif|webp)$/.exec(file)!;
+      const meta = await sharp(path.join(t.deps.mediaDir, file)).metadata();
+      expect(meta.format).toBe(format === "avif" ? "heif" : "webp");
+      if (format === "avif") expect(meta.compression).toBe("av1");
+      expect(meta.width).toBe(Number(width));
+      expect(meta.height).toBe((Number(width) * 3) / 4);
+      expect(meta.exif).toBeUndefined();
+    }
+    expect((await sharp(mediaPath(post.image_url)).metadata()).exif).toBeUndefined();
+
+    // Every URL the srcset lists is served, with its type and a long cache life.
+    for (const entry of [
+      ...variants.srcset.avif.split(", "),
+      ...variants.srcset.webp.split(", "),
+    ]) {
+      const url = entry.split(" ")[0]!;
+      const served = await t.app.inject({ method: "GET", url });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers["content-type"]).toBe(
+        url.endsWith(".avif") ? "image/avif" : "image/webp",
+      );
+      expect(served.headers["cache-control"]).toContain("max-age=604800");
+    }
+  });
+
+  it("never upscales: a 500 px image gets 320 and 500, nothing wider", async () => {
+    const post = await dealWithImage(await photo(500, 375));
+    expect(post.image_url).toMatch(/\.500x375\.webp$/);
+    const stem = path.basename(post.image_url, ".500x375.webp");
+    const files = mediaFiles(t.deps.mediaDir, "deals").filter((file) => file.startsWith(stem));
+    expect(files).toEqual(
+      [
+        `${stem}.500x375.webp`,
+        `${stem}.500x375.w320.avif`,
+        `${stem}.500x375.w320.webp`,
+        `${stem}.500x375.w500.avif`,
+        `${stem}.500x375.w500.webp`,
+      ].sort(),
+    );
+    expect(imageVariants(post.image_url)!.srcset.webp).not.toMatch(/640w|960w/);
+  });
+
+  it("keeps images that need no variants (avatars, store tiles) as before", async () => {
+    const avatar = await storeUploadedImage(t.deps.mediaDir, "avatars", await photo(300, 300));
+    expect(avatar.url).toMatch(/^\/media\/avatars\/[\w-]+\.webp$/);
+    expect(imageVariants(avatar.url)).toBeNull();
+    expect(mediaFiles(t.deps.mediaDir, "avatars")).toEqual([path.basename(avatar.path)]);
+  });
+});
+
+describe("deleting an image", () => {
+  it("removes its variants with it", async () => {
+    const image = await storeUploadedImage(t.deps.mediaDir, "deals", await photo(1000, 750), {
+      variants: true,
+    });
+    const author = await createTestUser(t.deps.db);
+    await insertMediaRecord(t.deps.db, author, image);
+    const deal = await insertPost(t.deps.db, { user_id: author, image_url: image.url });
+    const files = [image.path, ...variantFiles(image.path)];
+    expect(files).toHaveLength(7);
+    for (const file of files) expect(fs.existsSync(path.join(t.deps.mediaDir, file))).toBe(true);
+
+    const response = await admin.client.post("/api/admin/posts/delete", {
+      ids: [deal.unique_id],
+      reason: "Duplicate",
+    });
+    expect(response.statusCode).toBe(200);
+    for (const file of files) expect(fs.existsSync(path.join(t.deps.mediaDir, file))).toBe(false);
+  });
+  // A request that fails after storing leaves no file, variants included: uploads.test.ts.
+});
+
+describe("demo pictures", () => {
+  it("are named with their size, and each variant is made on its first request and kept", async () => {
+    const row = await t.deps.db
+      .selectFrom("posts")
+      .select("image_url")
+      .where("post_type", "=", "d")
+      .where("image_url", "like", "/media/demo/%")
+      .executeTakeFirstOrThrow();
+    expect(row.image_url).toMatch(/^\/media\/demo\/deal-[\w-]+\.800x600\.webp$/);
+    const url = imageVariants(row.image_url)!.srcset.avif.split(" ")[0]!;
+    expect(url).toMatch(/\.w320\.avif$/);
+    const file = mediaPath(url);
+    expect(fs.existsSync(file)).toBe(false);
+
+    const [first, second] = await Promise.all([
+      t.app.inject({ method: "GET", url }),
+      t.app.inject({ method: "GET", url }),
+    ]);
+    for (const response of [first, second]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toBe("image/avif");
+    }
+    expect(first.rawPayload.equals(second.rawPayload)).toBe(true);
+    const meta = await sharp(first.rawPayload).metadata();
+    expect(meta).toMatchObject({ width: 320, height: 240, compression: "av1" });
+    expect(fs.existsSync(file)).toBe(true);
+    const again = await t.app.inject({ method: "GET", url });
+    expect(again.statusCode).toBe(200);
+    expect(again.headers["etag"]).toBeDefined(); // now a plain file
+  });
+
+  it("make nothing for a width or format the image does not have, or an unknown image", async () => {
+    const row = await t.deps.db
+      .selectFrom("posts")
+      .select("image_url")
+      .where("image_url", "like", "/media/demo/deal-%")
+      .executeTakeFirstOrThrow();
+    const stem = row.image_url.replace(/\.webp$/, "");
+    for (const url of [
+      `${stem}.w960.avif`,
+      `${stem}.w321.webp`,
+      `${stem}.w320.png`,
+      "/media/demo/deal-no-such-thing.800x600.w320.webp",
+      "/media/demo/%2e%2e/deal.800x600.w320.webp",
+      "/media/demo/missing.webp",
+    ]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ status: false, message: "No such image." });
+    }
+    expect(mediaFiles(t.deps.mediaDir, "demo").filter((f) => /\.w(960|321)\./.test(f))).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+// @vitest-environment jsdom
+import { cleanup, render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import { DealGrid } from "../../app/components/DealCard.tsx";
+import { IMAGE_SIZES, ResponsiveImage } from "../../app/components/ResponsiveImage.tsx";
+import { presentDealCard } from "../../core/deals/presenter.ts";
+import type { DealCardRow } from "../../core/deals/deal-card-query.ts";
+
+afterEach(cleanup);
+
+const NOW = new Date("2026-06-15T12:00:00Z");
+
+function card(id: number, imageUrl: string) {
+  const row: DealCardRow = {
+    id,
+    unique_id: `deal${id}`,
+    slug: `deal-${id}`,
+    post_type: "d",
+    kind: "deal",
+    title: `Deal ${id}`,
+    image_url: imageUrl,
+    price: 9.99,
+    list_price: 14.99,
+    discount: 33,
+    currency: "USD",
+    deal_badge: "",
+    link: `https://shop.example/p/${id}`,
+    coupon_code: "",
+    expires_at: null,
+    is_featured: false,
+    views: 1,
+    likes_count: 0,
+    unlikes_count: 0,
+    damped_likes: 0,
+    damped_unlikes: 0,
+    comments_count: 0,
+    created_at: NOW,
+    user_id: 1,
+    store_id: 1,
+    category_id: 1,
+    store_title: "Shop",
+    store_slug: "shop",
+    user_name: "Sam",
+    user_image: "",
+  };
+  return presentDealCard(row, NOW);
+}
+
+function renderGrid(element: ReactNode) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => <>{element}</> }]);
+  return render(<Stub initialEntries={["/"]} />);
+}
+
+describe("ResponsiveImage", () => {
+  it("offers AVIF and WebP variants with sizes and the image's own size", () => {
+    const { container } = render(
+      <ResponsiveImage
+        src="/media/deals/abc.1600x1200.webp"
+        alt="Crayons"
+        width={400}
+        height={300}
+        sizes={IMAGE_SIZES.post}
+        priority
+      />,
+    );
+    const source = container.querySelector("picture > source")!;
+    expect(source.getAttribute("type")).toBe("image/avif");
+    expect(source.getAttribute("srcset")).toBe(
+      "/media/deals/abc.1600x1200.w320.avif 320w, /media/deals/abc.1600x1200.w640.avif 640w, /media/deals/abc.1600x1200.w960.avif 960w",
+    );
+    expect(source.getAttribute("sizes")).toBe(IMAGE_SIZES.post);
+    const img = container.querySelector("picture > img")!;
+    expect(img.getAttribute("src")).toBe("/media/deals/abc.1600x1200.webp");
+    expect(img.getAttribute("srcset")).toMatch(/\.w320\.webp 320w, .*\.w960\.webp 960w$/);
+    expect(img.getAttribute("sizes")).toBe(IMAGE_SIZES.post);
+    expect(img.getAttribute("width")).toBe("1600");
+    expect(img.getAttribute("height")).toBe("1200");
+    expect(img.getAttribute("loading")).toBe("eager");
+    expect(img.getAttribute("fetchpriority")).toBe("high");
+    expect(img.getAttribute("alt")).toBe("Crayons");
+  });
+
+  it("is a plain lazy <img> in the slot's size for an image stored without variants", () => {
+    const { container } = render(
+      <ResponsiveImage
+        src="https://images.example.com/a.png"
+        alt=""
+        width={400}
+        height={300}
+        sizes={IMAGE_SIZES.card}
+      />,
+    );
+    expect(container.querySelector("picture")).toBeNull();
+    const img = container.querySelector("img")!;
+    expect(img.hasAttribute("srcset")).toBe(false);
+    expect(img.hasAttribute("sizes")).toBe(false);
+    expect(img.getAttribute("width")).toBe("400");
+    expect(img.getAttribute("height")).toBe("300");
+    expect(img.getAttribute("loading")).toBe("lazy");
+    expect(img.hasAttribute("fetchpriority")).toBe(false);
+  });
+});
+
+describe("DealGrid", () => {
+  const deals = [
+    card(1, "/media/demo/deal-a.800x600.webp"),
+    card(2, "/media/demo/deal-b.800x600.webp"),
+    card(3, "/media/deals/older.webp"),
+  ];
+
+  it("loads the first card's image at once with priorityFirst, and the rest lazily", () => {
+    const { container } = renderGrid(<DealGrid deals={deals} priorityFirst />);
+    const images = [...container.querySelectorAll(".deal-card-image img")];
+    expect(images.map((img) => img.getAttribute("loading"))).toEqual(["eager", "lazy", "lazy"]);
+    expect(images.map((img) => img.getAttribute("fetchpriority"))).toEqual(["high", null, null]);
+    expect(images[0]!.getAttribute("sizes")).toBe(IMAGE_SIZES.card);
+    expect(images[1]!.getAttribute("srcset")).toContain(
+      "/media/demo/deal-b.800x600.w800.webp 800w",
+    );
+    expect(images[2]!.hasAttribute("srcset")).toBe(false);
+  });
+
+  it("leaves every image lazy without it", () => {
+    const { container } = renderGrid(<DealGrid deals={deals} />);
+    const images = [...container.querySelectorAll(".deal-card-image img")];
+    expect(images.map((img) => img.getAttribute("loading"))).toEqual(["lazy", "lazy", "lazy"]);
+  });
+});
