@@ -17,6 +17,7 @@ import {
   type Listing,
   type StoreOption,
 } from "./presenter.ts";
+import { createDirectory } from "./directory.ts";
 import { findNearestTerms, findSearchIds } from "./repository.ts";
 import {
   EDUCATORS_SLUG,
@@ -67,8 +68,10 @@ const NO_BOUNDS: DealBounds = {
  * otherwise (hot, top discount, price low to high: core/deals/deal-sort.ts); an expired deal
  * keeps its place and its card says "Expired".
  */
-export function createListingsService({ db, now, changes }: Deps) {
+export function createListingsService(deps: Deps) {
+  const { db, now, changes } = deps;
   const pager = createDealPager(db);
+  const directory = createDirectory(deps);
   const { rankings } = dealListCaches(db);
   const allStores = new TtlCache<StoreOption[]>(60_000, 1);
   // Spelling corrections come from the words of live posts.
@@ -302,6 +305,9 @@ export function createListingsService({ db, now, changes }: Deps) {
 
   return {
     page: listingPage,
+
+    /** The store and category lists (/store, /category): tiles with live deals, search, A–Z. */
+    directory,
 
     /** `POST /api/category_page`. */
     async categoryPage(

@@ -235,3 +235,165 @@ function literal(value: unknown): string {
   if (value instanceof Date) return `'${value.toISOString()}'`;
   return `'${String(value).replace(/'/g, "''")}'`;
 }
+
+async function get(url: string) {
+  return t.app.inject({ method: "GET", url });
+}
+
+describe("the listing pages' sort", () => {
+  it("renders the sort from ?sort= on the server, with the sort bar marking it", async () => {
+    const response = await get("/newdeals?sort=price");
+    expect(response.statusCode).toBe(200);
+    const [cheapest] = await expectedIds({}, "price", 0, 1);
+    expect(response.body).toContain(`/post/${cheapest}/`);
+    expect(response.body).toMatch(/aria-current="true"[^>]*>.*Price low to high/s);
+    // New deals start newest first; a store's and a category's deals hottest first.
+    const [newest] = await expectedIds({}, "new", 0, 1);
+    expect((await get("/newdeals")).body).toContain(`/post/${newest}/`);
+    const store = await t.deps.db
+      .selectFrom("stores")
+      .select(["id", "slug"])
+      .where("id", "=", 3)
+      .executeTakeFirstOrThrow();
+    const [hottest] = await expectedIds({ store_id: store.id }, "hot", 0, 1);
+    expect((await get(`/store/${store.slug}`)).body).toContain(`/post/${hottest}/`);
+  });
+
+  it("reads a sort the page does not offer as its default", async () => {
+    const [newest] = await expectedIds({}, "new", 0, 1);
+    for (const sort of ["bogus", "relevance", ""]) {
+      const response = await get(`/newdeals?sort=${sort}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain(`/post/${newest}/`);
+    }
+  });
+
+  it("keeps the sort with the filters and the page in the pager's links", async () => {
+    const response = await get("/newdeals?sort=discount&min_price=20&page=2");
+    expect(response.statusCode).toBe(200);
+    const [first] = await expectedIds({ min_price: 20 }, "discount", 15, 1);
+    expect(response.body).toContain(`/post/${first}/`);
+    expect(response.body).toContain("?sort=discount&amp;min_price=20&amp;page=3");
+  });
+});
+
+describe("a page past the last one", () => {
+  it.each([
+    "/newdeals?page=99999",
+    "/newdeals?page=99999&sort=price",
+    "/store/amazon?page=99999",
+    "/category/school-supplies?page=5000&sort=hot",
+    "/search?query=crayons&page=9999",
+    "/newdeals?min_price=1&page=99999",
+    "/store?page=999",
+    "/category?page=999",
+    "/store?q=zzzz-no-store&page=2",
+  ])("%s answers 404 in the site's layout", async (url) => {
+    const response = await get(url);
+    expect(response.statusCode).toBe(404);
+    expect(response.headers["content-type"]).toContain("text/html");
+    expect(response.body).toContain('href="/store"');
+  });
+});
+
+describe("the store and category lists", () => {
+  async function liveCounts(kind: "store" | "category") {
+    const column = kind === "store" ? "store_id" : "category_id";
+    const result = await sql<{ id: number; live: number }>`
+      SELECT ${sql.raw(column)} AS id, count(*)::int AS live FROM posts
+      WHERE status = 'active' AND post_type = 'd'
+        AND (expires_at IS NULL OR expires_at > now())
+      GROUP BY 1`.execute(t.deps.db);
+    return new Map(result.rows.map((row) => [Number(row.id), Number(row.live)]));
+  }
+
+  it.each(["store", "category"] as const)(
+    "counts each %s tile's live deals (expired ones left out)",
+    async (kind) => {
+      const page = await t.services.listings.directory(kind, 1);
+      expect(page.items).toHaveLength(Math.min(20, page.total));
+      const expected = await liveCounts(kind);
+      for (const item of page.items) expect(item.live_deals).toBe(expected.get(item.id) ?? 0);
+      const busiest = page.items.find((item) => item.live_deals > 1)!;
+      // A deal of it expires: the count drops once posts change.
+      const column = kind === "store" ? "store_id" : "category_id";
+      await sql`UPDATE posts SET expires_at = now() - interval '1 day'
+                WHERE id = (SELECT id FROM posts WHERE ${sql.raw(column)} = ${busiest.id}
+                              AND status = 'active' AND post_type = 'd'
+                              AND (expires_at IS NULL OR expires_at > now()) LIMIT 1)`.execute(
+        t.deps.db,
+      );
+      t.deps.changes.emit("posts");
+      const after = await t.services.listings.directory(kind, 1);
+      expect(after.items.find((item) => item.id === busiest.id)!.live_deals).toBe(
+        busiest.live_deals - 1,
+      );
+      const html = (await get(kind === "store" ? "/store" : "/category")).body;
+      expect(html).toContain(`${busiest.live_deals - 1} live deal`);
+    },
+  );
+
+  it("searches every name, not just the page shown, also as a plain GET form", async () => {
+    // A second page of stores, the way a growing site has them.
+    await sql`INSERT INTO stores (title, slug, link)
+              SELECT name, 'more-' || g || '-' || lower(replace(name, ' ', '-')),
+                     'https://example.com/' || g
+              FROM unnest(ARRAY['Walgreens Photo', 'Wayfair', 'Woot', 'Zulily', 'Yoobi',
+                                'Xerox Store', 'Vistaprint', 'Usborne Books', 'Really Good Stuff',
+                                'Quill', 'Oriental Trading', 'Nasco', 'Kohl''s', 'Hobby Lobby'])
+                   WITH ORDINALITY AS s(name, g)`.execute(t.deps.db);
+    t.deps.changes.emit("catalog");
+    const all = await t.deps.db
+      .selectFrom("stores")
+      .select(["title", "slug"])
+      .orderBy(sql`lower(title)`)
+      .orderBy("id")
+      .execute();
+    expect(all.length).toBeGreaterThan(20);
+    const far = all[all.length - 1]!;
+    const needle = far.title.slice(1, 5).toUpperCase();
+    const found = await t.services.listings.directory("store", 1, needle);
+    expect(found.items.map((item) => item.slug)).toContain(far.slug);
+    for (const item of found.items) {
+      expect(item.title.toLowerCase()).toContain(needle.toLowerCase());
+    }
+    const response = await get(`/store?q=${encodeURIComponent(needle)}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`href="/store/${far.slug}"`);
+    expect(response.body).toMatch(/<form[^>]*directory-search[^>]*action="\/store" method="get"/);
+    expect(response.body).toContain('name="q"');
+    expect(response.body).toContain("noindex");
+    // Nothing found is 'No Data Found' with a way back, not an error.
+    const none = await get("/category?q=zzzz-no-such-thing");
+    expect(none.statusCode).toBe(200);
+    expect(none.body).toContain("No Data Found");
+  });
+
+  it("jumps by letter to the page and tile of the first store it starts", async () => {
+    const page = await t.services.listings.directory("store", 1);
+    const letters = new Map(page.letters.map((jump) => [jump.letter, jump.page]));
+    expect([...letters.keys()].slice(0, 26).join("")).toBe("ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    const all = await t.deps.db
+      .selectFrom("stores")
+      .select(["id", "title"])
+      .orderBy(sql`lower(title)`)
+      .orderBy("id")
+      .execute();
+    const initials = all.map((store) => store.title.trim().charAt(0).toUpperCase());
+    for (const [letter, target] of letters) {
+      if (letter === "#") continue;
+      const index = initials.indexOf(letter);
+      if (index === -1) {
+        expect(target, letter).toBeNull();
+        continue;
+      }
+      expect(target, letter).toBe(Math.floor(index / 20) + 1);
+      const shown = await t.services.listings.directory("store", target!);
+      expect(shown.anchors[all[index]!.id]).toBe(letter);
+    }
+    expect([...letters.values()].some((target) => target === null)).toBe(true);
+    const html = (await get("/store")).body;
+    expect(html).toContain('aria-label="Stores by first letter"');
+    expect(html).toMatch(/id="letter-A"/);
+  });
+});
