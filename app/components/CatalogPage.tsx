@@ -33,7 +33,13 @@ function DirectorySearch({
   const submit = useSubmit();
   const [text, setText] = useState(query);
   const form = useRef<HTMLFormElement>(null);
+  const input = useRef<HTMLInputElement>(null);
   const typed = useRef(false);
+
+  // A search from elsewhere (a link, Back) shows its text, unless the visitor is typing.
+  useEffect(() => {
+    if (document.activeElement !== input.current) setText(query);
+  }, [query]);
   const noun = title.toLowerCase();
 
   useEffect(() => {
@@ -50,6 +56,7 @@ function DirectorySearch({
       <label htmlFor={inputId}>Find {noun}</label>
       <div className="search-form-row">
         <input
+          ref={input}
           id={inputId}
           type="search"
           name="q"
@@ -133,7 +140,7 @@ export function CatalogPage({ title, basePath, directory }: CatalogPageProps) {
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: title }]} />
       <h1 className="page-title">{title}</h1>
       <div className="directory-tools">
-        <DirectorySearch key={query} title={title} basePath={basePath} query={query} />
+        <DirectorySearch title={title} basePath={basePath} query={query} />
         <LetterBar directory={directory} basePath={basePath} />
       </div>
       <p className="listing-summary" aria-live="polite">

@@ -459,10 +459,13 @@ export function FilterPanel({
     (value.discount.min !== undefined || value.discount.max !== undefined ? 1 : 0);
   const fields = { priceBounds, discountBounds, stores, disabled };
 
-  const closeSheet = () => {
-    setSheet(false);
-    toggle.current?.focus();
-  };
+  const closeSheet = () => setSheet(false);
+  // Focus goes back to the button once the sheet (and the page's inertness) is gone.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !sheet) toggle.current?.focus();
+    wasOpen.current = sheet;
+  }, [sheet]);
 
   return (
     <aside
