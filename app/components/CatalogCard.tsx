@@ -6,6 +6,13 @@ export interface CatalogItem {
   slug: string;
   title: string;
   image_url: string | null;
+  /** Its live deals (active, not expired), where counted. */
+  live_deals?: number;
+}
+
+export function liveDealsLabel(count: number): string {
+  if (count === 0) return "No live deals";
+  return `${count} live ${count === 1 ? "deal" : "deals"}`;
 }
 
 /** A store or category card, opening `{basePath}/{slug}` (/store/{slug}, /category/{slug}). */
@@ -18,13 +25,18 @@ export function CatalogCard({ item, basePath }: { item: CatalogItem; basePath: s
             src={item.image_url}
             alt=""
             width={300}
-            height={300}
+            height={200}
             loading="lazy"
             decoding="async"
           />
         ) : null}
       </span>
-      <span className="catalog-card-title">{item.title}</span>
+      <span className="catalog-card-text">
+        <span className="catalog-card-title">{item.title}</span>
+        {item.live_deals !== undefined && (
+          <span className="catalog-card-count">{liveDealsLabel(item.live_deals)}</span>
+        )}
+      </span>
     </Link>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useLocation, useNavigation, useSearchParams } from "react-router";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
 import type { DealCard } from "../../core/deals/presenter.ts";
@@ -6,14 +6,17 @@ import type { ListingResponse } from "../../core/listings/presenter.ts";
 import {
   panelFromSearchParams,
   panelToSearchParams,
+  sortFromSearchParams,
   type PanelFilter,
 } from "../../core/listings/schema.ts";
 import { apiCall } from "../lib/api.ts";
 import { filterPayload, listingKey, type FilterContext, type ListingData } from "../lib/listing.ts";
 import { Breadcrumbs, type Crumb } from "./Breadcrumbs.tsx";
 import { DealGrid } from "./DealCard.tsx";
+import { EmptySuggestions, FilterChips, activeFilters } from "./FilterChips.tsx";
 import { FilterPanel, sliderBounds, type VisitStore } from "./FilterPanel.tsx";
 import { Pager, pageHref } from "./Pager.tsx";
+import { SortBar } from "./SortBar.tsx";
 import "../styles/listings.css";
 
 export interface ListingPageProps {
@@ -30,9 +33,11 @@ export interface ListingPageProps {
 }
 
 /**
- * The store, category, new-deals and search pages: breadcrumbs, the Filter panel, the deal grid
- * and the pager. The unfiltered listing comes server-rendered from the loader; the panel's
- * choices live in the URL and switch to filtered mode, fetched with `POST /api/filter`.
+ * The store, category, new-deals and search pages: breadcrumbs, the Filter panel, the sort bar,
+ * chips of the active filters, the deal grid and the pager. The unfiltered listing comes
+ * server-rendered from the loader; the panel's choices and the sort live in the URL, and the
+ * panel's choices switch to filtered mode, fetched with `POST /api/filter`. Changing a filter,
+ * the sort or the page keeps the view on the results (no jump to the top of the page).
  */
 export function ListingPage({
   title,
@@ -45,9 +50,12 @@ export function ListingPage({
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const location = useLocation();
-  const key = listingKey(searchParams);
+  const kind = filter.filter_type;
+  const key = listingKey(searchParams, kind);
   const panel = useMemo(() => panelFromSearchParams(searchParams), [searchParams]);
   const page = pageFromQuery(searchParams.get("page"));
+  const sort = sortFromSearchParams(searchParams, kind);
+  const results = useRef<HTMLElement>(null);
   const [fetched, setFetched] = useState<ListingData | null>(null);
   const [fetching, setFetching] = useState(false);
   // The panel shows a choice at once, before the URL (and then the listing) catches up.
@@ -55,7 +63,7 @@ export function ListingPage({
   useEffect(() => setChosen(null), [key]);
 
   const needsFetch = data.key !== key && fetched?.key !== key;
-  const payload = JSON.stringify(filterPayload(filter, panel, page));
+  const payload = JSON.stringify(filterPayload(filter, panel, page, sort));
   useEffect(() => {
     if (!needsFetch) return;
     let cancelled = false;
@@ -64,12 +72,14 @@ export function ListingPage({
       if (cancelled) return;
       setFetching(false);
       // The spec: listing failures only stop the spinner.
-      if (result.ok && result.data.status === "true") setFetched({ key, listing: result.data });
+      if (result.ok && result.data.status === "true") {
+        setFetched({ key, sort, listing: result.data });
+      }
     });
     return () => {
       cancelled = true;
     };
-  }, [needsFetch, payload, key]);
+  }, [needsFetch, payload, key, sort]);
 
   // Fresh loader data (unfiltered mode) supersedes anything fetched before it.
   useEffect(() => setFetched(null), [data]);
@@ -91,6 +101,37 @@ export function ListingPage({
     setSearchParams(params, { preventScrollReset: true });
   };
 
+  // The phone sheet's "Show N deals": the filter call's total for choices not applied yet.
+  const filterJson = JSON.stringify(filter);
+  const countDeals = useCallback(
+    async (next: PanelFilter) => {
+      const result = await apiCall<ListingResponse<DealCard>>(
+        "/filter",
+        filterPayload(JSON.parse(filterJson), next, 1, sort),
+      );
+      return result.ok && result.data.status === "true"
+        ? result.data.response.deal_data_pagination.total
+        : null;
+    },
+    [filterJson, sort],
+  );
+
+  // A new page of results starts at the top of the results, not of the site: when the results'
+  // top has scrolled out of view, it is brought back (filters and sorts leave the view alone).
+  const shownPage = pagination.current_page;
+  const previousPage = useRef(shownPage);
+  useEffect(() => {
+    if (previousPage.current === shownPage) return;
+    previousPage.current = shownPage;
+    const section = results.current;
+    if (section && section.getBoundingClientRect().top < 0) {
+      section.scrollIntoView({ block: "start" });
+    }
+  }, [shownPage]);
+
+  const filters = activeFilters(panel, response.store_filter);
+  const empty = !loading && response.deal_data.length === 0;
+
   return (
     <div className="container listing">
       <Breadcrumbs items={breadcrumbs} />
@@ -110,8 +151,19 @@ export function ListingPage({
           onChange={applyPanel}
           stores={visitStore ? undefined : response.store_filter}
           visitStore={visitStore}
+          total={pagination.total}
+          countDeals={countDeals}
         />
-        <section className="listing-results" aria-label={`${title}: results`} aria-busy={loading}>
+        <section
+          ref={results}
+          className="listing-results"
+          aria-label={`${title}: results`}
+          aria-busy={loading}
+        >
+          <div className="listing-tools">
+            <SortBar kind={kind} sort={sort} params={searchParams} />
+            <FilterChips filters={filters} onChange={applyPanel} />
+          </div>
           <p className="listing-summary" aria-live="polite">
             {loading
               ? "Loading…"
@@ -128,11 +180,13 @@ export function ListingPage({
           <div className={loading ? "listing-grid stale" : "listing-grid"}>
             <DealGrid deals={response.deal_data} headingLevel={2} priorityFirst />
           </div>
+          {empty && <EmptySuggestions panel={panel} filters={filters} onChange={applyPanel} />}
           <Pager
             page={pagination.current_page}
             lastPage={pagination.last_page}
             hrefFor={(n) => pageHref(searchParams, n)}
             label={`${title} pages`}
+            preventScrollReset
           />
         </section>
       </div>

@@ -26,17 +26,30 @@ export interface PagerProps {
   hrefFor: (page: number) => string;
   /** What the pages are of, for screen readers: "Stores pages". */
   label?: string;
+  /** Leave the scroll position to the page (a listing brings its results into view itself). */
+  preventScrollReset?: boolean;
 }
 
 /** Previous · numbered pages · Next, as links with `?page=`; nothing when there is one page. */
-export function Pager({ page, lastPage, hrefFor, label = "Pages" }: PagerProps) {
+export function Pager({
+  page,
+  lastPage,
+  hrefFor,
+  label = "Pages",
+  preventScrollReset,
+}: PagerProps) {
   if (lastPage <= 1) return null;
   return (
     <nav className="pager" aria-label={label}>
       <ul>
         <li>
           {page > 1 ? (
-            <Link to={hrefFor(page - 1)} className="pager-step" rel="prev">
+            <Link
+              to={hrefFor(page - 1)}
+              className="pager-step"
+              rel="prev"
+              preventScrollReset={preventScrollReset}
+            >
               Previous
             </Link>
           ) : (
@@ -50,6 +63,7 @@ export function Pager({ page, lastPage, hrefFor, label = "Pages" }: PagerProps) 
             <li key={item}>
               <Link
                 to={hrefFor(item)}
+                preventScrollReset={preventScrollReset}
                 className={item === page ? "pager-page current" : "pager-page"}
                 aria-current={item === page ? "page" : undefined}
                 aria-label={`Page ${item}`}
@@ -65,7 +79,12 @@ export function Pager({ page, lastPage, hrefFor, label = "Pages" }: PagerProps) 
         )}
         <li>
           {page < lastPage ? (
-            <Link to={hrefFor(page + 1)} className="pager-step" rel="next">
+            <Link
+              to={hrefFor(page + 1)}
+              className="pager-step"
+              rel="next"
+              preventScrollReset={preventScrollReset}
+            >
               Next
             </Link>
           ) : (

@@ -26,7 +26,7 @@ function storedLayout(): CardLayout | null {
 }
 
 function currentLayout(): CardLayout {
-  return storedLayout() ?? (window.matchMedia(PHONE_QUERY).matches ? "list" : "grid");
+  return storedLayout() ?? (window.matchMedia?.(PHONE_QUERY).matches ? "list" : "grid");
 }
 
 function apply(layout: CardLayout | null) {
@@ -35,14 +35,15 @@ function apply(layout: CardLayout | null) {
 }
 
 function subscribe(listener: () => void) {
-  const media = window.matchMedia(PHONE_QUERY);
+  // Without matchMedia (old engines, test DOMs) the layout follows only the stored choice.
+  const media = window.matchMedia?.(PHONE_QUERY);
   window.addEventListener(CHANGE_EVENT, listener);
   window.addEventListener("storage", listener);
-  media.addEventListener("change", listener);
+  media?.addEventListener("change", listener);
   return () => {
     window.removeEventListener(CHANGE_EVENT, listener);
     window.removeEventListener("storage", listener);
-    media.removeEventListener("change", listener);
+    media?.removeEventListener("change", listener);
   };
 }
 

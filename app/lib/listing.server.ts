@@ -1,8 +1,9 @@
 import { redirect } from "react-router";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
 import { toCardView } from "../../core/deals/card-view.ts";
+import { pageClock } from "../../core/time/page-clock.ts";
 import { presentListing } from "../../core/listings/presenter.ts";
-import { panelFromSearchParams } from "../../core/listings/schema.ts";
+import { panelFromSearchParams, sortFromSearchParams } from "../../core/listings/schema.ts";
 import type { ListingRequest } from "../../core/listings/service.ts";
 import type { Services } from "../../core/services.ts";
 import { orNull } from "../../core/not-found.ts";
@@ -10,8 +11,8 @@ import { notFound } from "./errors.ts";
 import { listingKey, type ListingData } from "./listing.ts";
 
 /**
- * A listing page's loader: the page from `?page`, the Filter panel's choices from the URL, and a
- * 404 for an unknown store or category or a page past the last, and a 301 from an old slug of a
+ * A listing page's loader: the page from `?page`, the sort from `?sort` (anything the page does not
+ * offer reads as its default), the Filter panel's choices from the URL, and a 404 for an unknown store or category or a page past the last, and a 301 from an old slug of a
  * store or category to its current one.
  */
 export async function loadListing(
@@ -21,7 +22,8 @@ export async function loadListing(
 ): Promise<ListingData> {
   const page = pageFromQuery(url.searchParams.get("page"));
   const panel = panelFromSearchParams(url.searchParams);
-  const listing = (await orNull(services.listings.page(request, page, panel))) ?? notFound();
+  const sort = sortFromSearchParams(url.searchParams, request.type);
+  const listing = (await orNull(services.listings.page(request, page, panel, sort))) ?? notFound();
   // An old slug of a renamed store or category finds it: its address moved for good.
   if (
     (request.type === "store" || request.type === "category") &&
@@ -36,8 +38,9 @@ export async function loadListing(
   // Cards carry only what they show (core/deals/card-view.ts); /api/filter keeps the full ones.
   const cards = { ...listing, items: listing.items.map(toCardView) };
   return {
-    key: listingKey(url.searchParams),
+    key: listingKey(url.searchParams, request.type),
+    sort,
     listing: presentListing(cards),
-    now: new Date().toISOString(),
+    now: pageClock(),
   };
 }

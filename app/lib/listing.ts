@@ -4,10 +4,14 @@ import type { CategoryDetail, StoreDetail } from "../../core/catalog/presenter.t
 import type { DealCardView } from "../../core/deals/card-view.ts";
 import type { ListingResponse } from "../../core/listings/presenter.ts";
 import {
+  defaultSort,
   isPanelFiltered,
   panelFromSearchParams,
   searchText,
+  sortFromSearchParams,
   type FilterType,
+  type ListingKind,
+  type ListingSort,
   type PanelFilter,
 } from "../../core/listings/schema.ts";
 
@@ -15,19 +19,35 @@ import {
 export interface ListingData {
   /** listingKey() of the URL the listing answers; the page refetches when the URL moves on. */
   key: string;
+  /** The order the listing is in. */
+  sort: ListingSort;
   /** Loaders send slim cards; the page's own `POST /api/filter` answers carry full ones. */
   listing: ListingResponse<DealCardView>;
   /** The server's clock (ISO) when the loader ran: the cards' time-ago labels (DealCard.tsx). */
   now?: string;
 }
 
-/** Identifies a listing's URL state: page, search text and the Filter panel's choices. */
-export function listingKey(params: URLSearchParams): string {
+/** Identifies a listing's URL state: page, search text, sort and the Filter panel's choices. */
+export function listingKey(params: URLSearchParams, kind: ListingKind): string {
   return JSON.stringify({
     page: pageFromQuery(params.get("page")),
     query: searchText(params.get("query")),
+    sort: sortFromSearchParams(params, kind),
     panel: panelFromSearchParams(params),
   });
+}
+
+/**
+ * A listing's URL with another sort: the default sort is left out of the URL, and the page goes
+ * back to 1 (the spec resets to page 1 when the panel changes; a new order is a new list).
+ */
+export function sortHref(params: URLSearchParams, kind: ListingKind, sort: ListingSort): string {
+  const next = new URLSearchParams(params);
+  if (sort === defaultSort(kind)) next.delete("sort");
+  else next.set("sort", sort);
+  next.delete("page");
+  const query = next.toString();
+  return query ? `?${query}` : "?";
 }
 
 /**
@@ -56,9 +76,15 @@ export interface FilterContext {
   search_title?: string;
 }
 
-/** The `POST /api/filter` payload for a listing, the panel's choices and a page. */
-export function filterPayload(context: FilterContext, panel: PanelFilter, page: number) {
+/** The `POST /api/filter` payload for a listing, the panel's choices, a page and the sort. */
+export function filterPayload(
+  context: FilterContext,
+  panel: PanelFilter,
+  page: number,
+  sort: ListingSort,
+) {
   return {
+    sort,
     filter_type: context.filter_type,
     store_id: context.store_id !== undefined ? [context.store_id] : panel.storeIds,
     category_id: context.category_id ?? "",

@@ -4,6 +4,7 @@ import { orNull } from "../../core/not-found.ts";
 import { discussionJsonLd, productJsonLd } from "../../core/seo/structured-data.ts";
 import type { Crumb } from "../components/Breadcrumbs.tsx";
 import { notFound } from "./errors.ts";
+import { pageClock } from "../../core/time/page-clock.ts";
 
 /** The loader and head shared by the deal page (/post/…) and the educator post page (/educator/…). */
 
@@ -70,7 +71,7 @@ export async function loadPostPage(
     /** The page's main schema.org entity: Product (deal with a price) or DiscussionForumPosting. */
     mainEntity,
     viewer: user ? { id: user.id, image: user.image_url ?? "" } : null,
-    now: new Date().toISOString(),
+    now: pageClock(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { directoryQuery } from "../../core/listings/directory.ts";
 import { CatalogPage } from "../components/CatalogPage.tsx";
 import { listingCanonical } from "../lib/listing.ts";
 import { notFound } from "../lib/errors.ts";
@@ -9,8 +10,13 @@ import type { Route } from "./+types/categories";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
-  const categories = await services.catalog.categoriesPage(page);
+  const params = new URL(request.url).searchParams;
+  const page = pageFromQuery(params.get("page"));
+  const categories = await services.listings.directory(
+    "category",
+    page,
+    directoryQuery(params.get("q")),
+  );
   if (page > categories.lastPage) notFound();
   return categories;
 }
@@ -20,19 +26,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }
     title: data && data.currentPage > 1 ? `Categories – Page ${data.currentPage}` : "Categories",
     description:
       "Deals and coupons by category: school supplies, classroom decor, books, tech and more.",
+    // A searched list is a view of the full one, which is what should be indexed.
+    noindex: Boolean(data?.query),
     path: listingCanonical("/category", new URLSearchParams(location.search)),
   });
 
 export default function CategoriesPage() {
   const categories = useLoaderData<typeof loader>();
-  return (
-    <CatalogPage
-      title="Categories"
-      items={categories.items}
-      basePath="/category"
-      page={categories.currentPage}
-      lastPage={categories.lastPage}
-      total={categories.total}
-    />
-  );
+  return <CatalogPage title="Categories" basePath="/category" directory={categories} />;
 }

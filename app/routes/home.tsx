@@ -18,6 +18,7 @@ import { currentHistoryKey, leaveHome, rememberHome, takeHome } from "../lib/hom
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/home.css";
 import type { Route } from "./+types/home";
+import { pageClock } from "../../core/time/page-clock.ts";
 
 interface HomeLists {
   trending: DealCardView[];
@@ -68,7 +69,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     // Cards carry only what they show (core/deals/card-view.ts); the JSON API keeps full ones.
     lists,
     /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */
-    now: new Date().toISOString(),
+    now: pageClock(),
     merchants: stores.map((s) => ({ id: s.id, title: s.title })),
     categories: categories.map((c) => ({ id: c.id, title: c.title })),
   };

@@ -1,6 +1,7 @@
 import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { directoryQuery } from "../../core/listings/directory.ts";
 import { CatalogPage } from "../components/CatalogPage.tsx";
 import { listingCanonical } from "../lib/listing.ts";
 import { notFound } from "../lib/errors.ts";
@@ -9,8 +10,9 @@ import type { Route } from "./+types/stores";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  const page = pageFromQuery(new URL(request.url).searchParams.get("page"));
-  const stores = await services.catalog.storesPage(page);
+  const params = new URL(request.url).searchParams;
+  const page = pageFromQuery(params.get("page"));
+  const stores = await services.listings.directory("store", page, directoryQuery(params.get("q")));
   if (page > stores.lastPage) notFound();
   return stores;
 }
@@ -20,19 +22,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }
     title: data && data.currentPage > 1 ? `Stores – Page ${data.currentPage}` : "Stores",
     description:
       "Every store with deals and coupons for teachers and shoppers, from Amazon to Lakeshore Learning.",
+    // A searched list is a view of the full one, which is what should be indexed.
+    noindex: Boolean(data?.query),
     path: listingCanonical("/store", new URLSearchParams(location.search)),
   });
 
 export default function StoresPage() {
   const stores = useLoaderData<typeof loader>();
-  return (
-    <CatalogPage
-      title="Stores"
-      items={stores.items}
-      basePath="/store"
-      page={stores.currentPage}
-      lastPage={stores.lastPage}
-      total={stores.total}
-    />
-  );
+  return <CatalogPage title="Stores" basePath="/store" directory={stores} />;
 }

@@ -5,9 +5,11 @@ import * as repo from "./repository.ts";
 import type { DealScope, RowKey } from "./repository.ts";
 import { findCardsByIds, type DealCardRow } from "./deal-card-query.ts";
 import type { DealBounds, DealFilter } from "./deal-filter-query.ts";
+import type { DealSort } from "./deal-sort.ts";
 
 /**
- * Deep pages of newest-first lists without OFFSET over rows (docs/decisions/0011-deep-pagination.md).
+ * Deep pages of sorted lists without OFFSET over rows (docs/decisions/0011-deep-pagination.md).
+ * Every sort (core/deals/deal-sort.ts) of every scope keeps its own anchors.
  *
  * Every ANCHOR_STRIDE-th key of a list (an "anchor") is remembered for a short while. Page N
  * starts at offset o = (N − 1) · size: take anchor ⌊o / ANCHOR_STRIDE⌋, skip fewer than
@@ -106,8 +108,12 @@ export function filterKey(filter: DealFilter): string {
 export function createDealPager(db: DbOrTx) {
   const caches = dealListCaches(db);
 
-  async function anchorAt(scope: DealScope, index: number): Promise<RowKey | undefined> {
-    const list = await caches.anchors.get(repo.scopeKey(scope), async () => ({
+  async function anchorAt(
+    scope: DealScope,
+    sort: DealSort,
+    index: number,
+  ): Promise<RowKey | undefined> {
+    const list = await caches.anchors.get(`${repo.scopeKey(scope)}:${sort}`, async () => ({
       keys: [],
       complete: false,
     }));
@@ -115,7 +121,7 @@ export function createDealPager(db: DbOrTx) {
       if (!list.extending) {
         const wanted = index - list.keys.length;
         list.extending = repo
-          .findScopeAnchors(db, scope, list.keys.at(-1) ?? null, ANCHOR_STRIDE, wanted)
+          .findScopeAnchors(db, scope, list.keys.at(-1) ?? null, ANCHOR_STRIDE, wanted, sort)
           .then((found) => {
             list.keys.push(...found);
             if (found.length < wanted) list.complete = true;
@@ -129,41 +135,49 @@ export function createDealPager(db: DbOrTx) {
     return list.keys[index - 1];
   }
 
-  async function scopeCards(scope: DealScope, page: number, size: number) {
+  async function scopeCards(scope: DealScope, page: number, size: number, sort: DealSort = "new") {
     const offset = (page - 1) * size;
     const anchorIndex = Math.floor(offset / ANCHOR_STRIDE);
     let from: RowKey | null = null;
     if (anchorIndex > 0) {
-      from = (await anchorAt(scope, anchorIndex)) ?? null;
+      from = (await anchorAt(scope, sort, anchorIndex)) ?? null;
       if (!from) return [];
     }
     const skip = offset - anchorIndex * ANCHOR_STRIDE;
     if (skip > 0) {
-      from = (await repo.findScopeKey(db, scope, from, skip)) ?? null;
+      from = (await repo.findScopeKey(db, scope, from, skip, sort)) ?? null;
       if (!from) return [];
     }
-    return repo.findScopeCards(db, scope, from, size);
+    return repo.findScopeCards(db, scope, from, size, sort);
   }
 
   const scopeCount = (scope: DealScope) =>
     caches.counts.get(repo.scopeKey(scope), () => repo.countScope(db, scope));
 
-  /** Deals of a filter without search text, newest first, and how many there are. */
-  async function filteredPage(filter: DealFilter, page: number, size: number) {
+  /** Deals of a filter in a sort's order (newest first by default), and how many there are. */
+  async function filteredPage(
+    filter: DealFilter,
+    page: number,
+    size: number,
+    sort: DealSort = "new",
+  ) {
     const scope = scopeOf(filter);
     if (scope) {
-      const [rows, total] = await Promise.all([scopeCards(scope, page, size), scopeCount(scope)]);
+      const [rows, total] = await Promise.all([
+        scopeCards(scope, page, size, sort),
+        scopeCount(scope),
+      ]);
       return { rows, total };
     }
     // The (cached) count says how the matches lie: none, few (read and sort them all), or many
-    // (walk the newest-first index). The planner cannot know: store and category correlate.
+    // (walk the sort's index). The planner cannot know: store and category correlate.
     const total = await count(filter);
     const offset = (page - 1) * size;
     if (offset >= total) return { rows: [], total };
     const rows =
       total <= SPARSE_MATCHES
-        ? await findCardsByIds(db, await repo.findSparseFilteredIds(db, filter, offset, size))
-        : await repo.findFilteredCards(db, filter, offset, size);
+        ? await findCardsByIds(db, await repo.findSparseFilteredIds(db, filter, offset, size, sort))
+        : await repo.findFilteredCards(db, filter, offset, size, sort);
     return { rows, total };
   }
 

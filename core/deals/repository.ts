@@ -1,17 +1,19 @@
-import { sql, type ExpressionBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type RawBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { Database, PostType } from "../../db/schema.ts";
 import { dealCardQuery, isLive } from "./deal-card-query.ts";
 import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
 import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature.ts";
 import { TRENDING_DAYS } from "../constants.ts";
+import { sortKey, sortKeyText, sortKeyValue, type DealSort } from "./deal-sort.ts";
 
 type PostsExpression = ExpressionBuilder<Database, "posts">;
 
-// Newest-first lists ---------------------------------------------------------------------------
+// Sorted lists ---------------------------------------------------------------------------
 
 /**
- * A newest-first list that one of the `(…, created_at DESC, id DESC) WHERE status = 'active'`
+ * A list (newest first, or in another sort: core/deals/deal-sort.ts) that one of the
+ * `(…, <sort key> DESC, id DESC) WHERE status = 'active'`
  * indexes serves: every post of a type (posts_recent_idx), or a store's or a category's posts
  * (posts_store_idx, posts_category_idx). Only deals carry a store or a category.
  */
@@ -45,23 +47,22 @@ function inScope(scope: DealScope) {
 }
 
 /**
- * A row's place in newest-first order. created_at travels as PostgreSQL's own text: a JavaScript
- * Date would drop the microseconds and misplace the key among rows of the same millisecond.
+ * A row's place in a sorted list (core/deals/deal-sort.ts): its sort key and id. The key travels
+ * as PostgreSQL's own text: a JavaScript Date would drop the microseconds of created_at and
+ * misplace the key among rows of the same millisecond (a float could lose digits likewise).
  */
 export interface RowKey {
-  created_at: string;
+  key: string;
   id: number;
 }
 
-const keyCreatedAt = sql<string>`posts.created_at::text`.as("created_at");
-
-/** At or after `key` in newest-first order (a row comparison the index seeks to). */
-function atOrAfter(key: RowKey) {
+/** At or after `key` in the sort's order (a row comparison the sort's index seeks to). */
+function atOrAfter(sort: DealSort, key: RowKey) {
   return (eb: PostsExpression) =>
     eb(
-      eb.refTuple("posts.created_at", "posts.id"),
+      eb.tuple(sortKey(sort).expression as RawBuilder<number>, eb.ref("posts.id")),
       "<=",
-      eb.tuple(sql<Date>`${key.created_at}::timestamptz`, key.id),
+      eb.tuple(sortKeyValue(sort, key.key) as RawBuilder<number>, key.id),
     );
 }
 
@@ -69,30 +70,48 @@ function atOrAfter(key: RowKey) {
  * The key of the row `skip` places after `from` (or after the first row when `from` is null):
  * an index-only scan that reads keys, never rows.
  */
-export function findScopeKey(db: DbOrTx, scope: DealScope, from: RowKey | null, skip: number) {
+export function findScopeKey(
+  db: DbOrTx,
+  scope: DealScope,
+  from: RowKey | null,
+  skip: number,
+  sort: DealSort = "new",
+) {
   let query = db
     .selectFrom("posts")
-    .select([keyCreatedAt, "posts.id"])
+    .select([sortKeyText(sort).as("key"), "posts.id"])
     .where("posts.status", "=", "active")
     .where(inScope(scope));
-  if (from) query = query.where(atOrAfter(from));
+  if (from) query = query.where(atOrAfter(sort, from));
   return query
-    .orderBy("posts.created_at", "desc")
+    .orderBy(sortKey(sort).expression, "desc")
     .orderBy("posts.id", "desc")
     .offset(skip)
     .limit(1)
     .executeTakeFirst();
 }
 
-/** Up to `limit` deal cards starting at `from` (inclusive), newest first. */
-export function findScopeCards(db: DbOrTx, scope: DealScope, from: RowKey | null, limit: number) {
+/** Up to `limit` deal cards starting at `from` (inclusive), in the sort's order. */
+export function findScopeCardsQuery(
+  db: DbOrTx,
+  scope: DealScope,
+  from: RowKey | null,
+  limit: number,
+  sort: DealSort = "new",
+) {
   let query = dealCardQuery(db).where(inScope(scope));
-  if (from) query = query.where(atOrAfter(from));
-  return query
-    .orderBy("posts.created_at", "desc")
-    .orderBy("posts.id", "desc")
-    .limit(limit)
-    .execute();
+  if (from) query = query.where(atOrAfter(sort, from));
+  return query.orderBy(sortKey(sort).expression, "desc").orderBy("posts.id", "desc").limit(limit);
+}
+
+export function findScopeCards(
+  db: DbOrTx,
+  scope: DealScope,
+  from: RowKey | null,
+  limit: number,
+  sort: DealSort = "new",
+) {
+  return findScopeCardsQuery(db, scope, from, limit, sort).execute();
 }
 
 /**
@@ -106,26 +125,28 @@ export async function findScopeAnchors(
   from: RowKey | null,
   stride: number,
   count: number,
+  sort: DealSort = "new",
 ): Promise<RowKey[]> {
+  const { expression } = sortKey(sort);
   let keys = db
     .selectFrom("posts")
     .select([
-      keyCreatedAt,
+      sortKeyText(sort).as("key"),
       "posts.id",
-      sql<number>`row_number() OVER (ORDER BY posts.created_at DESC, posts.id DESC)`.as("n"),
+      sql<number>`row_number() OVER (ORDER BY ${expression} DESC, posts.id DESC)`.as("n"),
     ])
     .where("posts.status", "=", "active")
     .where(inScope(scope));
-  if (from) keys = keys.where(atOrAfter(from));
+  if (from) keys = keys.where(atOrAfter(sort, from));
   const rows = await db
     .selectFrom(
       keys
-        .orderBy("posts.created_at", "desc")
+        .orderBy(sortKey(sort).expression, "desc")
         .orderBy("posts.id", "desc")
         .limit(stride * count + 1)
         .as("k"),
     )
-    .select(["k.created_at", "k.id"])
+    .select(["k.key", "k.id"])
     // Row n sits n - 1 places after the start.
     .where(sql<boolean>`k.n > 1 AND (k.n - 1) % ${stride} = 0`)
     .orderBy("k.n")
@@ -146,13 +167,19 @@ export async function countScope(db: DbOrTx, scope: DealScope): Promise<number> 
 // Filtered lists --------------------------------------------------------------------------------
 
 /**
- * One page of filtered deals, newest first, walking the newest-first index and skipping what does
+ * One page of filtered deals in a sort's order, walking the sort's index and skipping what does
  * not match: quick when matches are dense, so the caller uses it only then.
  */
-export function findFilteredCards(db: DbOrTx, filter: DealFilter, offset: number, limit: number) {
+export function findFilteredCards(
+  db: DbOrTx,
+  filter: DealFilter,
+  offset: number,
+  limit: number,
+  sort: DealSort = "new",
+) {
   return dealCardQuery(db)
     .where(matchesFilter(filter))
-    .orderBy("posts.created_at", "desc")
+    .orderBy(sortKey(sort).expression, "desc")
     .orderBy("posts.id", "desc")
     .offset(offset)
     .limit(limit)
@@ -160,7 +187,7 @@ export function findFilteredCards(db: DbOrTx, filter: DealFilter, offset: number
 }
 
 /**
- * Ids of one page of filtered deals, newest first, from all the matches read at once (through the
+ * Ids of one page of filtered deals in a sort's order, from all the matches read at once (through the
  * most selective index) and sorted: quick when matches are few, whatever the planner guesses.
  */
 export async function findSparseFilteredIds(
@@ -168,6 +195,7 @@ export async function findSparseFilteredIds(
   filter: DealFilter,
   offset: number,
   limit: number,
+  sort: DealSort = "new",
 ): Promise<number[]> {
   const rows = await db
     .with(
@@ -175,13 +203,13 @@ export async function findSparseFilteredIds(
       (qb) =>
         qb
           .selectFrom("posts")
-          .select(["posts.id", "posts.created_at"])
+          .select(["posts.id", sql<unknown>`${sortKey(sort).expression}`.as("key")])
           .where("posts.status", "=", "active")
           .where(matchesFilter(filter)),
     )
     .selectFrom("matches")
     .select("matches.id")
-    .orderBy("matches.created_at", "desc")
+    .orderBy("matches.key", "desc")
     .orderBy("matches.id", "desc")
     .offset(offset)
     .limit(limit)

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageNumber } from "../catalog/schema.ts";
 import { SEARCH_MAX_LENGTH } from "../constants.ts";
+import { DEAL_SORTS } from "../deals/deal-sort.ts";
 import { optionalId } from "../deals/schema.ts";
 import { SINGLE_LINE, isBlank, text } from "../validation.ts";
 
@@ -16,16 +17,44 @@ export const listingSlug = text({ error: "slug must be text." })
   .trim()
   .max(200, { error: "slug is too long." });
 
-/** `POST /api/category_page`: `{ slug, type, page }`. */
+/**
+ * The order of a listing (issue 14), beside the spec's fields: `hot` (the stored hot score),
+ * `new` (newest first), `discount` (top discount first), `price` (price low to high), and for
+ * search results `relevance` (docs/decisions/0010-search-ranking.md). Optional: a call without it
+ * keeps the order it always had — newest first, search results by relevance.
+ */
+export const LISTING_SORTS = [...DEAL_SORTS, "relevance"] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+
+export const SORT_MESSAGE = "sort must be one of hot, new, discount, price or relevance.";
+export const RELEVANCE_MESSAGE = "sort relevance applies to search results only.";
+
+const optionalSort = z.preprocess(
+  (value) => (isBlank(value) ? undefined : value),
+  z.enum(LISTING_SORTS, { error: SORT_MESSAGE }).optional(),
+);
+
+/** `POST /api/category_page`: `{ slug, type, page }`, and the optional `sort`. */
 export const CategoryPageBody = z
   .object({
     slug: listingSlug.optional(),
     type: z.enum(LISTING_TYPES, { error: "type must be one of store, category, d or g." }),
     page: pageNumber,
+    sort: optionalSort,
   })
   .superRefine((body, ctx) => {
     if (body.type !== "d" && !body.slug) {
       ctx.addIssue({ code: "custom", path: ["slug"], message: "slug is required." });
+    }
+    if (body.sort === "relevance") {
+      ctx.addIssue({ code: "custom", path: ["sort"], message: RELEVANCE_MESSAGE });
+    }
+    if (body.type === "g" && body.sort !== undefined && body.sort !== "new") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["sort"],
+        message: "The educators' forum is listed newest first only.",
+      });
     }
   });
 
@@ -107,6 +136,7 @@ export const FilterBody = z
         value.trim().slice(0, SEARCH_MAX_LENGTH),
       ),
     ),
+    sort: optionalSort,
   })
   .transform((body) => ({
     ...body,
@@ -140,6 +170,9 @@ export const FilterBody = z
         path: ["search_title"],
         message: "Please enter something to search for.",
       });
+    }
+    if (body.sort === "relevance" && body.filter_type !== "search") {
+      ctx.addIssue({ code: "custom", path: ["sort"], message: RELEVANCE_MESSAGE });
     }
     if (
       body.min_price !== undefined &&
@@ -240,4 +273,35 @@ export function panelToSearchParams(panel: PanelFilter, params: URLSearchParams)
     else next.delete(name);
   }
   return next;
+}
+
+/** Which listing a page is: the sorts it offers and the one it starts with. */
+export type ListingKind = "store" | "category" | "newdeals" | "search";
+
+/**
+ * The sort a listing page starts with (issue 14): where the spec names an order it is kept — new
+ * deals are newest first, search results by relevance — and elsewhere (a store's or a category's
+ * deals) the hottest deals come first.
+ */
+export function defaultSort(kind: ListingKind): ListingSort {
+  switch (kind) {
+    case "newdeals":
+      return "new";
+    case "search":
+      return "relevance";
+    case "store":
+    case "category":
+      return "hot";
+  }
+}
+
+/** The sorts a listing page offers, in the order its sort bar lists them. */
+export function sortsOf(kind: ListingKind): ListingSort[] {
+  return kind === "search" ? ["relevance", ...DEAL_SORTS] : [...DEAL_SORTS];
+}
+
+/** `?sort=` of a listing page's URL: anything the page does not offer reads as its default. */
+export function sortFromSearchParams(params: URLSearchParams, kind: ListingKind): ListingSort {
+  const value = params.get("sort");
+  return sortsOf(kind).find((sort) => sort === value) ?? defaultSort(kind);
 }

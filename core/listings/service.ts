@@ -17,13 +17,16 @@ import {
   type Listing,
   type StoreOption,
 } from "./presenter.ts";
+import { createDirectory } from "./directory.ts";
 import { findNearestTerms, findSearchIds } from "./repository.ts";
 import {
   EDUCATORS_SLUG,
   EMPTY_PANEL,
   listingSlug,
+  defaultSort,
   type CategoryPageInput,
   type FilterInput,
+  type ListingSort,
   type PanelFilter,
 } from "./schema.ts";
 
@@ -61,11 +64,14 @@ const NO_BOUNDS: DealBounds = {
  * The listing pages and their calls: a store's, a category's, all new deals, search results and
  * the educators' forum, with the Filter panel's narrowing (`POST /api/filter`). Unfiltered lists
  * page by keyset (docs/decisions/0011-deep-pagination.md); search ranks by relevance and
- * freshness (docs/decisions/0010-search-ranking.md). Lists are newest first; an expired deal
+ * freshness (docs/decisions/0010-search-ranking.md). Lists are newest first unless sorted
+ * otherwise (hot, top discount, price low to high: core/deals/deal-sort.ts); an expired deal
  * keeps its place and its card says "Expired".
  */
-export function createListingsService({ db, now, changes }: Deps) {
+export function createListingsService(deps: Deps) {
+  const { db, now, changes } = deps;
   const pager = createDealPager(db);
+  const directory = createDirectory(deps);
   const { rankings } = dealListCaches(db);
   const allStores = new TtlCache<StoreOption[]>(60_000, 1);
   // Spelling corrections come from the words of live posts.
@@ -104,6 +110,7 @@ export function createListingsService({ db, now, changes }: Deps) {
     page: number,
     selected: StoreDetail | CategoryDetail | null,
     checklist: "none" | "all" | "base",
+    sort: ListingSort,
   ): Promise<Listing> {
     const narrowed: DealFilter = {
       ...base,
@@ -129,7 +136,7 @@ export function createListingsService({ db, now, changes }: Deps) {
 
     if (!base.text) {
       const [{ rows, total }, bounds, stores] = await Promise.all([
-        pager.filteredPage(narrowed, page, size),
+        pager.filteredPage(narrowed, page, size, sort === "relevance" ? "new" : sort),
         pager.bounds(base),
         storeOptions(checklist === "base" ? base : checklist),
       ]);
@@ -138,6 +145,15 @@ export function createListingsService({ db, now, changes }: Deps) {
 
     // Search: misspelt words are corrected only when the text as typed finds less than a page.
     const text = await searchMatch(base.text.query, base);
+    if (sort !== "relevance") {
+      // Sorted search results: the matches in the sort's order, like any filtered list.
+      const [{ rows, total }, bounds, stores] = await Promise.all([
+        pager.filteredPage({ ...narrowed, text }, page, size, sort),
+        pager.bounds({ ...base, text }),
+        storeOptions(checklist === "base" ? { ...base, text } : checklist),
+      ]);
+      return listing(cards(rows), total, bounds, stores);
+    }
     const [rows, total, bounds, stores] = await Promise.all([
       searchCards(text, { ...narrowed, text: undefined }, page),
       pager.count({ ...narrowed, text }),
@@ -206,7 +222,12 @@ export function createListingsService({ db, now, changes }: Deps) {
     }
   }
 
-  function contextListing(context: ListingContext, panel: PanelFilter, page: number) {
+  function contextListing(
+    context: ListingContext,
+    panel: PanelFilter,
+    page: number,
+    sort: ListingSort,
+  ) {
     switch (context.type) {
       case "store":
         // The store page shows a Visit Store card instead of a checklist.
@@ -216,6 +237,7 @@ export function createListingsService({ db, now, changes }: Deps) {
           page,
           context.store,
           "none",
+          sort,
         );
       case "category":
         return dealListing(
@@ -224,9 +246,10 @@ export function createListingsService({ db, now, changes }: Deps) {
           page,
           context.category,
           "base",
+          sort,
         );
       case "newdeals":
-        return dealListing({}, panel, page, null, "all");
+        return dealListing({}, panel, page, null, "all", sort);
       case "search":
         return dealListing(
           {
@@ -237,6 +260,7 @@ export function createListingsService({ db, now, changes }: Deps) {
           page,
           null,
           "base",
+          sort,
         );
     }
   }
@@ -260,13 +284,30 @@ export function createListingsService({ db, now, changes }: Deps) {
     };
   }
 
-  /** A listing page (store, category, new deals, search) with the panel's choices from its URL. */
-  async function listingPage(request: ListingRequest, page: number, panel = EMPTY_PANEL) {
-    return contextListing(await resolve(request), panel, page);
+  /**
+   * A listing page (store, category, new deals, search) with the panel's choices and the sort
+   * from its URL; without a sort, the order the listing has always had (newest first, search by
+   * relevance).
+   */
+  async function listingPage(
+    request: ListingRequest,
+    page: number,
+    panel = EMPTY_PANEL,
+    sort?: ListingSort,
+  ) {
+    return contextListing(
+      await resolve(request),
+      panel,
+      page,
+      sort ?? (request.type === "search" ? defaultSort("search") : "new"),
+    );
   }
 
   return {
     page: listingPage,
+
+    /** The store and category lists (/store, /category): tiles with live deals, search, A–Z. */
+    directory,
 
     /** `POST /api/category_page`. */
     async categoryPage(
@@ -275,11 +316,11 @@ export function createListingsService({ db, now, changes }: Deps) {
       const slug = input.slug ?? "";
       switch (input.type) {
         case "store":
-          return listingPage({ type: "store", slug }, input.page);
+          return listingPage({ type: "store", slug }, input.page, EMPTY_PANEL, input.sort);
         case "category":
-          return listingPage({ type: "category", slug }, input.page);
+          return listingPage({ type: "category", slug }, input.page, EMPTY_PANEL, input.sort);
         case "d":
-          return listingPage({ type: "newdeals" }, input.page);
+          return listingPage({ type: "newdeals" }, input.page, EMPTY_PANEL, input.sort);
         case "g":
           if (slug !== EDUCATORS_SLUG) throw new NotFoundError();
           return educatorPage(input.page);
@@ -291,6 +332,7 @@ export function createListingsService({ db, now, changes }: Deps) {
 
     /** `POST /api/filter` (filter_type: see FilterBody in ./schema.ts). */
     async filter(input: FilterInput): Promise<Listing> {
+      const sort = input.sort ?? (input.filter_type === "search" ? "relevance" : "new");
       const panel: PanelFilter = {
         storeIds: input.filter_type === "store" ? [] : input.store_id,
         price: { min: input.min_price, max: input.max_price },
@@ -305,7 +347,7 @@ export function createListingsService({ db, now, changes }: Deps) {
             storeIds: input.store_id,
             ...(input.category_id !== undefined ? { categoryId: input.category_id } : {}),
           };
-          return dealListing(base, panel, input.page, presentStoreDetail(first), "none");
+          return dealListing(base, panel, input.page, presentStoreDetail(first), "none", sort);
         }
         case "category": {
           const category = await catalogLookups.findCategoryById(db, input.category_id!);
@@ -314,17 +356,19 @@ export function createListingsService({ db, now, changes }: Deps) {
             { type: "category", category: presentCategoryDetail(category) },
             panel,
             input.page,
+            sort,
           );
         }
         case "newdeals":
           return input.category_id === undefined
-            ? contextListing({ type: "newdeals" }, panel, input.page)
-            : dealListing({ categoryId: input.category_id }, panel, input.page, null, "all");
+            ? contextListing({ type: "newdeals" }, panel, input.page, sort)
+            : dealListing({ categoryId: input.category_id }, panel, input.page, null, "all", sort);
         case "search":
           return contextListing(
             { type: "search", query: input.search_title, categoryId: input.category_id },
             panel,
             input.page,
+            sort,
           );
       }
     },

@@ -222,8 +222,8 @@ test.describe("listing pages", () => {
     await expect(page.getByRole("heading", { name: "Page Not Found" })).toBeVisible();
   });
 
-  test("the filter panel folds away on a phone", async ({ page }) => {
-    await page.setViewportSize({ width: 375, height: 812 });
+  test("the filter panel folds away on a tablet (phones get a bottom sheet)", async ({ page }) => {
+    await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto("/newdeals");
     await expect(page.getByRole("slider", { name: "Minimum price" })).toBeHidden();
     await page.getByRole("button", { name: "Show filters" }).click();

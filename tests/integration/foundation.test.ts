@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
+import { trendingDays } from "../../core/deals/repository.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 
@@ -86,20 +87,35 @@ describe("POST /api/home", () => {
     expect([...dates].sort().reverse()).toEqual(dates);
   });
 
-  it("trending is ordered by the stored hot score and leaves expired deals out", async () => {
+  it("trending lists the window's hottest deals by temperature first, and leaves expired deals out", async () => {
+    const now = new Date();
     const body = (await t.app.inject({ method: "POST", url: "/api/home" })).json();
-    expect(body.trending_deals.deals_arr.every((d: { is_expired: boolean }) => !d.is_expired)).toBe(
-      true,
-    );
-    const ids = body.trending_deals.deals_arr.map((d: { id: number }) => d.id);
+    const cards: { id: number; is_expired: boolean; temperature: number }[] =
+      body.trending_deals.deals_arr;
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.every((d) => !d.is_expired)).toBe(true);
     const rows = await t.deps.db
       .selectFrom("posts")
-      .select(["id", "hot_score"])
-      .where("id", "in", ids)
+      .select(["id", "hot_score", "created_at"])
+      .where(
+        "id",
+        "in",
+        cards.map((d) => d.id),
+      )
       .execute();
-    const score = new Map(rows.map((r) => [r.id, r.hot_score]));
-    const scores = ids.map((id: number) => score.get(id)!);
-    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const window = new Set(trendingDays(now));
+    // Deals of the window come first, by temperature then hot score; older ones fill by hot score.
+    const rank = (card: (typeof cards)[number]) => {
+      const row = byId.get(card.id)!;
+      const inWindow = window.has(row.created_at.toISOString().slice(0, 10));
+      return [inWindow ? 1 : 0, inWindow ? card.temperature : 0, row.hot_score] as const;
+    };
+    const sorted = [...cards].sort((a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      return y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || b.id - a.id;
+    });
+    expect(cards.map((d) => d.id)).toEqual(sorted.map((d) => d.id));
   });
 });
 

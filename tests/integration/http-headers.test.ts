@@ -1,7 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
+
+/**
+ * Pages carry the server's clock to the minute (core/time/page-clock.ts), so two requests are the
+ * same page only within one minute: these checks start one second into a minute.
+ */
+function startOfAMinute() {
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(Math.ceil(Date.now() / 60_000) * 60_000 + 1_000);
+}
 
 /**
  * The security headers (server/plugins/security-headers.ts) and HTTP caching
@@ -123,6 +132,8 @@ describe("security headers", () => {
 });
 
 describe("HTTP caching", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("a first visit that sets the XSRF cookie is never public, page or call", async () => {
     for (const url of ["/", "/api/social"]) {
       const response = await t.app.inject({ method: "GET", url });
@@ -150,6 +161,7 @@ describe("HTTP caching", () => {
   });
 
   it("anonymous pages are cacheable and revalidate with their ETag", async () => {
+    startOfAMinute();
     const cookies = await returningVisitor();
     const first = await t.app.inject({ method: "GET", url: "/", cookies });
     expect(first.headers["set-cookie"]).toBeUndefined();
@@ -167,6 +179,7 @@ describe("HTTP caching", () => {
   });
 
   it("keeps a page's ETag across responses whose nonces differ, and a 304 keeps the stored policy", async () => {
+    startOfAMinute();
     const cookies = await returningVisitor();
     const one = await t.app.inject({ method: "GET", url: "/", cookies });
     const two = await t.app.inject({ method: "GET", url: "/", cookies });

@@ -24,6 +24,8 @@ function renderPanel(
       value={value}
       onChange={onChange}
       stores={STORES}
+      total={40}
+      countDeals={() => Promise.resolve(40)}
       {...extra}
     />,
   );
@@ -145,5 +147,37 @@ describe("FilterPanel on a store page", () => {
     expect(screen.getByRole("button", { name: "Hide filters" }).getAttribute("aria-expanded")).toBe(
       "true",
     );
+  });
+});
+
+describe("the price's number inputs", () => {
+  it("move with the slider's value and apply a typed range on Enter", () => {
+    const onChange = renderPanel({ ...EMPTY_PANEL, price: { min: 10 } });
+    const min = screen.getByRole("spinbutton", { name: "Min price" });
+    const max = screen.getByRole("spinbutton", { name: "Max price" });
+    expect(min).toHaveProperty("value", "10");
+    expect(max).toHaveProperty("value", "950");
+    fireEvent.change(max, { target: { value: "120" } });
+    fireEvent.keyDown(max, { key: "Enter" });
+    expect(onChange).toHaveBeenCalledWith({ ...EMPTY_PANEL, price: { min: 10, max: 120 } });
+    expect(handle("Maximum price").getAttribute("aria-valuenow")).toBe("120");
+  });
+
+  it("refuse a range that is crossed or out of bounds, saying why", () => {
+    const onChange = renderPanel();
+    const min = screen.getByRole("spinbutton", { name: "Min price" });
+    fireEvent.change(min, { target: { value: "2000" } });
+    fireEvent.blur(min);
+    expect(screen.getByRole("alert").textContent).toBe("Enter a price between 2 and 950.");
+    expect(min.getAttribute("aria-invalid")).toBe("true");
+    fireEvent.change(min, { target: { value: "500" } });
+    fireEvent.change(screen.getByRole("spinbutton", { name: "Max price" }), {
+      target: { value: "100" },
+    });
+    fireEvent.blur(min);
+    expect(screen.getByRole("alert").textContent).toBe(
+      "The minimum price must not be more than the maximum.",
+    );
+    expect(onChange).not.toHaveBeenCalled();
   });
 });

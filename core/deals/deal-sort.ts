@@ -1,0 +1,46 @@
+/**
+ * The orders a deal list can be sorted in (issue 14; docs/decisions/0011-deep-pagination.md):
+ *   hot       the stored hot score (0008), hottest first;
+ *   new       newest first (the spec's listings before sorting existed);
+ *   discount  top discount first, deals without a discount last;
+ *   price     price low to high, deals without a price last.
+ * Ties go newest (highest id) first. Every order is one non-null key, descending, then id,
+ * descending — so one row comparison `(key, id) <= (K, I)` seeks to a place in any of them, and
+ * one index per scope serves each (migrations 001 and 015). The key expressions are written
+ * exactly as the indexes of migration 015 are, so the planner matches them.
+ */
+import { sql, type RawBuilder } from "kysely";
+
+export const DEAL_SORTS = ["hot", "new", "discount", "price"] as const;
+export type DealSort = (typeof DEAL_SORTS)[number];
+
+/** Deals without a price sort after the dearest one (prices are numeric(12, 2)). */
+const NO_PRICE = "-1000000000000";
+
+interface SortKey {
+  /** The key's SQL over `posts` (never null). */
+  expression: RawBuilder<unknown>;
+  /** How a key read back as text is cast again for a seek. */
+  cast: "timestamptz" | "float8" | "int" | "numeric";
+}
+
+const SORT_KEYS: Record<DealSort, SortKey> = {
+  new: { expression: sql.raw("posts.created_at"), cast: "timestamptz" },
+  hot: { expression: sql.raw("posts.hot_score"), cast: "float8" },
+  discount: { expression: sql.raw("coalesce(posts.discount, -1)"), cast: "int" },
+  price: { expression: sql.raw(`coalesce(- posts.price, ${NO_PRICE})`), cast: "numeric" },
+};
+
+export function sortKey(sort: DealSort): SortKey {
+  return SORT_KEYS[sort];
+}
+
+/** The key of a row as PostgreSQL's own text: a JavaScript Date or number could lose precision. */
+export function sortKeyText(sort: DealSort) {
+  return sql<string>`(${SORT_KEYS[sort].expression})::text`;
+}
+
+/** A key read back as text, cast for a row comparison. */
+export function sortKeyValue(sort: DealSort, key: string) {
+  return sql`${key}::${sql.raw(SORT_KEYS[sort].cast)}`;
+}
