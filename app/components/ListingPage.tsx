@@ -12,7 +12,7 @@ import {
 import { apiCall } from "../lib/api.ts";
 import { filterPayload, listingKey, type FilterContext, type ListingData } from "../lib/listing.ts";
 import { Breadcrumbs, type Crumb } from "./Breadcrumbs.tsx";
-import { DealGrid } from "./DealCard.tsx";
+import { CardLayoutToggle, DealGrid } from "./DealCard.tsx";
 import { EmptySuggestions, FilterChips, activeFilters } from "./FilterChips.tsx";
 import { FilterPanel, sliderBounds, type VisitStore } from "./FilterPanel.tsx";
 import { Pager, pageHref } from "./Pager.tsx";
@@ -164,13 +164,17 @@ export function ListingPage({
             <SortBar kind={kind} sort={sort} params={searchParams} />
             <FilterChips filters={filters} onChange={applyPanel} />
           </div>
-          <p className="listing-summary" aria-live="polite">
-            {loading
-              ? "Loading…"
-              : pagination.total > 0
-                ? `Showing ${first}–${last} of ${pagination.total} deals`
-                : ""}
-          </p>
+          {/* The count and the grid | list toggle share a row: phones see more deals at once. */}
+          <div className="listing-summary-row">
+            <p className="listing-summary" aria-live="polite">
+              {loading
+                ? "Loading…"
+                : pagination.total > 0
+                  ? `Showing ${first}–${last} of ${pagination.total} deals`
+                  : ""}
+            </p>
+            {response.deal_data.length > 0 && <CardLayoutToggle />}
+          </div>
           {loading && (
             <div className="loading listing-loading" role="status">
               <span className="spinner" aria-hidden="true" />
@@ -178,7 +182,12 @@ export function ListingPage({
             </div>
           )}
           <div className={loading ? "listing-grid stale" : "listing-grid"}>
-            <DealGrid deals={response.deal_data} headingLevel={2} priorityFirst />
+            <DealGrid
+              deals={response.deal_data}
+              headingLevel={2}
+              layoutToggle={false}
+              priorityFirst
+            />
           </div>
           {empty && <EmptySuggestions panel={panel} filters={filters} onChange={applyPanel} />}
           <Pager
