@@ -3,15 +3,8 @@ import { FiSearch } from "react-icons/fi";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { SocialIcon } from "./SocialIcon.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
+import { BROWSE_LINKS } from "../lib/browse-links.ts";
 import "../styles/site-links.css";
-
-/** Lists to browse from every page, beside the spec's navigation bar (which stays as it is). */
-const FOOTER_LINKS = [
-  { to: "/newdeals", label: "New Deals" },
-  { to: "/forum", label: "Forum" },
-  { to: "/store", label: "Stores" },
-  { to: "/category", label: "Categories" },
-] as const;
 
 export function Footer({ settings, year }: { settings: SiteSettings; year: number }) {
   const footer = settings.footer[0];
@@ -45,7 +38,7 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
         </div>
         <nav className="footer-links" aria-label="Browse">
           <ul>
-            {FOOTER_LINKS.map((link) => (
+            {BROWSE_LINKS.map((link) => (
               <li key={link.to}>
                 <Link to={link.to}>{link.label}</Link>
               </li>

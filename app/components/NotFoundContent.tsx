@@ -1,12 +1,5 @@
 import { Link } from "react-router";
-
-/** Where to go on from a 404: the lists every visitor can browse. */
-const GO_ON = [
-  { to: "/newdeals", label: "New Deals" },
-  { to: "/forum", label: "Forum" },
-  { to: "/store", label: "Stores" },
-  { to: "/category", label: "Categories" },
-] as const;
+import { BROWSE_LINKS } from "../lib/browse-links.ts";
 
 /**
  * Every 404 of the site, in its layout: an unknown path (the spec's 'Page Not Found' page with its
@@ -24,7 +17,7 @@ export function NotFoundContent() {
       </Link>
       <nav className="not-found-links" aria-label="Keep browsing">
         <ul>
-          {GO_ON.map((link) => (
+          {BROWSE_LINKS.map((link) => (
             <li key={link.to}>
               <Link to={link.to}>{link.label}</Link>
             </li>
