@@ -91,6 +91,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(page).toHaveURL(/\/\?store=\d+$/);
       await page.getByLabel("By Category").selectOption({ index: 1 });
       await expect(page).toHaveURL(/\/\?store=\d+&category=\d+$/);
+      await expect(page.getByLabel("By Category")).toHaveValue(/^\d+$/);
       const chosenCategory = await page.getByLabel("By Category").inputValue();
       // Back to one filter, to have deals to compare.
       await page.getByLabel("By Category").selectOption({ label: "All categories" });
@@ -208,7 +209,7 @@ for (const viewport of [PHONE, DESKTOP]) {
 }
 
 test.describe("navigation progress bar", () => {
-  test("shows during a slow navigation, and not for a fast one", async ({ page }) => {
+  test("shows during a slow navigation, once, and goes when it ends", async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.goto("/");
     await hydrated(page);
@@ -246,16 +247,8 @@ test.describe("navigation progress bar", () => {
     await expect(bar).toHaveCount(0);
     expect(await seen()).toBe(1);
 
-    // Fast: back home with nothing to fetch, then the forum again, answered at once.
-    await page.goBack();
-    await expect(page).toHaveURL(/\/$/);
-    await page
-      .getByRole("navigation", { name: "Browse" })
-      .getByRole("link", { name: "Forum" })
-      .click();
-    await expect(page).toHaveURL(/\/forum$/);
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    expect(await seen()).toBe(1);
+    // A navigation quicker than 150 ms shows no bar: tests/unit/navigation-progress.test.tsx
+    // (a timing in a browser on a shared machine would make that half flaky).
   });
 });
 
