@@ -1,6 +1,6 @@
 import { changedFields, recordAudit } from "../audit/audit-trail.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
-import { slugFromTitle, type ListQueryInput } from "../console/content-fields.ts";
+import { slugToSave, type ListQueryInput } from "../console/content-fields.ts";
 import { planDeletion, requireContentRole } from "../console/content-policy.ts";
 import { isUniqueViolation } from "../console/unique-violation.ts";
 import { PAGE_SIZE, lastPage } from "../constants.ts";
@@ -33,18 +33,6 @@ function slugRaced(kind: CatalogKind, slug: string) {
   return new ValidationError({
     slug: `The slug “${slug}” was just taken by another ${NOUN[kind]}. Choose another.`,
   });
-}
-
-/** The slug to save: as typed, or made from the title when left empty. */
-function slugOf(input: CatalogSaveInput): string {
-  if (input.slug) return input.slug;
-  const made = slugFromTitle(input.title);
-  if (!made) {
-    throw new ValidationError({
-      slug: "The title has no letters or digits to make a slug from: please type one.",
-    });
-  }
-  return made;
 }
 
 /** What an edit or the audit log records of a store or category. */
@@ -104,7 +92,7 @@ export function createCatalogConsoleService(deps: Deps) {
     image: Buffer | undefined,
   ): Promise<{ message: string; item: CatalogConsoleItem }> {
     const actor = requireContentRole(user, "create");
-    const slug = slugOf(input);
+    const slug = slugToSave(input);
     // Refused before the picture is processed, and again in the transaction (and by the index).
     const holder = await repo.findBySlug(db, kind, slug);
     if (holder) throw slugTaken(kind, slug, holder.title);
@@ -154,7 +142,7 @@ export function createCatalogConsoleService(deps: Deps) {
     image: Buffer | undefined,
   ): Promise<{ message: string; item: CatalogConsoleItem }> {
     const actor = requireContentRole(user, "update");
-    const slug = slugOf(input);
+    const slug = slugToSave(input);
     if (!(await repo.findCatalogRecord(db, kind, input.id))) {
       throw new NotFoundError(`That ${NOUN[kind]} does not exist.`);
     }

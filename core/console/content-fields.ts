@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageFromQuery } from "../catalog/schema.ts";
+import { ValidationError } from "../errors.ts";
 import { slugify } from "../posts/slug.ts";
 import { text } from "../validation.ts";
 
@@ -136,6 +137,18 @@ export const optionalSlug = z.preprocess(
 export function slugFromTitle(title: string): string | null {
   const plain = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   return /[a-z0-9]/i.test(plain) ? slugify(title) : null;
+}
+
+/** The slug to save: as typed, or made from the title when left empty (else a field error). */
+export function slugToSave(input: { slug: string; title: string }): string {
+  if (input.slug) return input.slug;
+  const made = slugFromTitle(input.title);
+  if (!made) {
+    throw new ValidationError({
+      slug: "The title has no letters or digits to make a slug from: please type one.",
+    });
+  }
+  return made;
 }
 
 /** Up or down one place in an ordered list. */

@@ -1,6 +1,6 @@
 import { changedFields, recordAudit } from "../audit/audit-trail.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
-import { slugFromTitle } from "../console/content-fields.ts";
+import { slugToSave } from "../console/content-fields.ts";
 import { planDeletion, requireContentRole } from "../console/content-policy.ts";
 import { compactOrder, moveRow, nextPosition } from "../console/ordered-rows.ts";
 import { isUniqueViolation } from "../console/unique-violation.ts";
@@ -53,17 +53,6 @@ function slugTaken(slug: string, title: string) {
   });
 }
 
-function forumSlug(input: ForumCreateInput): string {
-  if (input.slug) return input.slug;
-  const made = slugFromTitle(input.title);
-  if (!made) {
-    throw new ValidationError({
-      slug: "The title has no letters or digits to make a slug from: please type one.",
-    });
-  }
-  return made;
-}
-
 /**
  * The forums and their categories in the console (issue 10): the deals forum's categories are the
  * Submit Deals form's deal categories, the educators' forum's its discussion categories. Create,
@@ -89,7 +78,7 @@ export function createForumsConsoleService(deps: Deps) {
   }
 
   async function saveForum(actor: CurrentUser, input: ForumCreateInput & { id?: number }) {
-    const slug = forumSlug(input);
+    const slug = slugToSave(input);
     const values: repo.ForumValues = {
       title: input.title,
       slug,

@@ -4,11 +4,11 @@ import {
   StoreCreateBody,
   type CatalogKind,
 } from "../../../core/catalog/console-schema.ts";
-import { slugFromTitle } from "../../../core/console/content-fields.ts";
 import { useApiForm, type ApiAnswer } from "../../lib/api-form.ts";
 import { useUpload } from "../../lib/upload.ts";
 import { Field, FormAlert, SubmitButton } from "../Form.tsx";
 import { ImageInput } from "../ImageInput.tsx";
+import { useTitleAndSlug } from "./title-slug.ts";
 
 /** The item a form edits (none: a new one). */
 export interface CatalogFormItem {
@@ -53,7 +53,6 @@ export function CatalogForm({
   const [image, setImage] = useState<File | null>(null);
   const [removeImage, setRemoveImage] = useState(false);
   // A new item's slug follows its title until the slug is typed in.
-  const [slugTyped, setSlugTyped] = useState(item !== null);
   const idPrefix = `${kind}-form`;
 
   const form = useApiForm<Values, ApiAnswer>(
@@ -91,8 +90,7 @@ export function CatalogForm({
     },
   );
 
-  const title = form.bind("title");
-  const slug = form.bind("slug");
+  const { title, slug } = useTitleAndSlug(form, item !== null);
   const heading = item ? `Edit ${NOUN[kind]} “${item.title}”` : `New ${NOUN[kind]}`;
 
   return (
@@ -100,16 +98,7 @@ export function CatalogForm({
       <h2 id={`${idPrefix}-heading`}>{heading}</h2>
       <form ref={form.ref} className="console-form" noValidate onSubmit={form.submit}>
         <FormAlert message={form.message} />
-        <Field
-          {...title}
-          label="Title"
-          required
-          maxLength={120}
-          onChange={(value) => {
-            title.onChange(value);
-            if (!slugTyped) form.set("slug", slugFromTitle(value) ?? "");
-          }}
-        />
+        <Field {...title} label="Title" required maxLength={120} />
         <Field
           {...slug}
           label="Slug"
@@ -120,10 +109,6 @@ export function CatalogForm({
               ? `The address is ${PUBLIC[kind]}/${slug.value || "…"}. A changed slug keeps the old address working (301).`
               : `The address will be ${PUBLIC[kind]}/${slug.value || "…"}. Left empty, it is made from the title.`
           }
-          onChange={(value) => {
-            setSlugTyped(true);
-            slug.onChange(value);
-          }}
         />
         {item && item.old_slugs.length > 0 && (
           <p className="field-hint">Old addresses that lead here: {item.old_slugs.join(", ")}</p>

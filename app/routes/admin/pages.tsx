@@ -3,11 +3,11 @@ import { Link, useLoaderData, useNavigate } from "react-router";
 import { requestContext } from "#app-context";
 import { PRIVACY_POLICY_SLUG, PageCreateBody } from "../../../core/cms/console-schema.ts";
 import type { PageForEditing } from "../../../core/cms/console-presenter.ts";
-import { slugFromTitle } from "../../../core/console/content-fields.ts";
 import { orNull } from "../../../core/not-found.ts";
 import { ConsoleDeleteButton } from "../../components/console/ConsoleDeleteButton.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { useConsoleUrl } from "../../components/console/console-url.ts";
+import { useTitleAndSlug } from "../../components/console/title-slug.ts";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { RichTextEditor } from "../../components/RichTextEditor.tsx";
 import { apiCall } from "../../lib/api.ts";
@@ -46,7 +46,6 @@ function PageForm({
   onSaved: (message: string) => void;
   onCancel: () => void;
 }) {
-  const [slugTyped, setSlugTyped] = useState(page !== null);
   const form = useApiForm<{ title: string; slug: string; detail: string }, ApiAnswer>(
     PageCreateBody,
     (values) =>
@@ -62,8 +61,7 @@ function PageForm({
       invalidMessage: () => "Please correct the fields marked below.",
     },
   );
-  const title = form.bind("title");
-  const slug = form.bind("slug");
+  const { title, slug } = useTitleAndSlug(form, page !== null);
   const detail = form.bind("detail");
   const fixedSlug = page?.slug === PRIVACY_POLICY_SLUG;
   const address = fixedSlug ? `/${PRIVACY_POLICY_SLUG}` : `/page/${slug.value || "…"}`;
@@ -73,16 +71,7 @@ function PageForm({
       <h2 id="page-form-heading">{page ? `Edit “${page.title}”` : "New page"}</h2>
       <form ref={form.ref} className="console-form" noValidate onSubmit={form.submit}>
         <FormAlert message={form.message} />
-        <Field
-          {...title}
-          label="Title"
-          required
-          maxLength={200}
-          onChange={(value) => {
-            title.onChange(value);
-            if (!slugTyped) form.set("slug", slugFromTitle(value) ?? "");
-          }}
-        />
+        <Field {...title} label="Title" required maxLength={200} />
         <Field
           {...slug}
           label="Slug"
@@ -94,10 +83,6 @@ function PageForm({
               ? `The privacy policy keeps its address, ${address}.`
               : `The page's address: ${address}. Lower-case words and dashes.`
           }
-          onChange={(value) => {
-            setSlugTyped(true);
-            slug.onChange(value);
-          }}
         />
         <RichTextEditor
           id={detail.id}
