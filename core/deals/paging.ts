@@ -197,15 +197,13 @@ export function createDealPager(db: DbOrTx) {
   async function trending(filter: DealFilter, now: Date, limit: number): Promise<DealCardRow[]> {
     const total = await count(filter);
     if (total === 0) return [];
-    const sparse = total <= SPARSE_MATCHES;
-    const hottest: DealCardRow[] = sparse
-      ? await findCardsByIds(db, await repo.findSparseTrendingIds(db, filter, now, limit))
-      : await repo.findTrendingDeals(db, now, limit, filter);
+    if (total <= SPARSE_MATCHES) {
+      return findCardsByIds(db, await repo.findSparseTrendingIds(db, filter, now, limit));
+    }
+    const hottest = await repo.findTrendingDeals(db, now, limit, filter);
     if (hottest.length >= limit) return hottest;
     const more = limit + hottest.length;
-    const fill = sparse
-      ? await findCardsByIds(db, await repo.findSparseHotIds(db, filter, now, more))
-      : await repo.findHotDeals(db, now, more, filter);
+    const fill = await repo.findHotDeals(db, now, more, filter);
     const taken = new Set(hottest.map((row) => row.id));
     return [...hottest, ...fill.filter((row) => !taken.has(row.id))].slice(0, limit);
   }

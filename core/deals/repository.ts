@@ -326,7 +326,11 @@ export function findTrendingDeals(db: DbOrTx, now: Date, limit: number, filter: 
   return trendingQuery(db, now, limit, filter).execute();
 }
 
-/** Trending among few matches: the window's matches read at once and sorted (see findSparseFilteredIds). */
+/**
+ * Trending among few matches, whole: all live matches read at once and sorted (see
+ * findSparseFilteredIds) — the window's deals first by net votes then hot score, the others after
+ * them by hot score, as trendingQuery and its fill by findHotDeals give them.
+ */
 export async function findSparseTrendingIds(
   db: DbOrTx,
   filter: DealFilter,
@@ -339,15 +343,20 @@ export async function findSparseTrendingIds(
       (qb) =>
         qb
           .selectFrom("posts")
-          .select(["posts.id", NET_VOTES_SQL.as("net_votes"), "posts.hot_score"])
+          .select([
+            "posts.id",
+            "posts.hot_score",
+            sql<boolean>`posts.created_at >= ${trendingSince(now)}`.as("in_window"),
+            NET_VOTES_SQL.as("net_votes"),
+          ])
           .where("posts.status", "=", "active")
           .where(matchesFilter(filter))
-          .where(isLive(now))
-          .where("posts.created_at", ">=", trendingSince(now)),
+          .where(isLive(now)),
     )
     .selectFrom("matches")
     .select("matches.id")
-    .orderBy("matches.net_votes", "desc")
+    .orderBy("matches.in_window", "desc")
+    .orderBy(sql`case when matches.in_window then matches.net_votes else 0 end`, "desc")
     .orderBy("matches.hot_score", "desc")
     .orderBy("matches.id", "desc")
     .limit(limit)
@@ -367,33 +376,6 @@ export function findHotDeals(db: DbOrTx, now: Date, limit: number, filter: DealF
     .orderBy("posts.id", "desc")
     .limit(limit)
     .execute();
-}
-
-/** findHotDeals among few matches: all of them read at once and sorted. */
-export async function findSparseHotIds(
-  db: DbOrTx,
-  filter: DealFilter,
-  now: Date,
-  limit: number,
-): Promise<number[]> {
-  const rows = await db
-    .with(
-      (cte) => cte("matches").materialized(),
-      (qb) =>
-        qb
-          .selectFrom("posts")
-          .select(["posts.id", "posts.hot_score"])
-          .where("posts.status", "=", "active")
-          .where(matchesFilter(filter))
-          .where(isLive(now)),
-    )
-    .selectFrom("matches")
-    .select("matches.id")
-    .orderBy("matches.hot_score", "desc")
-    .orderBy("matches.id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
 }
 
 export function findTeachersWishlist(db: DbOrTx) {

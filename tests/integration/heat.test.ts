@@ -1,7 +1,13 @@
 import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRENDING_LIMIT } from "../../core/constants.ts";
-import { trendingDays, trendingQuery } from "../../core/deals/repository.ts";
+import {
+  findHotDeals,
+  findSparseTrendingIds,
+  findTrendingDeals,
+  trendingDays,
+  trendingQuery,
+} from "../../core/deals/repository.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
@@ -203,6 +209,28 @@ describe("Trending by temperature", () => {
       await client.post("/api/category_store_filter_home", { store_id: store.store_id, page: 1 })
     ).json();
     expect(filtered.trending_deals_arr[0].id).toBe(hot!.id);
+  });
+
+  it("ranks few matches whole the same way as the index walks and their fill", async () => {
+    // Old deals (out of the window) fill the list after the window's: a store's whole list.
+    const now = new Date();
+    const ids = (await t.deps.db.selectFrom("posts").select("id").limit(4).execute()).map(
+      (r) => r.id,
+    );
+    await t.deps.db
+      .updateTable("posts")
+      .set({ created_at: sql<Date>`now() - interval '30 days'` })
+      .where("id", "in", ids)
+      .execute();
+    for (const filter of [{}, { categoryId: 1 }, { storeIds: [1] }]) {
+      const walked = await findTrendingDeals(t.deps.db, now, 200, filter);
+      const taken = new Set(walked.map((row) => row.id));
+      const fill = (await findHotDeals(t.deps.db, now, 400, filter)).filter(
+        (row) => !taken.has(row.id),
+      );
+      const expected = [...walked, ...fill].slice(0, 200).map((row) => row.id);
+      expect(await findSparseTrendingIds(t.deps.db, filter, now, 200)).toEqual(expected);
+    }
   });
 
   it("walks the heat index for each day, for every deal and for a category", async () => {
