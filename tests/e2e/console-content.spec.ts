@@ -101,6 +101,42 @@ test.describe("the console's content", () => {
     await expect(page.getByRole("heading", { name: "1. Information we collect" })).toBeVisible();
   });
 
+  test("the admin adds, edits, moves and deletes a social link of the footer", async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto("/admin/social");
+    await page.getByRole("link", { name: "Add a link" }).click();
+    await expect(page.getByRole("heading", { name: "New social link" })).toBeVisible();
+    await page.getByLabel(/^Name/).fill("LinkedIn");
+    await page.getByLabel(/^Address/).fill("https://www.linkedin.example/company/chalkboard");
+    await page.getByLabel(/^Icon/).selectOption({ label: "LinkedIn" });
+    await page.getByRole("button", { name: "Add link" }).click();
+    await expect(page.getByText("The LinkedIn link was added.")).toBeVisible();
+    const rows = page.getByRole("row");
+    const row = rows.filter({ hasText: "linkedin.example" });
+    await expect(row).toBeVisible();
+
+    await page.getByRole("link", { name: "Edit the LinkedIn link" }).click();
+    await expect(page.getByRole("heading", { name: "Edit the LinkedIn link" })).toBeVisible();
+    await expect(page.getByLabel(/^Address/)).toHaveValue(
+      "https://www.linkedin.example/company/chalkboard",
+    );
+    await page.getByLabel(/^Name/).fill("LinkedIn page");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("The LinkedIn page link was saved.")).toBeVisible();
+
+    // Added last, it moves up one place.
+    const positionOf = async () =>
+      (await rows.allTextContents()).findIndex((text) => text.includes("linkedin.example"));
+    const before = await positionOf();
+    await page.getByRole("button", { name: "Move the LinkedIn page link up" }).click();
+    await expect.poll(positionOf).toBe(before - 1);
+
+    await row.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("The LinkedIn page link was deleted.")).toBeVisible();
+    await expect(row).toHaveCount(0);
+  });
+
   for (const viewport of VIEWPORTS) {
     test(`the console's content pages at ${viewport.name} width fit and are accessible`, async ({
       page,
