@@ -72,17 +72,19 @@ function CardVote({ deal }: { deal: DealCardView }) {
 
 export function DealCard({
   deal,
+  now,
   headingLevel = 3,
   imagePriority = false,
 }: {
   deal: DealCardView;
+  /** The page's clock for the age label (usePageNow, read once per grid). */
+  now: Date;
   headingLevel?: 2 | 3 | 4;
   /** The card's image is the page's first: loaded at once, not lazily (ResponsiveImage). */
   imagePriority?: boolean;
 }) {
   const Heading = `h${headingLevel}` as const;
   const href = postPath(deal);
-  const now = usePageNow();
   const showWas = deal.list_price !== null && deal.price !== null && deal.list_price > deal.price;
   return (
     <article className={deal.is_expired ? "deal-card expired" : "deal-card"} data-post-id={deal.id}>
@@ -178,6 +180,7 @@ export function DealGrid({
   /** The grid is the page's first content: its first card's image is not lazy. */
   priorityFirst?: boolean;
 }) {
+  const now = usePageNow();
   if (deals.length === 0) return <p className="no-data">No Data Found</p>;
   return (
     <>
@@ -187,6 +190,7 @@ export function DealGrid({
           <DealCard
             key={deal.unique_id}
             deal={deal}
+            now={now}
             headingLevel={headingLevel}
             imagePriority={priorityFirst && i === 0}
           />
