@@ -3,8 +3,8 @@ import { FiThumbsDown, FiThumbsUp } from "react-icons/fi";
 import { useRevalidator } from "react-router";
 import type { IsLiked } from "../../core/posts/presenter.ts";
 import { temperatureAfterVote } from "../../core/posts/temperature.ts";
-import { apiCall } from "../lib/api.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
+import { reactionFromIsLiked, sendVote, type Reaction } from "../lib/vote.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
 
 interface LikeButtonsProps {
@@ -20,17 +20,11 @@ interface LikeButtonsProps {
   viewerId: number | null;
 }
 
-type Reaction = "like" | "unlike";
-
 interface Shown {
   reaction: Reaction | null;
   likes: number;
   unlikes: number;
   temperature: number;
-}
-
-function reactionOf(isLiked: number | undefined): Reaction | null {
-  return isLiked === 1 ? "like" : isLiked === 2 ? "unlike" : null;
 }
 
 /**
@@ -49,7 +43,7 @@ export function LikeButtons({
 }: LikeButtonsProps) {
   const revalidator = useRevalidator();
   const signInFirst = useSignInFirst();
-  const fromProps: Shown = { reaction: reactionOf(isLiked), likes, unlikes, temperature };
+  const fromProps: Shown = { reaction: reactionFromIsLiked(isLiked), likes, unlikes, temperature };
   const [local, setLocal] = useState<Shown | null>(null);
   const [error, setError] = useState("");
   const inFlight = useRef(false);
@@ -73,34 +67,19 @@ export function LikeButtons({
       unlikes: Math.max(0, before.unlikes + count("unlike")),
       temperature: temperatureAfterVote(before.temperature, before.reaction, next),
     });
-    const result = await apiCall<{
-      is_liked?: number;
-      likes?: number;
-      unlikes?: number;
-      temperature?: number;
-      message?: string;
-    }>("/product_like_unlike", {
-      user_id: viewerId,
-      post_id: postId,
-      post_type: postType,
-      btn_type: btnType,
-    });
+    const answer = await sendVote(viewerId, { id: postId, post_type: postType }, btnType);
     inFlight.current = false;
-    if (result.ok && typeof result.data.temperature === "number") {
+    if (answer.ok) {
       setLocal({
-        reaction: reactionOf(result.data.is_liked),
-        likes: result.data.likes ?? before.likes,
-        unlikes: result.data.unlikes ?? before.unlikes,
-        temperature: result.data.temperature,
+        reaction: answer.reaction,
+        likes: answer.likes ?? before.likes,
+        unlikes: answer.unlikes ?? before.unlikes,
+        temperature: answer.temperature,
       });
       void revalidator.revalidate();
     } else {
       setLocal(before);
-      setError(
-        result.status === 401
-          ? "Please sign in again to vote."
-          : result.data.message || "Your vote did not count. Please try again.",
-      );
+      setError(answer.message);
     }
   }
 

@@ -4,6 +4,7 @@ import { temperatureAfterVote } from "../../core/posts/temperature.ts";
 import type { RootLoaderData } from "../root.tsx";
 import { apiCall } from "./api.ts";
 import { useSignInFirst, usePendingAction } from "./pending-action.ts";
+import { sendVote, type Reaction } from "./vote.ts";
 
 /**
  * The viewer's votes on the cards of a page (issue 14). Cards are the same for every visitor and
@@ -11,7 +12,6 @@ import { useSignInFirst, usePendingAction } from "./pending-action.ts";
  * `POST /api/my_reactions` for all the cards that mounted together; a vote changes the card at
  * once and is rolled back if the server refuses it.
  */
-export type Reaction = "like" | "unlike";
 
 const MAX_IDS_PER_CALL = 100;
 
@@ -156,23 +156,14 @@ export function useCardVote(post: VotablePost) {
     setMessage("");
     const next = current === btnType ? null : btnType;
     setVote(post.id, next, post.temperature, temperatureAfterVote(shown, current, next));
-    const result = await apiCall<{ is_liked?: number; temperature?: number; message?: string }>(
-      "/product_like_unlike",
-      { post_id: post.id, post_type: post.post_type, btn_type: btnType },
-    );
+    const answer = await sendVote(viewerId, post, btnType);
     inFlight.current = false;
-    if (result.ok && typeof result.data.temperature === "number") {
-      const confirmed =
-        result.data.is_liked === 1 ? "like" : result.data.is_liked === 2 ? "unlike" : null;
-      setVote(post.id, confirmed, post.temperature, result.data.temperature);
+    if (answer.ok) {
+      setVote(post.id, answer.reaction, post.temperature, answer.temperature);
       return;
     }
     setVote(post.id, current, post.temperature, shown);
-    setMessage(
-      result.status === 401
-        ? "Please sign in again to vote."
-        : result.data.message || "Your vote did not count. Please try again.",
-    );
+    setMessage(answer.message);
   }
 
   function vote(btnType: Reaction) {
