@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import type { findAllCategories } from "./store-and-category-lookups.ts";
 
 /** Stores and categories are listed alphabetically (the `lower(title)` indexes), ties by id. */
 
@@ -20,15 +21,6 @@ export async function countStores(db: DbOrTx): Promise<number> {
     .select(sql<number>`count(*)`.as("total"))
     .executeTakeFirstOrThrow();
   return row.total;
-}
-
-export function findAllCategories(db: DbOrTx) {
-  return db
-    .selectFrom("categories")
-    .select(["id", "title", "slug", "image_url"])
-    .orderBy(sql`lower(title)`)
-    .orderBy("id")
-    .execute();
 }
 
 export function findCategoriesPage(db: DbOrTx, offset: number, limit: number) {

@@ -51,7 +51,7 @@ export function createCatalogService({ db, changes }: Deps) {
     allStores: () =>
       stores.get("all", async () => (await lookups.findAllStores(db)).map(presentStore)),
     allCategories: () =>
-      categories.get("all", async () => (await repo.findAllCategories(db)).map(presentCategory)),
+      categories.get("all", async () => (await lookups.findAllCategories(db)).map(presentCategory)),
     storesPage,
     categoriesPage,
     /**

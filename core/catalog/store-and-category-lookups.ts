@@ -1,6 +1,6 @@
 /**
- * Stores and categories looked up by slug (old slugs included) or id, and the full store list (alphabetical by the
- * `lower(title)` index, ties by id): read by the catalog's own pages and by the listing pages (a
+ * Stores and categories looked up by slug (old slugs included) or id, and the full store and
+ * category lists (alphabetical by the `lower(title)` index, ties by id): read by the catalog's own pages and by the listing pages (a
  * store's or a category's deals, the filter panel).
  */
 import { sql } from "kysely";
@@ -10,6 +10,15 @@ export function findAllStores(db: DbOrTx) {
   return db
     .selectFrom("stores")
     .select(["id", "title", "slug", "link", "image_url"])
+    .orderBy(sql`lower(title)`)
+    .orderBy("id")
+    .execute();
+}
+
+export function findAllCategories(db: DbOrTx) {
+  return db
+    .selectFrom("categories")
+    .select(["id", "title", "slug", "image_url"])
     .orderBy(sql`lower(title)`)
     .orderBy("id")
     .execute();

@@ -11,7 +11,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import { TtlCache } from "../cache/ttl-cache.ts";
-import { findAllStores } from "../catalog/store-and-category-lookups.ts";
+import { findAllCategories, findAllStores } from "../catalog/store-and-category-lookups.ts";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH, lastPage } from "../constants.ts";
 import { isLive } from "../deals/deal-card-query.ts";
 import { LIST_CACHE_TTL_MS } from "../deals/paging.ts";
@@ -71,16 +71,6 @@ interface Entry {
   image_url: string | null;
 }
 
-/** Every category, alphabetically as the catalog lists them (the `lower(title)` index). */
-function findAllCategoryEntries(db: DbOrTx): Promise<Entry[]> {
-  return db
-    .selectFrom("categories")
-    .select(["id", "title", "slug", "image_url"])
-    .orderBy(sql`lower(title)`)
-    .orderBy("id")
-    .execute();
-}
-
 /** Live deals of each of `ids`, in one grouped query. */
 async function countLiveDeals(
   db: DbOrTx,
@@ -121,7 +111,7 @@ export function createDirectory({ db, now, changes }: Deps) {
             title,
             image_url,
           }))
-        : await findAllCategoryEntries(db),
+        : await findAllCategories(db),
     );
 
   /** One page of the list, searched by `query` (any part of a name, any case). */
