@@ -1,5 +1,6 @@
 import type { FeaturedRow, PageRecord, WishlistRow } from "./console-repository.ts";
 import { cmsPagePath } from "./paths.ts";
+import { presentWishlistEntry } from "../deals/presenter.ts";
 
 /** A CMS page in the console's list. */
 export function presentPageSummary(row: {
@@ -38,15 +39,9 @@ export function presentFeaturedRow(row: FeaturedRow) {
 
 export type FeaturedConsoleItem = ReturnType<typeof presentFeaturedRow>;
 
+/** A Teachers Wishlist entry as the home page shows it, with its place in the list. */
 export function presentWishlistRow(row: WishlistRow) {
-  return {
-    id: row.id,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    school_location: row.school_location,
-    amazon_wishlist: row.amazon_wishlist,
-    position: row.position,
-  };
+  return { ...presentWishlistEntry(row), position: row.position };
 }
 
 export type WishlistConsoleItem = ReturnType<typeof presentWishlistRow>;
