@@ -1,14 +1,16 @@
 import { useId } from "react";
-import { Link, useMatches } from "react-router";
-import { FiGrid, FiList, FiMessageSquare, FiMinus, FiPlus } from "react-icons/fi";
+import { useMatches } from "react-router";
+import { FiGrid, FiList } from "react-icons/fi";
 import type { DealCardView } from "../../core/deals/card-view.ts";
 import { postPath } from "../../core/posts/paths.ts";
 import { useCardLayout } from "../lib/card-layout.ts";
-import { useCardVote } from "../lib/card-votes.ts";
+import { useClientLinks } from "../lib/client-links.ts";
+import { useGridVoting, type GridVoting } from "../lib/card-votes.ts";
 import { formatPrice } from "../lib/format.ts";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
+import { COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./card-icons.tsx";
 import "../styles/deal-card.css";
 
 /**
@@ -35,9 +37,16 @@ function usePageNow(): Date {
 }
 
 /** − temperature +: one tap votes (optimistic), a second tap on the same button takes it back. */
-function CardVote({ deal }: { deal: DealCardView }) {
-  const { reaction, temperature, vote, message } = useCardVote(deal);
-  const badgeId = useId();
+function CardVote({
+  deal,
+  voting,
+  badgeId,
+}: {
+  deal: DealCardView;
+  voting: GridVoting;
+  badgeId: string;
+}) {
+  const { reaction, temperature, message } = voting.view(deal);
   return (
     <div className="card-vote">
       <div className="card-vote-buttons" role="group" aria-label={`Vote on ${deal.title}`}>
@@ -46,9 +55,9 @@ function CardVote({ deal }: { deal: DealCardView }) {
           className="card-vote-button cold"
           aria-pressed={reaction === "unlike"}
           aria-describedby={badgeId}
-          onClick={() => vote("unlike")}
+          onClick={() => voting.vote(deal, "unlike")}
         >
-          <FiMinus aria-hidden="true" />
+          {MINUS_ICON}
           <span className="visually-hidden">Vote cold</span>
         </button>
         <TemperatureBadge degrees={temperature} id={badgeId} />
@@ -57,15 +66,17 @@ function CardVote({ deal }: { deal: DealCardView }) {
           className="card-vote-button hot"
           aria-pressed={reaction === "like"}
           aria-describedby={badgeId}
-          onClick={() => vote("like")}
+          onClick={() => voting.vote(deal, "like")}
         >
-          <FiPlus aria-hidden="true" />
+          {PLUS_ICON}
           <span className="visually-hidden">Vote hot</span>
         </button>
       </div>
-      <p className="card-vote-message" role={message ? "alert" : undefined}>
-        {message}
-      </p>
+      {message && (
+        <p className="card-vote-message" role="alert">
+          {message}
+        </p>
+      )}
     </div>
   );
 }
@@ -73,10 +84,16 @@ function CardVote({ deal }: { deal: DealCardView }) {
 export function DealCard({
   deal,
   now,
+  voting,
+  badgeId,
   headingLevel = 3,
   imagePriority = false,
 }: {
   deal: DealCardView;
+  /** The grid's votes (app/lib/card-votes.ts). */
+  voting: GridVoting;
+  /** A page-unique id for the card's temperature badge, which its vote buttons refer to. */
+  badgeId: string;
   /** The page's clock for the age label (usePageNow, read once per grid). */
   now: Date;
   headingLevel?: 2 | 3 | 4;
@@ -88,7 +105,7 @@ export function DealCard({
   const showWas = deal.list_price !== null && deal.price !== null && deal.list_price > deal.price;
   return (
     <article className={deal.is_expired ? "deal-card expired" : "deal-card"} data-post-id={deal.id}>
-      <Link to={href} className="deal-card-image" tabIndex={-1} aria-hidden="true">
+      <a href={href} className="deal-card-image" tabIndex={-1} aria-hidden="true">
         {deal.image_url ? (
           <ResponsiveImage
             src={deal.image_url}
@@ -101,16 +118,16 @@ export function DealCard({
         ) : (
           <span className="deal-card-noimage" />
         )}
-      </Link>
+      </a>
       <div className="deal-card-body">
         <div className="deal-card-top">
-          <CardVote deal={deal} />
+          <CardVote deal={deal} voting={voting} badgeId={badgeId} />
           <time className="deal-card-age" dateTime={deal.created_at} suppressHydrationWarning>
             {timeAgo(deal.created_at, now)}
           </time>
         </div>
         <Heading className="deal-card-title">
-          <Link to={href}>{deal.title}</Link>
+          <a href={href}>{deal.title}</a>
         </Heading>
         <p className="deal-card-price">
           {deal.price !== null && <strong>{formatPrice(deal.price, deal.currency)}</strong>}
@@ -120,7 +137,7 @@ export function DealCard({
               {formatPrice(deal.list_price!, deal.currency)}
             </s>
           )}
-          {deal.discount ? <span className="deal-discount">−{deal.discount}%</span> : null}
+          {deal.discount ? <span className="deal-discount">{`−${deal.discount}%`}</span> : null}
         </p>
         <p className="deal-card-foot">
           {deal.is_expired && <span className="card-tag card-tag-expired">Expired</span>}
@@ -130,7 +147,7 @@ export function DealCard({
           )}
           {deal.store_title && <span className="deal-card-store">{deal.store_title}</span>}
           <span className="deal-card-comments" title="Comments">
-            <FiMessageSquare aria-hidden="true" />
+            {COMMENT_ICON}
             <span className="visually-hidden">Comments: </span>
             {deal.comments}
           </span>
@@ -181,16 +198,22 @@ export function DealGrid({
   priorityFirst?: boolean;
 }) {
   const now = usePageNow();
+  const voting = useGridVoting(deals);
+  const gridId = useId();
+  const followLink = useClientLinks();
   if (deals.length === 0) return <p className="no-data">No Data Found</p>;
   return (
     <>
       {layoutToggle && <CardLayoutToggle />}
-      <div className="deal-grid">
+      {/* Cards' links are plain anchors; this one handler navigates in the page (client-links.ts). */}
+      <div className="deal-grid" onClick={followLink}>
         {deals.map((deal, i) => (
           <DealCard
             key={deal.unique_id}
             deal={deal}
             now={now}
+            voting={voting}
+            badgeId={`${gridId}t${i}`}
             headingLevel={headingLevel}
             imagePriority={priorityFirst && i === 0}
           />

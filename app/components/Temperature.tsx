@@ -1,5 +1,5 @@
-import { FiThermometer } from "react-icons/fi";
 import { heatOf, type Heat } from "../../core/posts/temperature.ts";
+import { THERMOMETER_ICON } from "./card-icons.tsx";
 import "../styles/temperature.css";
 
 const HEAT_WORDS: Record<Heat, string> = {
@@ -15,14 +15,11 @@ export function TemperatureBadge({ degrees, id }: { degrees: number; id?: string
   const word = HEAT_WORDS[heat];
   return (
     <span id={id} className={`temp-badge temp-${heat}`} data-heat={heat}>
-      <FiThermometer aria-hidden="true" />
-      <span className="visually-hidden">Temperature </span>
+      {THERMOMETER_ICON}
       <span className="temp-degrees" aria-hidden="true">
-        {degrees}°
+        {`${degrees}°`}
       </span>
-      <span className="visually-hidden">
-        {degrees} degrees{word ? `, ${word}` : ""}
-      </span>
+      <span className="visually-hidden">{`Temperature ${degrees} degrees${word ? `, ${word}` : ""}`}</span>
     </span>
   );
 }

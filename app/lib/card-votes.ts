@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { useRouteLoaderData } from "react-router";
 import { temperatureAfterVote } from "../../core/posts/temperature.ts";
 import type { RootLoaderData } from "../root.tsx";
@@ -23,10 +23,17 @@ interface VoteState {
    * once the card's own data moves on (a reload), the card's value wins again.
    */
   temperatures: Map<number, { base: number; value: number }>;
+  /** The server's refusal of the viewer's last vote on a post, shown on its card. */
+  messages: Map<number, string>;
 }
 
 let viewer: number | null = null;
-let state: VoteState = { reactions: new Map(), temperatures: new Map() };
+let state: VoteState = emptyState();
+const inFlight = new Set<number>();
+
+function emptyState(): VoteState {
+  return { reactions: new Map(), temperatures: new Map(), messages: new Map() };
+}
 const listeners = new Set<() => void>();
 const requested = new Set<number>();
 let queue: number[] = [];
@@ -34,7 +41,11 @@ let flushScheduled = false;
 const waiting = new Map<number, ((reaction: Reaction | null) => void)[]>();
 
 function emit() {
-  state = { reactions: new Map(state.reactions), temperatures: new Map(state.temperatures) };
+  state = {
+    reactions: new Map(state.reactions),
+    temperatures: new Map(state.temperatures),
+    messages: new Map(state.messages),
+  };
   for (const listener of listeners) listener();
 }
 
@@ -47,7 +58,7 @@ function subscribe(listener: () => void) {
 function forViewer(userId: number | null) {
   if (viewer === userId) return;
   viewer = userId;
-  state = { reactions: new Map(), temperatures: new Map() };
+  state = emptyState();
   requested.clear();
   queue = [];
 }
@@ -105,9 +116,17 @@ function reactionOf(postId: number): Promise<Reaction | null> {
   });
 }
 
-function setVote(postId: number, reaction: Reaction | null, base: number, value: number) {
+function setVote(
+  postId: number,
+  reaction: Reaction | null,
+  base: number,
+  value: number,
+  message = "",
+) {
   state.reactions.set(postId, reaction);
   state.temperatures.set(postId, { base, value });
+  if (message) state.messages.set(postId, message);
+  else state.messages.delete(postId);
   emit();
 }
 
@@ -123,12 +142,49 @@ interface VotablePost {
   temperature: number;
 }
 
+/** What a card shows of its vote: the viewer's reaction, the temperature, a refusal. */
+export interface CardVoteView {
+  reaction: Reaction | null;
+  temperature: number;
+  message: string;
+}
+
+/** The votes of one grid of cards: read per card, cast per card (DealCard.tsx). */
+export interface GridVoting {
+  view(post: VotablePost): CardVoteView;
+  vote(post: VotablePost, btnType: Reaction): void;
+}
+
+function shownTemperature(snapshot: VoteState, post: VotablePost): number {
+  const override = snapshot.temperatures.get(post.id);
+  return override && override.base === post.temperature ? override.value : post.temperature;
+}
+
+async function submit(
+  viewerId: number,
+  post: VotablePost,
+  btnType: Reaction,
+  current: Reaction | null,
+  shown: number,
+) {
+  if (inFlight.has(post.id)) return;
+  inFlight.add(post.id);
+  const next = current === btnType ? null : btnType;
+  setVote(post.id, next, post.temperature, temperatureAfterVote(shown, current, next));
+  const answer = await sendVote(viewerId, post, btnType);
+  inFlight.delete(post.id);
+  if (answer.ok) setVote(post.id, answer.reaction, post.temperature, answer.temperature);
+  else setVote(post.id, current, post.temperature, shown, answer.message);
+}
+
 /**
- * A card's vote: the viewer's reaction, the temperature to show, and `vote` (one tap, optimistic).
- * A visitor's tap is remembered and they are sent to sign in; back on this page, the vote is done
- * (app/lib/pending-action.ts), unless they had already voted so.
+ * The votes of a grid's cards, with the grid's hooks run once for all of them rather than once a
+ * card (a listing page's server render was measurably slower with per-card hooks). One tap votes
+ * (optimistic, rolled back with the server's message). A visitor's tap is remembered and they are
+ * sent to sign in; back on this page, the vote is done (app/lib/pending-action.ts), unless they
+ * had already voted so.
  */
-export function useCardVote(post: VotablePost) {
+export function useGridVoting(posts: readonly VotablePost[]): GridVoting {
   const viewerId = useViewerId();
   const signInFirst = useSignInFirst();
   const snapshot = useSyncExternalStore(
@@ -136,59 +192,46 @@ export function useCardVote(post: VotablePost) {
     () => state,
     () => state,
   );
-  const [message, setMessage] = useState("");
-  const inFlight = useRef(false);
 
   forViewer(viewerId);
+  const idList = posts.map((post) => post.id).join(",");
   useEffect(() => {
-    if (viewerId !== null) request([post.id]);
-  }, [viewerId, post.id]);
-
-  const known = snapshot.reactions.has(post.id);
-  const reaction = snapshot.reactions.get(post.id) ?? null;
-  const override = snapshot.temperatures.get(post.id);
-  const temperature =
-    override && override.base === post.temperature ? override.value : post.temperature;
-
-  async function submit(btnType: Reaction, current: Reaction | null, shown: number) {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setMessage("");
-    const next = current === btnType ? null : btnType;
-    setVote(post.id, next, post.temperature, temperatureAfterVote(shown, current, next));
-    const answer = await sendVote(viewerId, post, btnType);
-    inFlight.current = false;
-    if (answer.ok) {
-      setVote(post.id, answer.reaction, post.temperature, answer.temperature);
-      return;
-    }
-    setVote(post.id, current, post.temperature, shown);
-    setMessage(answer.message);
-  }
-
-  function vote(btnType: Reaction) {
-    if (viewerId === null) {
-      signInFirst({ kind: "vote", postId: post.id, postType: post.post_type, btnType });
-      return;
-    }
-    void submit(btnType, reaction, temperature);
-  }
+    if (viewerId !== null && idList) request(idList.split(",").map(Number));
+  }, [viewerId, idList]);
 
   usePendingAction(
     "vote",
     viewerId !== null,
     (action) => {
+      const post = posts.find((candidate) => candidate.id === action.postId);
+      if (!post || viewerId === null) return;
       void reactionOf(post.id).then((current) => {
         // Already voted so (before signing in, elsewhere): pressing again would take it back.
         if (current === action.btnType) return;
-        const override = state.temperatures.get(post.id);
-        const shown =
-          override && override.base === post.temperature ? override.value : post.temperature;
-        void submit(action.btnType, current, shown);
+        void submit(viewerId, post, action.btnType, current, shownTemperature(state, post));
       });
     },
-    (action) => action.postId === post.id,
+    (action) => posts.some((post) => post.id === action.postId),
   );
 
-  return { reaction, known, temperature, vote, message, signedIn: viewerId !== null };
+  return {
+    view: (post) => ({
+      reaction: snapshot.reactions.get(post.id) ?? null,
+      temperature: shownTemperature(snapshot, post),
+      message: snapshot.messages.get(post.id) ?? "",
+    }),
+    vote: (post, btnType) => {
+      if (viewerId === null) {
+        signInFirst({ kind: "vote", postId: post.id, postType: post.post_type, btnType });
+        return;
+      }
+      void submit(
+        viewerId,
+        post,
+        btnType,
+        snapshot.reactions.get(post.id) ?? null,
+        shownTemperature(snapshot, post),
+      );
+    },
+  };
 }

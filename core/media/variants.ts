@@ -58,11 +58,28 @@ function parseSized(path: string): { width: number; height: number } | null {
 }
 
 /**
+ * The variants of the images pages showed lately: every card of every listing render asks, and
+ * the same few hundred images come back request after request. Bounded: emptied when full.
+ */
+const recentVariants = new Map<string, ImageVariants | null>();
+const RECENT_VARIANTS_LIMIT = 2_000;
+
+/**
  * The variants a stored image's URL has, derived from its name; null for a URL without them (an
  * older upload, another site's image), which is then shown as it is.
  */
 export function imageVariants(url: string | null | undefined): ImageVariants | null {
   if (!url?.startsWith(MEDIA_PREFIX)) return null;
+  let variants = recentVariants.get(url);
+  if (variants === undefined) {
+    if (recentVariants.size >= RECENT_VARIANTS_LIMIT) recentVariants.clear();
+    variants = deriveVariants(url);
+    recentVariants.set(url, variants);
+  }
+  return variants;
+}
+
+function deriveVariants(url: string): ImageVariants | null {
   const size = parseSized(url);
   if (!size) return null;
   const widths = variantWidths(size.width);
