@@ -62,9 +62,7 @@ describe("clean link", () => {
     expect(cleanLink("https://shop.example/item?color=red")).toBe(
       "https://shop.example/item?color=red",
     );
-    expect(cleanLink("https://shop.example/item?utm_campaign=x")).toBe(
-      "https://shop.example/item",
-    );
+    expect(cleanLink("https://shop.example/item?utm_campaign=x")).toBe("https://shop.example/item");
   });
 
   it("is empty for anything but an http(s) address", () => {
@@ -78,9 +76,7 @@ describe("clean link", () => {
 
 describe("go target", () => {
   it("is the stored link when the store has no template", () => {
-    expect(goTarget("https://shop.example/item?tag=x", "")).toBe(
-      "https://shop.example/item?tag=x",
-    );
+    expect(goTarget("https://shop.example/item?tag=x", "")).toBe("https://shop.example/item?tag=x");
   });
 
   it("puts the URL-encoded stored link into the store's template", () => {
