@@ -315,6 +315,18 @@ describe("the console's store form: affiliate template", () => {
     });
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json().item.affiliate_template).toBe("");
+    // The audit log keeps who changed where the store's clicks are sent.
+    const audit = await t.deps.db
+      .selectFrom("audit_log")
+      .select(["before", "after"])
+      .where("action", "=", "store.update")
+      .where("item_id", "=", String(item.id))
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(audit.before).toMatchObject({
+      affiliate_template: "https://partner.example/out?u={url}",
+    });
+    expect(audit.after).toMatchObject({ affiliate_template: "" });
     expect((await go(post.unique_id)).headers.location).toBe("https://partner-shop.example/item");
     expect((await productDetails(post.unique_id)).is_affiliate).toBe(false);
 
