@@ -26,6 +26,7 @@ import { createSocialLinksConsoleService } from "./settings/social-links-console
 import { createForumsConsoleService } from "./forums/console-service.ts";
 import { createContactConsoleService } from "./contact/console-service.ts";
 import { createNotificationsService } from "./notifications/service.ts";
+import { createLinksService } from "./links/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -63,6 +64,8 @@ export function createServices(deps: Deps) {
     forumsConsole: createForumsConsoleService(deps),
     contactConsole: createContactConsoleService(deps, settings),
     notifications: createNotificationsService(deps),
+    // Honest links (issue 11): /go/{unique_id} and the store pages' click counts.
+    links: createLinksService(deps),
     // feature services: add one line per feature here
   };
 }

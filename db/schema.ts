@@ -94,6 +94,8 @@ export interface StoresTable {
   image_url: Defaulted<string>;
   description: Defaulted<string>;
   created_at: Generated<Date>;
+  /** "" or an http(s) address with {url}, where /go sends a store's deals (migration 019). */
+  affiliate_template: Defaulted<string>;
 }
 
 export interface FeaturedStoresTable {
@@ -374,6 +376,20 @@ export interface SearchTermsTable {
   term: string;
 }
 
+/** Clicks through /go of one post on one UTC day; nothing about who clicked (migration 019). */
+export interface PostLinkClicksTable {
+  post_id: number;
+  day: string;
+  clicks: Defaulted<number>;
+}
+
+/** Clicks through /go on one store's deals on one UTC day (migration 019). */
+export interface StoreLinkClicksTable {
+  store_id: number;
+  day: string;
+  clicks: Defaulted<number>;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
@@ -407,6 +423,8 @@ export interface Database {
   slug_redirects: SlugRedirectsTable;
   notifications: NotificationsTable;
   contact_replies: ContactRepliesTable;
+  post_link_clicks: PostLinkClicksTable;
+  store_link_clicks: StoreLinkClicksTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -8,6 +8,7 @@ import { Avatar } from "./Avatar.tsx";
 import { CommentForm } from "./CommentForm.tsx";
 import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
+import { DealLinkActions, grabDealRel } from "./DealLinkActions.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
 import { RelatedDeals } from "./RelatedDeals.tsx";
@@ -110,15 +111,15 @@ function PostPrice({ post }: { post: Post }) {
   );
 }
 
-/** GRAB DEAL: the deal's link in a new tab. */
+/** GRAB DEAL: the deal's link in a new tab, through /go/{unique_id} (counted, then redirected). */
 function GrabDealLink({ post }: { post: Post }) {
-  if (!post.grab_deal_link) return null;
+  if (!post.go_url) return null;
   return (
     <a
       className={post.is_expired ? "btn btn-grab expired" : "btn btn-grab"}
-      href={post.grab_deal_link}
+      href={post.go_url}
       target="_blank"
-      rel="nofollow noopener sponsored"
+      rel={grabDealRel(post)}
     >
       {post.is_expired ? "GRAB DEAL (expired)" : "GRAB DEAL"}
       <FiExternalLink aria-hidden="true" />
@@ -243,6 +244,7 @@ export function PostDetail({
             {isDeal && <PostPrice post={post} />}
             {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
             <GrabDealLink post={post} />
+            <DealLinkActions post={post} />
             {!details.moderation && (
               <LikeButtons
                 postId={post.post_id}

@@ -2,6 +2,7 @@ import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { breadcrumbJsonLd } from "../components/Breadcrumbs.tsx";
 import { ListingPage } from "../components/ListingPage.tsx";
+import { StoreClicks } from "../components/StoreClicks.tsx";
 import { listingCanonical, selectedStore, shouldRevalidateListing } from "../lib/listing.ts";
 import { loadListing } from "../lib/listing.server.ts";
 import { pageMeta, rootLoaderData } from "../lib/meta.ts";
@@ -9,7 +10,14 @@ import type { Route } from "./+types/store";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
-  return loadListing(services, { type: "store", slug: params.slug }, new URL(request.url));
+  const data = await loadListing(
+    services,
+    { type: "store", slug: params.slug },
+    new URL(request.url),
+  );
+  const store = selectedStore(data);
+  // Clicks through /go on its deals (issue 11): per-store day counters, kept a few minutes.
+  return { ...data, clicks: store ? await services.links.storeClicks(store.id) : 0 };
 }
 
 export const shouldRevalidate = shouldRevalidateListing;
@@ -48,7 +56,12 @@ export default function StorePage() {
       data={data}
       filter={{ filter_type: "store", store_id: store.id }}
       visitStore={store}
-      intro={store.description ? <p className="listing-intro">{store.description}</p> : undefined}
+      intro={
+        <>
+          {store.description && <p className="listing-intro">{store.description}</p>}
+          <StoreClicks clicks={data.clicks} />
+        </>
+      }
     />
   );
 }

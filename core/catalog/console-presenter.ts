@@ -9,7 +9,7 @@ export function presentCatalogItem(kind: CatalogKind, row: CatalogRecord, deals:
     slug: row.slug,
     description: row.description,
     image_url: row.image_url,
-    ...(kind === "store" ? { link: row.link } : {}),
+    ...(kind === "store" ? { link: row.link, affiliate_template: row.affiliate_template } : {}),
     deals,
     created_at: row.created_at.toISOString(),
   };

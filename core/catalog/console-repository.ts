@@ -18,6 +18,8 @@ export interface CatalogRecord {
   /** Stores only; "" for categories. */
   link: string;
   created_at: Date;
+  /** Stores only ("" for categories): where /go sends the store's deals, with {url}. */
+  affiliate_template: string;
 }
 
 export interface CatalogListRow extends CatalogRecord {
@@ -26,8 +28,9 @@ export interface CatalogListRow extends CatalogRecord {
 
 function selectRecord(kind: CatalogKind) {
   return kind === "store"
-    ? sql`id, title, slug, description, image_url, link, created_at`
-    : sql`id, title, slug, description, image_url, '' AS link, created_at`;
+    ? sql`id, title, slug, description, image_url, link, created_at, affiliate_template`
+    : sql`id, title, slug, description, image_url, '' AS link, created_at,
+          '' AS affiliate_template`;
 }
 
 function searchFilter(search: string) {
@@ -45,6 +48,7 @@ function toRecord(row: Record<string, unknown>): CatalogRecord {
     image_url: String(row.image_url),
     link: String(row.link),
     created_at: new Date(row.created_at as Date),
+    affiliate_template: String(row.affiliate_template ?? ""),
   };
 }
 
@@ -111,6 +115,8 @@ export type CatalogValues = {
   description: string;
   image_url: string;
   link: string;
+  /** Stores only. */
+  affiliate_template: string;
 };
 
 export async function insertCatalogRecord(

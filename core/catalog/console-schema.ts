@@ -8,6 +8,7 @@ import {
   requiredText,
   webAddress,
 } from "../console/content-fields.ts";
+import { affiliateTemplate } from "../links/schema.ts";
 
 /** What the console edits: a store (with its link) or a category. */
 export type CatalogKind = "store" | "category";
@@ -24,7 +25,12 @@ const shared = {
 };
 
 /** `POST /api/admin/stores/create` (multipart, optional `image` file). */
-export const StoreCreateBody = z.object({ ...shared, link: webAddress("Link") });
+export const StoreCreateBody = z.object({
+  ...shared,
+  link: webAddress("Link"),
+  /** "" or an http(s) address with {url}: where /go sends the store's deals (issue 11). */
+  affiliate_template: affiliateTemplate,
+});
 
 /** `POST /api/admin/categories/create` (multipart, optional `image` file). */
 export const CategoryCreateBody = z.object(shared);
@@ -52,6 +58,7 @@ export const CatalogDeleteBody = z.object({
 
 export type CatalogSaveInput = z.output<typeof CategoryCreateBody> & {
   link?: string;
+  affiliate_template?: string;
   id?: number;
   remove_image?: boolean;
 };

@@ -37,8 +37,8 @@ function slugRaced(kind: CatalogKind, slug: string) {
 
 /** What an edit or the audit log records of a store or category. */
 function auditedFields(kind: CatalogKind, values: repo.CatalogValues) {
-  const { link, ...rest } = values;
-  return kind === "store" ? { ...rest, link } : rest;
+  const { link, affiliate_template, ...rest } = values;
+  return kind === "store" ? { ...rest, link, affiliate_template } : rest;
 }
 
 /**
@@ -111,6 +111,7 @@ export function createCatalogConsoleService(deps: Deps) {
               description: input.description,
               image_url: stored?.url ?? "",
               link: input.link ?? "",
+              affiliate_template: kind === "store" ? (input.affiliate_template ?? "") : "",
             };
             const id = await repo.insertCatalogRecord(tx, kind, values);
             await repo.forgetOldSlug(tx, kind, slug);
@@ -166,6 +167,7 @@ export function createCatalogConsoleService(deps: Deps) {
               description: input.description,
               image_url: imageUrl,
               link: kind === "store" ? (input.link ?? "") : "",
+              affiliate_template: kind === "store" ? (input.affiliate_template ?? "") : "",
             };
             await repo.updateCatalogRecord(tx, kind, input.id, values);
             if (slug !== before.slug) {

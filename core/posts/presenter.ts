@@ -2,6 +2,7 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
 import { canSeeUnpublished, moderationState, type ModerationState } from "../moderation/policy.ts";
 import { presentDealCard, type DealCard } from "../deals/presenter.ts";
+import { presentLinkFields } from "../links/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
 
@@ -50,6 +51,8 @@ export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now
     user: row.user_id && !authorGone ? { id: row.user_id, name: userName, image: userImage } : null,
     path: postPath(row),
     updated_at: row.updated_at.toISOString(),
+    // Honest links (issue 11): go_url, is_affiliate, clean_link.
+    ...presentLinkFields(row),
   };
 }
 

@@ -29,6 +29,10 @@ const CatalogItem = z.strictObject({
   description: z.string(),
   image_url: z.string(),
   link: z.string().optional().describe("stores only"),
+  affiliate_template: z
+    .string()
+    .optional()
+    .describe("stores only, not in the spec: '' or an http(s) address with {url} (issue 11)"),
   deals: z.number().int().describe("posts of any status that name it"),
   created_at: isoDateTime,
 });

@@ -331,6 +331,19 @@ const ProductDetails = z.strictObject({
   user: z.strictObject({ id: z.number(), name: z.string(), image: z.string() }).nullable(),
   path: z.string(),
   updated_at: isoDateTime,
+  go_url: z
+    .string()
+    .describe(
+      "Not in the spec: where GRAB DEAL leads, /go/{unique_id} (counts the click, then 302 to the link); '' when there is no link to follow",
+    ),
+  is_affiliate: z
+    .boolean()
+    .describe(
+      "Not in the spec: the link is an affiliate link (its store has an affiliate template, or it carries a known affiliate parameter)",
+    ),
+  clean_link: z
+    .string()
+    .describe("Not in the spec: the link without tracking and affiliate parameters ('' if none)"),
 });
 
 export const ProductDetailsResponse = z.strictObject({

@@ -99,10 +99,16 @@ test.describe("deal detail", () => {
     await page.goto(pathOf(deal));
     const grab = page.getByRole("link", { name: /^GRAB DEAL/ });
     await expect(grab).toHaveAttribute("target", "_blank");
-    await expect(grab).toHaveAttribute("rel", "nofollow noopener sponsored");
-    const [tab] = await Promise.all([context.waitForEvent("page"), grab.click()]);
-    await tab.waitForLoadState();
-    expect(tab.url()).toBe(deal.grab_deal_link);
+    // Through /go, which counts the click and redirects (issue 11); "sponsored" on affiliate links.
+    await expect(grab).toHaveAttribute("href", `/go/${deal.unique_id}`);
+    await expect(grab).toHaveAttribute("rel", /^(sponsored )?nofollow noopener$/);
+    // /go answers 302 to the link (a route does not catch a redirect's next request).
+    const [, outbound] = await Promise.all([
+      context.waitForEvent("page"),
+      context.waitForEvent("request", (request) => request.url() === deal.grab_deal_link),
+      grab.click(),
+    ]);
+    expect(outbound.redirectedFrom()?.url()).toMatch(new RegExp(`/go/${deal.unique_id}$`));
     await expect(page).toHaveURL(new RegExp(`${pathOf(deal)}$`));
   });
 

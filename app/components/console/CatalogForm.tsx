@@ -18,6 +18,7 @@ export interface CatalogFormItem {
   description: string;
   image_url: string;
   link?: string;
+  affiliate_template?: string;
   old_slugs: string[];
 }
 
@@ -26,6 +27,7 @@ interface Values extends Record<string, string> {
   slug: string;
   description: string;
   link: string;
+  affiliate_template: string;
 }
 
 const NOUN = { store: "store", category: "category" } as const;
@@ -62,7 +64,10 @@ export function CatalogForm({
       body.append("title", values.title);
       body.append("slug", values.slug);
       body.append("description", values.description);
-      if (kind === "store") body.append("link", values.link);
+      if (kind === "store") {
+        body.append("link", values.link);
+        body.append("affiliate_template", values.affiliate_template);
+      }
       if (item) {
         body.append("id", String(item.id));
         body.append("remove_image", removeImage ? "true" : "");
@@ -83,6 +88,7 @@ export function CatalogForm({
         slug: item?.slug ?? "",
         description: item?.description ?? "",
         link: item?.link ?? "",
+        affiliate_template: item?.affiliate_template ?? "",
       },
       idPrefix,
       messageMs: 8000,
@@ -123,6 +129,16 @@ export function CatalogForm({
             maxLength={500}
             placeholder="https://"
             hint="Where Visit Store leads."
+          />
+        )}
+        {kind === "store" && (
+          <Field
+            {...form.bind("affiliate_template")}
+            label="Affiliate template"
+            mark="optional"
+            maxLength={500}
+            placeholder="https://partner.example/?u={url}"
+            hint="When this store pays for clicks: an http(s) address with {url}, which GRAB DEAL fills with the deal's link (URL-encoded). Its deals are then marked as affiliate links. Leave empty otherwise."
           />
         )}
         <Field
