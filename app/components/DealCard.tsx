@@ -10,7 +10,7 @@ import { formatPrice } from "../lib/format.ts";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
-import { COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./card-icons.tsx";
+import { COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./icons.tsx";
 import "../styles/deal-card.css";
 
 /**
@@ -53,23 +53,23 @@ function CardVote({
         <button
           type="button"
           className="card-vote-button cold"
+          aria-label="Vote cold"
           aria-pressed={reaction === "unlike"}
           aria-describedby={badgeId}
           onClick={() => voting.vote(deal, "unlike")}
         >
           {MINUS_ICON}
-          <span className="visually-hidden">Vote cold</span>
         </button>
         <TemperatureBadge degrees={temperature} id={badgeId} />
         <button
           type="button"
           className="card-vote-button hot"
+          aria-label="Vote hot"
           aria-pressed={reaction === "like"}
           aria-describedby={badgeId}
           onClick={() => voting.vote(deal, "like")}
         >
           {PLUS_ICON}
-          <span className="visually-hidden">Vote hot</span>
         </button>
       </div>
       {message && (

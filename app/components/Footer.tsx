@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { FiSearch } from "react-icons/fi";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { SocialIcon } from "./SocialIcon.tsx";
+import { SEARCH_ICON } from "./icons.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 import { BROWSE_LINKS } from "../lib/browse-links.ts";
 import "../styles/site-links.css";
@@ -68,7 +68,7 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
             Privacy Policy
           </a>
           <Link to="/search" className="footer-search" aria-label="Search deals">
-            <FiSearch aria-hidden="true" />
+            {SEARCH_ICON}
           </Link>
         </div>
       </div>

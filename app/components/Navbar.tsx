@@ -1,9 +1,9 @@
 import { useRef, useState, type MouseEvent } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import { FiMenu, FiSearch, FiX } from "react-icons/fi";
 import { withReturnPath } from "../../core/auth/return-path.ts";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { CsrfField } from "./Form.tsx";
+import { CLOSE_ICON, MENU_ICON, SEARCH_ICON } from "./icons.tsx";
 
 interface NavbarProps {
   settings: SiteSettings;
@@ -88,7 +88,7 @@ export function Navbar({ settings, user, csrfToken }: NavbarProps) {
             placeholder="Search deals, stores…"
           />
           <button type="submit" aria-label="Search">
-            <FiSearch aria-hidden="true" />
+            {SEARCH_ICON}
           </button>
         </form>
         <button
@@ -99,7 +99,7 @@ export function Navbar({ settings, user, csrfToken }: NavbarProps) {
           aria-label={open ? "Close menu" : "Open menu"}
           onClick={() => setOpen((o) => !o)}
         >
-          {open ? <FiX aria-hidden="true" /> : <FiMenu aria-hidden="true" />}
+          {open ? CLOSE_ICON : MENU_ICON}
         </button>
         <ul id="navbar-menu" className={open ? "navbar-menu open" : "navbar-menu"}>
           {[...links, ...account].map((link) => (

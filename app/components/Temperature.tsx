@@ -1,5 +1,5 @@
 import { heatOf, type Heat } from "../../core/posts/temperature.ts";
-import { THERMOMETER_ICON } from "./card-icons.tsx";
+import { THERMOMETER_ICON } from "./icons.tsx";
 import "../styles/temperature.css";
 
 const HEAT_WORDS: Record<Heat, string> = {

@@ -1,17 +1,17 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
-import { FiMonitor, FiMoon, FiSun } from "react-icons/fi";
 import { themeCookie, type ThemeChoice } from "../lib/theme.ts";
 import type { RootLoaderData } from "../root.tsx";
+import { MONITOR_ICON, MOON_ICON, SUN_ICON } from "./icons.tsx";
 import "../styles/theme.css";
 
 type Choice = ThemeChoice | "system";
 
 const OPTIONS = [
-  { value: "light", label: "Light", Icon: FiSun },
-  { value: "dark", label: "Dark", Icon: FiMoon },
-  { value: "system", label: "System", Icon: FiMonitor },
-] as const satisfies readonly { value: Choice; label: string; Icon: unknown }[];
+  { value: "light", label: "Light", icon: SUN_ICON },
+  { value: "dark", label: "Dark", icon: MOON_ICON },
+  { value: "system", label: "System", icon: MONITOR_ICON },
+] as const satisfies readonly { value: Choice; label: string; icon: unknown }[];
 
 /**
  * Light, dark, or the system's setting (app/lib/theme.ts): three buttons, the current one
@@ -38,7 +38,7 @@ export function ThemeToggle() {
       <span id="theme-toggle-label" className="theme-toggle-label">
         Theme
       </span>
-      {OPTIONS.map(({ value, label, Icon }) => (
+      {OPTIONS.map(({ value, label, icon }) => (
         <button
           key={value}
           type="button"
@@ -46,7 +46,7 @@ export function ThemeToggle() {
           aria-pressed={choice === value}
           onClick={() => choose(value)}
         >
-          <Icon aria-hidden="true" />
+          {icon}
           <span>{label}</span>
         </button>
       ))}
