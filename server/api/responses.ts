@@ -56,6 +56,9 @@ const dealCardFields = {
     .int()
     .describe("degrees: 10 per like, -10 per unlike, damped votes left out (decision 0008)"),
   heat: heat,
+  last_verified_at: isoDateTime.describe(
+    "Not in the spec (issue 11): when the deal was last seen to work: posted, confirmed by a member, a coupon that worked, or a link check",
+  ),
 };
 
 export const DealCardSchema = z.strictObject(dealCardFields);
