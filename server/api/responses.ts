@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FreshnessSchema } from "./freshness-responses.ts";
 
 /**
  * What each call of the JSON API answers on success, in the spec's field names and spellings
@@ -348,6 +349,7 @@ export const ProductDetailsResponse = z.strictObject({
       .describe(
         "Not in the spec: up to 6 live deals of the same store or category, newest hot first (empty for educator posts)",
       ),
+    freshness: FreshnessSchema.nullable().describe("null for educator posts"),
   }),
 });
 
