@@ -140,14 +140,17 @@ async function vet(url: URL, settings: LinkCheckSettings, resolve: Resolver): Pr
     throw new LinkRefused(`only http and https links are checked, not ${url.protocol}`);
   }
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
-  if (!settings.allowLoopback && !WEB_PORTS.has(port)) {
-    throw new LinkRefused(`port ${port} is not a web port`);
-  }
+  const checkPort = () => {
+    if (!settings.allowLoopback && !WEB_PORTS.has(port)) {
+      throw new LinkRefused(`port ${port} is not a web port`);
+    }
+  };
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (net.isIP(host)) {
     if (!isAllowedAddress(host, settings.allowLoopback)) {
       throw new LinkRefused(`${host} is a private or reserved address`);
     }
+    checkPort();
     return { url, address: host, family: net.isIP(host) as 4 | 6 };
   }
   let addresses: { address: string; family: number }[];
@@ -161,6 +164,7 @@ async function vet(url: URL, settings: LinkCheckSettings, resolve: Resolver): Pr
   if (blocked) {
     throw new LinkRefused(`${host} resolves to ${blocked.address}, a private or reserved address`);
   }
+  checkPort();
   const first = addresses[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
