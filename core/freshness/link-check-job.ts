@@ -2,7 +2,6 @@ import type { Db } from "../../db/index.ts";
 import type { ChangeFeed } from "../cache/changes.ts";
 import { defineJob } from "../jobs/job.ts";
 import type { JobAttempt, JobQueue } from "../jobs/queue.ts";
-import { lockReportedItem } from "../moderation/repository.ts";
 import { checkLink, type LinkCheckResult, type LinkCheckSettings } from "./link-check.ts";
 import * as repo from "./repository.ts";
 
@@ -126,7 +125,7 @@ export function checkDealLink(deps: LinkCheckWorkerDeps) {
       });
       if (result.outcome === "ok") return repo.markVerified(tx, deal.id, at, "link_check");
       if (FLAGS.has(result.outcome) && previous?.outcome !== result.outcome) {
-        await lockReportedItem(tx, "d", deal.unique_id);
+        await repo.lockReportedDeal(tx, deal.unique_id);
         if (!(await repo.hasOpenSystemReport(tx, deal.unique_id))) {
           await repo.insertSystemReport(tx, {
             item_id: deal.unique_id,

@@ -239,7 +239,9 @@ function fetchOnce(
     request.on("socket", (socket) => {
       socket.once("connect", () => clearTimeout(timers[0]));
     });
-    request.on("error", (error) => finish(new LinkFailed(`the connection failed: ${error.message}`)));
+    request.on("error", (error) =>
+      finish(new LinkFailed(`the connection failed: ${error.message}`)),
+    );
     request.on("response", (response) => {
       const answer = {
         status: response.statusCode ?? 0,
@@ -320,7 +322,13 @@ export async function checkLink(
   try {
     original = new URL(link);
   } catch {
-    return { outcome: "blocked", httpStatus: null, finalUrl: link, detail: "not a web address", redirects: 0 };
+    return {
+      outcome: "blocked",
+      httpStatus: null,
+      finalUrl: link,
+      detail: "not a web address",
+      redirects: 0,
+    };
   }
   let url = original;
   const seen = new Set([url.href]);
@@ -340,8 +348,10 @@ export async function checkLink(
         answer = await fetchOnce(target, "GET", settings, options.signal);
       }
     } catch (error) {
-      if (error instanceof LinkRefused) return result("blocked", null, `Not fetched: ${error.message}.`);
-      if (error instanceof LinkFailed) return result("failed", null, `${capitalise(error.message)}.`);
+      if (error instanceof LinkRefused)
+        return result("blocked", null, `Not fetched: ${error.message}.`);
+      if (error instanceof LinkFailed)
+        return result("failed", null, `${capitalise(error.message)}.`);
       throw error;
     }
     const { status, location } = answer;

@@ -1,5 +1,5 @@
 import type { PostStatus, PostType } from "../../db/schema.ts";
-import { FRESHNESS_MESSAGES } from "./schema.ts";
+import type { FRESHNESS_MESSAGES } from "./schema.ts";
 
 interface PostFacts {
   post_type: PostType;
@@ -18,14 +18,18 @@ export function feedbackRefusal(
   userId: number,
   kind: "coupon" | "confirm",
   now: Date,
-): { reason: keyof typeof FRESHNESS_MESSAGES; status: "forbidden" | "rejected" | "not_found" } | null {
+): {
+  reason: keyof typeof FRESHNESS_MESSAGES;
+  status: "forbidden" | "rejected" | "not_found";
+} | null {
   if (post.status === "removed") return { reason: "notFound", status: "not_found" };
   if (post.status !== "active") return { reason: "notPublic", status: "not_found" };
   if (post.post_type !== "d") return { reason: "notDeal", status: "rejected" };
   if (post.user_id === userId) return { reason: "own", status: "forbidden" };
   if (kind === "coupon" && !post.coupon_code) return { reason: "notCoupon", status: "rejected" };
   if (kind === "confirm" && post.coupon_code) return { reason: "isCoupon", status: "rejected" };
-  if (post.expires_at !== null && post.expires_at <= now) return { reason: "expired", status: "rejected" };
+  if (post.expires_at !== null && post.expires_at <= now)
+    return { reason: "expired", status: "rejected" };
   return null;
 }
 

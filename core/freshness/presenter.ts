@@ -9,7 +9,12 @@ export interface Freshness {
   /** The link check's last run, when there was one. */
   link_check: { checked_at: string; outcome: LinkCheckOutcome } | null;
   /** Coupon deals only: answers of the last 30 days, and the viewer's own (null: none). */
-  coupon: { worked: number; total: number; window_days: number; your_answer: boolean | null } | null;
+  coupon: {
+    worked: number;
+    total: number;
+    window_days: number;
+    your_answer: boolean | null;
+  } | null;
 }
 
 export function presentFreshness(input: {
@@ -38,7 +43,8 @@ export function presentFreshness(input: {
 
 /** "Worked for 12 of 15 people in the last 30 days", or what to say before anyone answered. */
 export function couponSummary(coupon: NonNullable<Freshness["coupon"]>): string {
-  if (coupon.total === 0) return `No one has said whether this code worked in the last ${coupon.window_days} days.`;
+  if (coupon.total === 0)
+    return `No one has said whether this code worked in the last ${coupon.window_days} days.`;
   const people = coupon.total === 1 ? "person" : "people";
   return `Worked for ${coupon.worked} of ${coupon.total} ${people} in the last ${coupon.window_days} days`;
 }

@@ -144,11 +144,17 @@ export function saveLinkCheck(
 }
 
 export function findLinkCheck(db: DbOrTx, postId: number) {
-  return db
-    .selectFrom("link_checks")
-    .selectAll()
-    .where("post_id", "=", postId)
-    .executeTakeFirst();
+  return db.selectFrom("link_checks").selectAll().where("post_id", "=", postId).executeTakeFirst();
+}
+
+/**
+ * Serialises the site's report of a deal with members' reports of it: the same advisory lock key
+ * as core/moderation/repository.ts's lockReportedItem ("report:d:<unique_id>").
+ */
+export async function lockReportedDeal(tx: DbOrTx, uniqueId: string) {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`report:d:${uniqueId}`}, 0))`.execute(
+    tx,
+  );
 }
 
 /** Whether the site already has an open report on the deal (reports_one_open_system_idx). */

@@ -23,7 +23,8 @@ export const FRESHNESS_MESSAGES = {
   notFound: "That deal does not exist or was deleted.",
   notPublic: "That deal is not public, so it cannot be rated or confirmed.",
   notDeal: "Only deals can be confirmed; this is a discussion.",
-  notCoupon: "This deal has no coupon code, so there is nothing to rate. Use “Still works” instead.",
+  notCoupon:
+    "This deal has no coupon code, so there is nothing to rate. Use “Still works” instead.",
   isCoupon: "This deal has a coupon code: say whether it worked instead.",
   expired: "This deal has expired, so it can no longer be rated or confirmed.",
   own: "You posted this deal, so your answer would not tell anyone anything new.",

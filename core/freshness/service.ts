@@ -81,15 +81,20 @@ export function createFreshnessService({ db, now, changes }: Deps) {
      * earlier. "Worked" also moves the deal's last verified forward.
      */
     async couponFeedback(user: CurrentUser | null, input: CouponFeedbackInput) {
-      const freshness = await answer(user, input.unique_id, "coupon", async (tx, post, member, at) => {
-        await repo.saveCouponFeedback(tx, {
-          post_id: post.id,
-          user_id: member.id,
-          worked: input.worked,
-          answered_at: at,
-        });
-        return input.worked ? repo.markVerified(tx, post.id, at, "coupon") : false;
-      });
+      const freshness = await answer(
+        user,
+        input.unique_id,
+        "coupon",
+        async (tx, post, member, at) => {
+          await repo.saveCouponFeedback(tx, {
+            post_id: post.id,
+            user_id: member.id,
+            worked: input.worked,
+            answered_at: at,
+          });
+          return input.worked ? repo.markVerified(tx, post.id, at, "coupon") : false;
+        },
+      );
       return {
         message: input.worked ? FRESHNESS_MESSAGES.worked : FRESHNESS_MESSAGES.didNotWork,
         freshness,

@@ -73,7 +73,10 @@ describe("last verified", () => {
       .where("kind", "=", "deal")
       .executeTakeFirstOrThrow();
     const store = await t.deps.db.selectFrom("stores").select("id").executeTakeFirstOrThrow();
-    const category = await t.deps.db.selectFrom("categories").select("id").executeTakeFirstOrThrow();
+    const category = await t.deps.db
+      .selectFrom("categories")
+      .select("id")
+      .executeTakeFirstOrThrow();
     const response = await poster.post("/api/save_deal", {
       user_id: posterId,
       deal_category: ids.id,
@@ -281,7 +284,11 @@ describe("POST /api/confirm_deal", () => {
     expect(response.json()).toMatchObject({
       status: "true",
       message: FRESHNESS_MESSAGES.confirmed,
-      freshness: { last_verified_at: clock.toISOString(), last_verified_by: "member", coupon: null },
+      freshness: {
+        last_verified_at: clock.toISOString(),
+        last_verified_by: "member",
+        coupon: null,
+      },
     });
     const row = await verified(post.id);
     expect(row.last_verified_at.toISOString()).toBe(clock.toISOString());
@@ -307,7 +314,11 @@ describe("POST /api/confirm_deal", () => {
   });
 
   it("is rate-limited per member like other member actions", async () => {
-    const limited = await createTestApp({ seed: "none", env: { RATE_LIMIT: "on" }, now: () => clock });
+    const limited = await createTestApp({
+      seed: "none",
+      env: { RATE_LIMIT: "on" },
+      now: () => clock,
+    });
     try {
       const ownerId = await createTestUser(limited.deps.db);
       const post = await insertPost(limited.deps.db, { user_id: ownerId, created_at: clock });

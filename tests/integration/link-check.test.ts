@@ -8,7 +8,11 @@ import {
   planLinkChecks,
   STORE_SPACING_SECONDS,
 } from "../../core/freshness/link-check-job.ts";
-import { checkLink, isAllowedAddress, type LinkCheckSettings } from "../../core/freshness/link-check.ts";
+import {
+  checkLink,
+  isAllowedAddress,
+  type LinkCheckSettings,
+} from "../../core/freshness/link-check.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
@@ -152,8 +156,9 @@ describe("checkLink", () => {
     const toRoot = await checkLink(`${base}/to-root`, { storeLink: null, settings: LOCAL });
     expect(toRoot).toMatchObject({ outcome: "redirected_home", finalUrl: `${base}/` });
     // The same page reached with no redirect is just the page.
-    expect(await checkLink(`${base}/shop-home`, { storeLink: `${base}/shop-home`, settings: LOCAL }))
-      .toMatchObject({ outcome: "ok" });
+    expect(
+      await checkLink(`${base}/shop-home`, { storeLink: `${base}/shop-home`, settings: LOCAL }),
+    ).toMatchObject({ outcome: "ok" });
   });
 
   it("follows at most 5 redirects, and stops a loop", async () => {
@@ -391,7 +396,11 @@ describe("the daily link check job", () => {
 
     // The moderators see it in their queue, reported by the site.
     const moderatorId = await createTestUser(db);
-    await db.updateTable("users").set({ role: "moderator" }).where("id", "=", moderatorId).execute();
+    await db
+      .updateTable("users")
+      .set({ role: "moderator" })
+      .where("id", "=", moderatorId)
+      .execute();
     const moderator = new TestClient(t.app);
     await moderator.signInAs(db, moderatorId);
     const queue = await moderator.get("/api/admin/reports");
@@ -399,7 +408,11 @@ describe("the daily link check job", () => {
     const item = queue
       .json()
       .response.items.find((i: { item_id: string }) => i.item_id === dead.unique_id);
-    expect(item).toMatchObject({ item_type: "d", reports: 1, reasons: [{ reason: "expired", count: 1 }] });
+    expect(item).toMatchObject({
+      item_type: "d",
+      reports: 1,
+      reasons: [{ reason: "expired", count: 1 }],
+    });
     expect(item.notes[0].reporter_name).toBe(SITE_REPORTER);
 
     // A moderator's decision closes the site's report; nobody is notified of it as a reporter.
