@@ -65,6 +65,8 @@ function route(request: http.IncomingMessage, response: http.ServerResponse) {
       return redirect(302, "/");
     case "/to-store":
       return redirect(301, `${base}/shop-home`);
+    case "/to-private":
+      return redirect(302, "http://10.0.0.5/admin");
     case "/loop-a":
       return redirect(302, "/loop-b");
     case "/loop-b":
@@ -222,6 +224,10 @@ describe("server-side request forgery", () => {
       "blocked",
     );
     expect((await checkLink("http://localhost/deal")).outcome).toBe("blocked");
+    // A public page that redirects inward: the hop is refused before it connects.
+    const inward = await checkLink(`${base}/to-private`, { settings: LOCAL });
+    expect(inward).toMatchObject({ outcome: "blocked", finalUrl: "http://10.0.0.5/admin" });
+    expect(inward.detail).toBe("Not fetched: 10.0.0.5 is a private or reserved address.");
   });
 
   it("refuses other schemes and odd ports", async () => {
