@@ -76,6 +76,8 @@ const EnvSchema = z.object({
   /** Where the Stripe client sends API calls instead of api.stripe.com (tests' local fake). */
   STRIPE_API_BASE: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Tests only: the link check may fetch loopback addresses (a local server). Never in production. */
+  LINK_CHECK_ALLOW_LOOPBACK: onOff.default("off"),
 });
 
 export interface OAuthProviderConfig {
@@ -103,6 +105,8 @@ export interface Config {
   oauth: { google?: OAuthProviderConfig; facebook?: OAuthProviderConfig };
   stripe?: { secretKey: string; publishableKey: string; apiBase?: string };
   logLevel: string;
+  /** The link check may reach loopback addresses (tests' local servers); refused in production. */
+  linkCheckAllowLoopback: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -131,6 +135,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ) {
     throw new ConfigError(
       "Invalid environment variable STRIPE_PUBLISHABLE_KEY: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together",
+    );
+  }
+  if (e.LINK_CHECK_ALLOW_LOOPBACK === "on" && e.NODE_ENV === "production") {
+    throw new ConfigError(
+      "Invalid environment variable LINK_CHECK_ALLOW_LOOPBACK: it is for tests and cannot be on when NODE_ENV=production",
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
@@ -170,5 +179,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : undefined,
     logLevel: e.LOG_LEVEL,
+    linkCheckAllowLoopback: e.LINK_CHECK_ALLOW_LOOPBACK === "on",
   };
 }

@@ -27,6 +27,7 @@ import { createForumsConsoleService } from "./forums/console-service.ts";
 import { createContactConsoleService } from "./contact/console-service.ts";
 import { createNotificationsService } from "./notifications/service.ts";
 import { createLinksService } from "./links/service.ts";
+import { createFreshnessService } from "./freshness/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -66,6 +67,7 @@ export function createServices(deps: Deps) {
     notifications: createNotificationsService(deps),
     // Honest links (issue 11): /go/{unique_id} and the store pages' click counts.
     links: createLinksService(deps),
+    freshness: createFreshnessService(deps),
     // feature services: add one line per feature here
   };
 }

@@ -176,6 +176,9 @@ export interface PostsTable {
   search: ColumnType<string | null, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When the deal was last seen to work, and by what (migration 018): set at posting by a trigger. */
+  last_verified_at: Timestamp;
+  last_verified_by: Defaulted<VerifiedBy>;
 }
 
 export interface PostViewsTable {
@@ -281,7 +284,8 @@ export interface ReportsTable {
   item_type: ReportItemType;
   /** The post's unique_id, the comment's id or the user's id, as text. */
   item_id: string;
-  reporter_id: number;
+  /** null: the site itself reported it (the link check, migration 018). */
+  reporter_id: number | null;
   reason: ReportReason;
   note: Defaulted<string>;
   status: Defaulted<"open" | "resolved">;
@@ -390,6 +394,28 @@ export interface StoreLinkClicksTable {
   clicks: Defaulted<number>;
 }
 
+/** Who last saw a deal work (migration 018). */
+export type VerifiedBy = "posted" | "member" | "coupon" | "link_check";
+export type LinkCheckOutcome = "ok" | "not_found" | "redirected_home" | "blocked" | "failed";
+
+/** Worked / Didn't work on a coupon deal: one answer per member and deal (migration 018). */
+export interface CouponFeedbackTable {
+  post_id: number;
+  user_id: number;
+  worked: boolean;
+  answered_at: Date;
+}
+
+/** The link check's last result per deal (migration 018). */
+export interface LinkChecksTable {
+  post_id: number;
+  checked_at: Date;
+  http_status: number | null;
+  outcome: LinkCheckOutcome;
+  final_url: Defaulted<string>;
+  detail: Defaulted<string>;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
@@ -425,6 +451,8 @@ export interface Database {
   contact_replies: ContactRepliesTable;
   post_link_clicks: PostLinkClicksTable;
   store_link_clicks: StoreLinkClicksTable;
+  coupon_feedback: CouponFeedbackTable;
+  link_checks: LinkChecksTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -47,6 +47,7 @@ export async function runWorker(env = process.env): Promise<void> {
     mailer: mailerFor(config, log.info),
     now: () => new Date(),
     log,
+    linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
   });
   await jobs.start(log);
 

@@ -96,6 +96,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     mailer: options.mailer ?? mailerFor(config, (line) => app.log.info(line)),
     now: deps.now,
     log: app.log,
+    changes: deps.changes,
+    linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
   });
   const secureCookies = config.publicUrl.startsWith("https://");
 

@@ -11,6 +11,7 @@ import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
 import { COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./icons.tsx";
+import { VerifiedTag } from "./VerifiedTag.tsx";
 import "../styles/deal-card.css";
 
 /**
@@ -142,6 +143,7 @@ export function DealCard({
         <p className="deal-card-foot">
           {deal.is_expired && <span className="card-tag card-tag-expired">Expired</span>}
           {deal.coupon_code && <span className="card-tag card-tag-code">Code</span>}
+          {!deal.is_expired && <VerifiedTag deal={deal} now={now} />}
           {!deal.is_expired && deal.deal_badge && (
             <span className="card-tag card-tag-badge">{deal.deal_badge}</span>
           )}

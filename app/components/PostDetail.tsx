@@ -9,6 +9,7 @@ import { CommentForm } from "./CommentForm.tsx";
 import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
 import { DealLinkActions, grabDealRel } from "./DealLinkActions.tsx";
+import { FreshnessPanel } from "./FreshnessPanel.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
 import { RelatedDeals } from "./RelatedDeals.tsx";
@@ -245,6 +246,7 @@ export function PostDetail({
             {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
             <GrabDealLink post={post} />
             <DealLinkActions post={post} />
+            {isDeal && <FreshnessPanel details={details} viewerId={viewer?.id ?? null} at={at} />}
             {!details.moderation && (
               <LikeButtons
                 postId={post.post_id}

@@ -44,6 +44,7 @@ export function postCardQuery(db: DbOrTx) {
       "posts.damped_unlikes",
       "posts.comments_count",
       "posts.created_at",
+      "posts.last_verified_at",
       "posts.user_id",
       "posts.store_id",
       "posts.category_id",

@@ -43,6 +43,8 @@ export function presentDealCard(row: DealCardRow, now: Date) {
     // Beside the spec's fields (issue 14): degrees from likes and unlikes, and its band.
     temperature: temperatureOf(row),
     heat: heatOf(temperatureOf(row)),
+    // Issue 11, "Freshness": when the deal was last seen to work (posting, a member, a check).
+    last_verified_at: row.last_verified_at.toISOString(),
   };
 }
 

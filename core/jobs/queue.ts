@@ -33,7 +33,12 @@ export interface JobQueue {
    * Adds a job. With `tx` (a transaction, or the database) the job is written through it, so it
    * exists if and only if that transaction commits.
    */
-  send<Data extends object>(kind: JobKind<Data>, data: Data, tx?: DbOrTx): Promise<void>;
+  send<Data extends object>(
+    kind: JobKind<Data>,
+    data: Data,
+    tx?: DbOrTx,
+    options?: SendOptions,
+  ): Promise<void>;
   /**
    * Makes this process work jobs of `kind` with `handler` (replacing its earlier handler, so a
    * development rebuild can register again). A handler that throws fails the attempt, and the job
@@ -54,6 +59,12 @@ export interface JobQueue {
   unfinished(kind?: JobKind<object>): Promise<UnfinishedJob[]>;
   /** The kinds that run on a cron schedule, as the database holds them. */
   schedules(): Promise<{ kind: string; cron: string; timezone: string }[]>;
+}
+
+/** How one job is sent. */
+export interface SendOptions {
+  /** The job waits this long before any worker may take it (spacing work out over time). */
+  startAfterSeconds?: number;
 }
 
 export interface JobLog {
@@ -156,9 +167,12 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   }
 
   return {
-    async send(kind, data, tx) {
+    async send(kind, data, tx, options = {}) {
       knownKind(kind);
-      await boss.send(kind.name, data, tx ? { db: fromKysely(tx) } : {});
+      await boss.send(kind.name, data, {
+        ...(tx ? { db: fromKysely(tx) } : {}),
+        ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      });
     },
 
     async work(kind, handler) {

@@ -1,11 +1,19 @@
 import type { Db, DbHandle } from "../../db/index.ts";
+import type { ChangeFeed } from "../cache/changes.ts";
+import {
+  checkDealLink,
+  linkCheckJob,
+  linkCheckSweepJob,
+  sweepLinkChecks,
+} from "../freshness/link-check-job.ts";
+import type { LinkCheckSettings } from "../freshness/link-check.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
-export const JOB_KINDS = [sendMailJob, sweepExpiredJob] as const;
+export const JOB_KINDS = [sendMailJob, sweepExpiredJob, linkCheckSweepJob, linkCheckJob] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
 export function createSiteJobQueue(
@@ -20,10 +28,16 @@ export interface JobWorkerDeps {
   mailer: Mailer;
   now: () => Date;
   log: { info(msg: string): void; warn(msg: string): void };
+  /** Caches drop what a job changed (the link check's "last verified"). */
+  changes?: ChangeFeed;
+  /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */
+  linkCheck?: Partial<LinkCheckSettings>;
 }
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
 export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise<void> {
   await jobs.work(sendMailJob, deliverMail(deps.mailer, deps.log));
   await jobs.work(sweepExpiredJob, sweepExpired(deps));
+  await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));
+  await jobs.work(linkCheckJob, checkDealLink(deps));
 }

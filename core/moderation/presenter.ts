@@ -22,6 +22,8 @@ export type QueueItemStatus =
   "active" | "pending" | "hidden" | "removed" | "deleted" | "suspended" | "missing";
 
 const EXCERPT_LENGTH = 140;
+/** Who a report of the site's own (no reporter: the link check) is shown as. */
+export const SITE_REPORTER = "the site's automatic check";
 
 /** The item a group of reports is about, as the queue shows it. */
 interface QueueItem {
@@ -117,7 +119,7 @@ export function presentReportGroups(
         .map((n) => ({
           note: n.note,
           reason: n.reason,
-          reporter_name: n.reporter_name ?? "",
+          reporter_name: n.reporter_id === null ? SITE_REPORTER : (n.reporter_name ?? ""),
           created_at: new Date(n.created_at).toISOString(),
         })),
       first_reported_at: new Date(group.first_reported_at).toISOString(),

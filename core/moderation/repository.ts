@@ -169,7 +169,8 @@ export async function resolveOpenReports(
     .where("status", "=", "open")
     .returning("reporter_id")
     .execute();
-  return [...new Set(rows.map((row) => row.reporter_id))];
+  // A report of the site's own (reporter_id null: the link check) has nobody to tell.
+  return [...new Set(rows.flatMap((row) => (row.reporter_id === null ? [] : [row.reporter_id])))];
 }
 
 /** The moderation settings of general_settings, with the migration's defaults when unset. */
@@ -260,6 +261,7 @@ export function findReportNotes(db: DbOrTx, items: readonly ItemKey[], perItem: 
       "reports.reason",
       "reports.note",
       "reports.created_at",
+      "reports.reporter_id",
       "users.name as reporter_name",
       sql<number>`row_number() OVER (PARTITION BY reports.item_type, reports.item_id ORDER BY reports.created_at DESC, reports.id DESC)`.as(
         "n",

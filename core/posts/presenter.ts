@@ -3,6 +3,7 @@ import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
 import { canSeeUnpublished, moderationState, type ModerationState } from "../moderation/policy.ts";
 import { presentDealCard, type DealCard } from "../deals/presenter.ts";
 import { presentLinkFields } from "../links/presenter.ts";
+import type { Freshness } from "../freshness/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
 
@@ -151,6 +152,7 @@ export function presentProductDetailsResponse(details: {
   comments_user_image: string;
   moderation?: ModerationState;
   related_deals: DealCard[];
+  freshness: Freshness | null;
 }) {
   return { status: "true", response: details };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { findRelatedDeals } from "../deals/related-deals.ts";
+import { loadFreshness } from "../freshness/service.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
@@ -52,11 +53,12 @@ export function createPostsService({ db, now }: Deps) {
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, reaction, counted, related] = await Promise.all([
+    const [comments, reaction, counted, related, freshness] = await Promise.all([
       repo.findComments(db, row.id),
       input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
       moderation ? false : countView(row.id, input.viewer, input.visitor, at),
       findRelatedDeals(db, row, at),
+      row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
     ]);
     if (counted) row.views += 1;
     return {
@@ -68,6 +70,8 @@ export function createPostsService({ db, now }: Deps) {
       ...(moderation ? { moderation } : {}),
       // Beside the spec's fields: up to 6 live deals of the same store or category (issue 14).
       related_deals: related,
+      // Beside the spec's fields (issue 11): last verified, coupon answers, the link check.
+      freshness,
     };
   }
 

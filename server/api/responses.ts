@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FreshnessSchema } from "./freshness-responses.ts";
 
 /**
  * What each call of the JSON API answers on success, in the spec's field names and spellings
@@ -56,6 +57,9 @@ const dealCardFields = {
     .int()
     .describe("degrees: 10 per like, -10 per unlike, damped votes left out (decision 0008)"),
   heat: heat,
+  last_verified_at: isoDateTime.describe(
+    "Not in the spec (issue 11): when the deal was last seen to work: posted, confirmed by a member, a coupon that worked, or a link check",
+  ),
 };
 
 export const DealCardSchema = z.strictObject(dealCardFields);
@@ -358,6 +362,7 @@ export const ProductDetailsResponse = z.strictObject({
       .describe(
         "Not in the spec: up to 6 live deals of the same store or category, newest hot first (empty for educator posts)",
       ),
+    freshness: FreshnessSchema.nullable().describe("null for educator posts"),
   }),
 });
 

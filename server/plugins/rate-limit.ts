@@ -62,6 +62,13 @@ export const RATE_LIMITS = {
     keyGenerator: byAccount,
     perAddress: { max: 40, timeWindow: "1 hour" },
   },
+  /** Worked / Didn't work and Still works (issue 11): per account and per address, like votes. */
+  freshness: {
+    max: 30,
+    timeWindow: TEN_MINUTES,
+    keyGenerator: byAccount,
+    perAddress: { max: 60, timeWindow: TEN_MINUTES },
+  },
   /** Follow and UN FOLLOW. */
   follow: {
     max: 20,

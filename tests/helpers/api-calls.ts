@@ -195,6 +195,20 @@ async function socialToken(world: ApiWorld) {
 
 const visitor = (world: ApiWorld) => new TestClient(world.t.app);
 
+/** A live public deal with a coupon code (or without one), by its unique_id. */
+async function liveDealId(world: ApiWorld, coupon: boolean): Promise<string> {
+  const row = await world.t.deps.db
+    .selectFrom("posts")
+    .select("unique_id")
+    .where("status", "=", "active")
+    .where("post_type", "=", "d")
+    .where("coupon_code", coupon ? "<>" : "=", "")
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", new Date())]))
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
+  return row.unique_id;
+}
+
 /** A fresh, signed-in staff member of `role` (the console's users and settings calls). */
 async function freshStaff(world: ApiWorld, role: "moderator" | "admin") {
   const staff = await freshMember(world);
@@ -400,6 +414,16 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     body: { item_type: "user", item_id: w.ids.otherUser, reason: "spam", note: "Only adverts." },
   }),
   "GET /notifications": async (w) => ({ client: w.member.client }),
+
+  // Freshness (issue 11): a fresh member (never the poster) answers on a live public deal.
+  "POST /coupon_feedback": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { unique_id: await liveDealId(w, true), worked: true },
+  }),
+  "POST /confirm_deal": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { unique_id: await liveDealId(w, false) },
+  }),
   "POST /notifications_read": async (w) => ({ client: w.member.client, body: {} }),
   "GET /admin/reports": async (w) => ({ client: await staffClient(w, "moderator") }),
   "POST /admin/moderate": async (w) => ({

@@ -37,6 +37,7 @@ function card(id: number, imageUrl: string) {
     damped_unlikes: 0,
     comments_count: 0,
     created_at: NOW,
+    last_verified_at: NOW,
     user_id: 1,
     store_id: 1,
     category_id: 1,

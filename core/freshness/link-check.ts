@@ -1,0 +1,397 @@
+import dns from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
+import net, { BlockList } from "node:net";
+import type { LinkCheckOutcome } from "../../db/schema.ts";
+
+/**
+ * The link check's fetch (docs/decisions/0038-freshness-and-link-check.md): one deal's link,
+ * followed by hand through at most 5 redirects, HEAD first and GET when HEAD is refused, with a
+ * connect timeout and a deadline for each whole answer, reading at most a few kB of any body.
+ *
+ * Server-side request forgery: every address a host resolves to is checked before anything
+ * connects, a host with any blocked address is refused, and the socket connects to the checked
+ * address itself (a lookup that answers only it), so a second DNS answer cannot switch it.
+ */
+
+export interface LinkCheckSettings {
+  /** Tests only (LINK_CHECK_ALLOW_LOOPBACK): loopback addresses and any port are allowed. */
+  allowLoopback: boolean;
+  connectTimeoutMs: number;
+  /** From sending a request to the end of its answer (headers and the little body read). */
+  answerTimeoutMs: number;
+  maxRedirects: number;
+  maxBodyBytes: number;
+}
+
+export const LINK_CHECK_DEFAULTS: LinkCheckSettings = {
+  allowLoopback: false,
+  connectTimeoutMs: 5_000,
+  answerTimeoutMs: 10_000,
+  maxRedirects: 5,
+  maxBodyBytes: 4 * 1024,
+};
+
+/** Ports a deal's link may name when loopback is not allowed: the web's own. */
+const WEB_PORTS = new Set([80, 443, 8080, 8443]);
+
+export const USER_AGENT =
+  "ChalkboardDealsLinkCheck/1.0 (+checks that shared deals still work; one request per link)";
+
+/** Addresses no check may reach: private, loopback, link-local, CGNAT, multicast, reserved… */
+function blockList(allowLoopback: boolean): BlockList {
+  const list = new BlockList();
+  const v4: [string, number][] = [
+    ["0.0.0.0", 8], // "this network", unspecified
+    ["10.0.0.0", 8], // private
+    ["100.64.0.0", 10], // CGNAT
+    ["169.254.0.0", 16], // link-local (cloud metadata lives here)
+    ["172.16.0.0", 12], // private
+    ["192.0.0.0", 24], // IETF protocol assignments
+    ["192.0.2.0", 24], // documentation
+    ["192.88.99.0", 24], // 6to4 relay
+    ["192.168.0.0", 16], // private
+    ["198.18.0.0", 15], // benchmarking
+    ["198.51.100.0", 24], // documentation
+    ["203.0.113.0", 24], // documentation
+    ["224.0.0.0", 4], // multicast
+    ["240.0.0.0", 4], // reserved, broadcast
+  ];
+  if (!allowLoopback) v4.push(["127.0.0.0", 8]);
+  for (const [address, prefix] of v4) list.addSubnet(address, prefix, "ipv4");
+  const v6: [string, number][] = [
+    ["::", 128], // unspecified
+    ["::", 96], // IPv4-compatible (deprecated)
+    ["64:ff9b::", 96], // NAT64: reaches IPv4 addresses
+    ["64:ff9b:1::", 48], // local NAT64
+    ["100::", 64], // discard
+    ["2001:db8::", 32], // documentation
+    ["2002::", 16], // 6to4: embeds an IPv4 address
+    ["fc00::", 7], // unique local (ULA)
+    ["fe80::", 10], // link-local
+    ["fec0::", 10], // site-local (deprecated)
+    ["ff00::", 8], // multicast
+  ];
+  if (!allowLoopback) v6.push(["::1", 128]);
+  for (const [address, prefix] of v6) list.addSubnet(address, prefix, "ipv6");
+  return list;
+}
+
+const BLOCKED = blockList(false);
+const BLOCKED_BUT_LOOPBACK = blockList(true);
+
+/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d, however written). */
+function mappedIpv4(address: string): string | null {
+  const groups = expandIpv6(address);
+  if (!groups) return null;
+  if (groups.slice(0, 5).some((g) => g !== 0) || groups[5] !== 0xffff) return null;
+  const [hi, lo] = [groups[6]!, groups[7]!];
+  return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+}
+
+/** An IPv6 address as its eight 16-bit groups, or null when it is not one. */
+function expandIpv6(address: string): number[] | null {
+  if (net.isIPv6(address) === false) return null;
+  let text = address.toLowerCase().split("%")[0]!;
+  // A dotted IPv4 tail becomes two groups.
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split(".").map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const fill = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
+  const groups = [...headGroups, ...Array<string>(fill).fill("0"), ...tailGroups];
+  if (groups.length !== 8) return null;
+  return groups.map((g) => parseInt(g || "0", 16));
+}
+
+/** Whether the check may connect to `address` (an IP literal). */
+export function isAllowedAddress(address: string, allowLoopback = false): boolean {
+  const list = allowLoopback ? BLOCKED_BUT_LOOPBACK : BLOCKED;
+  const family = net.isIP(address);
+  if (family === 4) return !list.check(address, "ipv4");
+  if (family === 6) {
+    const v4 = mappedIpv4(address);
+    if (v4 !== null) return !list.check(v4, "ipv4");
+    return !list.check(address, "ipv6");
+  }
+  return false;
+}
+
+/** A refusal to fetch a link at all: no connection was made. */
+export class LinkRefused extends Error {}
+
+interface Target {
+  url: URL;
+  address: string;
+  family: 4 | 6;
+}
+
+type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+
+/** The address a link may be fetched from, or a LinkRefused saying why not. */
+async function vet(url: URL, settings: LinkCheckSettings, resolve: Resolver): Promise<Target> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new LinkRefused(`only http and https links are checked, not ${url.protocol}`);
+  }
+  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  const checkPort = () => {
+    if (!settings.allowLoopback && !WEB_PORTS.has(port)) {
+      throw new LinkRefused(`port ${port} is not a web port`);
+    }
+  };
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (net.isIP(host)) {
+    if (!isAllowedAddress(host, settings.allowLoopback)) {
+      throw new LinkRefused(`${host} is a private or reserved address`);
+    }
+    checkPort();
+    return { url, address: host, family: net.isIP(host) as 4 | 6 };
+  }
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    throw new LinkFailed(`the name ${host} does not resolve`);
+  }
+  if (addresses.length === 0) throw new LinkFailed(`the name ${host} does not resolve`);
+  const blocked = addresses.find((a) => !isAllowedAddress(a.address, settings.allowLoopback));
+  if (blocked) {
+    throw new LinkRefused(`${host} resolves to ${blocked.address}, a private or reserved address`);
+  }
+  checkPort();
+  const first = addresses[0]!;
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/** A fetch that failed on the way (timeout, refused connection, bad answer). */
+export class LinkFailed extends Error {}
+
+interface Answer {
+  status: number;
+  location: string | undefined;
+}
+
+/** One request to a checked address: its status and Location, at most a few kB of body read. */
+function fetchOnce(
+  target: Target,
+  method: "HEAD" | "GET",
+  settings: LinkCheckSettings,
+  signal: AbortSignal | undefined,
+): Promise<Answer> {
+  const { url, address, family } = target;
+  const secure = url.protocol === "https:";
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return new Promise<Answer>((resolve, reject) => {
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+    const finish = (error: Error | null, answer?: Answer) => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      request.destroy();
+      if (error) reject(error);
+      else resolve(answer!);
+    };
+    const onAbort = () => finish(new LinkFailed("the check was stopped"));
+    const request = (secure ? https : http).request({
+      method,
+      protocol: url.protocol,
+      hostname: host,
+      port: url.port || (secure ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      headers: {
+        "user-agent": USER_AGENT,
+        accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+        "accept-encoding": "identity",
+      },
+      agent: false,
+      // The socket connects to the address checked above, whatever DNS says now.
+      lookup: (_hostname, options, callback) => {
+        if ((options as { all?: boolean }).all) {
+          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
+            null,
+            [{ address, family }],
+          );
+        } else callback(null, address, family);
+      },
+      ...(secure && !net.isIP(host) ? { servername: host } : {}),
+    });
+    timers.push(
+      setTimeout(
+        () => finish(new LinkFailed(`no connection within ${settings.connectTimeoutMs / 1000} s`)),
+        settings.connectTimeoutMs,
+      ),
+    );
+    timers.push(
+      setTimeout(
+        () =>
+          finish(new LinkFailed(`no complete answer within ${settings.answerTimeoutMs / 1000} s`)),
+        settings.answerTimeoutMs,
+      ),
+    );
+    request.on("socket", (socket) => {
+      socket.once("connect", () => clearTimeout(timers[0]));
+    });
+    request.on("error", (error) =>
+      finish(new LinkFailed(`the connection failed: ${error.message}`)),
+    );
+    request.on("response", (response) => {
+      const answer = {
+        status: response.statusCode ?? 0,
+        location: response.headers.location,
+      };
+      let read = 0;
+      response.on("data", (chunk: Buffer) => {
+        read += chunk.length;
+        // Enough to know the page answers: the rest is not read (a 10 MB page costs a few kB).
+        if (read >= settings.maxBodyBytes) finish(null, answer);
+      });
+      response.on("end", () => finish(null, answer));
+      response.on("error", () => finish(null, answer));
+    });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort);
+    request.end();
+  });
+}
+
+/** HEAD answers that do not mean what GET would: refused, unsupported, or said of HEAD alone. */
+const RETRY_WITH_GET = new Set([400, 403, 404, 405, 410, 501]);
+
+export interface LinkCheckResult {
+  outcome: LinkCheckOutcome;
+  /** The final answer's status; null when none came. */
+  httpStatus: number | null;
+  /** The last address reached. */
+  finalUrl: string;
+  /** In words, for moderators and the log. */
+  detail: string;
+  redirects: number;
+}
+
+/** "https://shop.example/" and "https://www.shop.example" name the same home page. */
+function homeKey(url: URL): string {
+  const host = url.hostname.replace(/^www\./, "");
+  const path = url.pathname.replace(/\/+$/, "");
+  return `${host}${path}${url.search}`;
+}
+
+/**
+ * Whether a redirect ended on the store's home page: the store's own link, or the bare origin
+ * ("/", no query) when the deal's link was a deeper page.
+ */
+export function isStoreHome(final: URL, original: URL, storeLink: string | null): boolean {
+  if (storeLink) {
+    try {
+      if (homeKey(final) === homeKey(new URL(storeLink))) return true;
+    } catch {
+      // A store link that is not a URL names no home page.
+    }
+  }
+  const bare = (u: URL) => (u.pathname === "/" || u.pathname === "") && u.search === "";
+  return bare(final) && !bare(original);
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Checks one deal's link. 404 or 410 is `not_found`; a redirect that ends on the store's home page
+ * is `redirected_home`; a 2xx answer is `ok`; a link to a blocked address or scheme is `blocked`
+ * (nothing connected); anything else (timeouts, loops, more than 5 redirects, other statuses) is
+ * `failed`, which says nothing about the deal.
+ */
+export async function checkLink(
+  link: string,
+  options: {
+    storeLink?: string | null;
+    settings?: Partial<LinkCheckSettings>;
+    signal?: AbortSignal;
+    resolve?: Resolver;
+  } = {},
+): Promise<LinkCheckResult> {
+  const settings = { ...LINK_CHECK_DEFAULTS, ...options.settings };
+  const resolve = options.resolve ?? systemResolver;
+  let original: URL;
+  try {
+    original = new URL(link);
+  } catch {
+    return {
+      outcome: "blocked",
+      httpStatus: null,
+      finalUrl: link,
+      detail: "not a web address",
+      redirects: 0,
+    };
+  }
+  let url = original;
+  const seen = new Set([url.href]);
+  let redirects = 0;
+  const result = (
+    outcome: LinkCheckOutcome,
+    httpStatus: number | null,
+    detail: string,
+  ): LinkCheckResult => ({ outcome, httpStatus, finalUrl: url.href, detail, redirects });
+
+  for (;;) {
+    let answer: Answer;
+    try {
+      const target = await vet(url, settings, resolve);
+      answer = await fetchOnce(target, "HEAD", settings, options.signal);
+      if (RETRY_WITH_GET.has(answer.status)) {
+        answer = await fetchOnce(target, "GET", settings, options.signal);
+      }
+    } catch (error) {
+      if (error instanceof LinkRefused)
+        return result("blocked", null, `Not fetched: ${error.message}.`);
+      if (error instanceof LinkFailed)
+        return result("failed", null, `${capitalise(error.message)}.`);
+      throw error;
+    }
+    const { status, location } = answer;
+    if (redirectStatuses.has(status) && location) {
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        return result("failed", status, "The store redirected to an address that is not valid.");
+      }
+      if (seen.has(next.href)) {
+        return result("failed", status, `The redirects go round in a loop (back to ${next.href}).`);
+      }
+      if (redirects >= settings.maxRedirects) {
+        return result("failed", status, `More than ${settings.maxRedirects} redirects.`);
+      }
+      seen.add(next.href);
+      url = next;
+      redirects += 1;
+      continue;
+    }
+    if (status === 404 || status === 410) {
+      return result("not_found", status, `The store answered ${status} (${statusText(status)}).`);
+    }
+    if (redirects > 0 && isStoreHome(url, original, options.storeLink ?? null)) {
+      return result(
+        "redirected_home",
+        status,
+        `The link now redirects to the store's home page (${url.href}).`,
+      );
+    }
+    if (status >= 200 && status < 300) {
+      return result("ok", status, redirects ? `Works (after ${redirects} redirects).` : "Works.");
+    }
+    return result("failed", status, `The store answered ${status} (${statusText(status)}).`);
+  }
+}
+
+function statusText(status: number): string {
+  return http.STATUS_CODES[status] ?? "unknown status";
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
