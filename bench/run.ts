@@ -57,6 +57,7 @@ const targets: Target[] = [
     path: "/newdeals?page=2000",
   },
   { name: "search SSR (GET /search?query=crayons)", method: "GET", path: "/search?query=crayons" },
+  { name: "store page, SSR (GET /store/walmart)", method: "GET", path: "/store/walmart" },
 ];
 
 async function freePort(): Promise<number> {
@@ -116,6 +117,11 @@ async function main() {
       await new Promise((r) => setTimeout(r, 250));
     }
 
+    // A deal page: the newest deal, with its price history, freshness and related deals.
+    const dealPath = await someDealPath(base);
+    if (dealPath)
+      targets.push({ name: "deal page, SSR (GET /post/…)", method: "GET", path: dealPath });
+
     const results: { name: string; rps: number; p99: number; errors: number }[] = [];
     for (const target of targets) {
       if (only && !target.name.includes(only) && target.name !== targets[0]!.name) continue;
@@ -159,7 +165,6 @@ async function main() {
       );
     }
     const weightPages = ["/", "/newdeals"];
-    const dealPath = await someDealPath(base);
     if (dealPath) weightPages.push(dealPath);
     console.log("\nJavaScript loaded at start (compressed with the server's defaults)\n");
     console.log("| page | files | raw kB | gzip kB | brotli kB |");
