@@ -146,13 +146,19 @@ export function findWishlist(db: DbOrTx) {
   return db
     .selectFrom("teachers_wishlist")
     .select(WISHLIST_COLUMNS)
+    // The ordered list: entries waiting for review are listed apart (core/educators).
+    .where("status", "=", "approved")
     .orderBy("position")
     .orderBy("id")
     .execute();
 }
 
 export function findWishlistEntry(db: DbOrTx, id: number, lock = false) {
-  const query = db.selectFrom("teachers_wishlist").select(WISHLIST_COLUMNS).where("id", "=", id);
+  const query = db
+    .selectFrom("teachers_wishlist")
+    .select(WISHLIST_COLUMNS)
+    .where("id", "=", id)
+    .where("status", "=", "approved");
   return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
