@@ -32,6 +32,7 @@ export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now
     user_name: userName,
     user_by: userName,
     user_image: userImage,
+    user_verified_educator: !authorGone && row.user_id !== null && row.user_verified_educator === true,
     post_id: row.id,
     post_type: row.post_type,
     // Sanitised when written; cleaned again here so that no stored HTML reaches a page unchecked.
@@ -60,6 +61,8 @@ export interface PresentedComment {
   user_id: number | null;
   user_name: string;
   user_image: string;
+  /** The author is a verified educator: their comments carry the badge. */
+  user_verified_educator: boolean;
   /** Sanitised HTML. */
   message: string;
   created_at: string;
@@ -90,7 +93,10 @@ const WITHHELD_MESSAGE = {
  * (`viewer`), who see it in place with its moderation banner.
  */
 export function presentCommentTree(
-  rows: (Omit<CommentRow, "status"> & { status?: CommentRow["status"] })[],
+  rows: (Omit<CommentRow, "status" | "user_verified_educator"> & {
+    status?: CommentRow["status"];
+    user_verified_educator?: boolean | null;
+  })[],
   productType: "d" | "g",
   viewer: CurrentUser | null = null,
 ): PresentedComment[] {
@@ -107,6 +113,7 @@ export function presentCommentTree(
       user_id: deleted || authorGone ? null : row.user_id,
       user_name: deleted ? "" : authorGone ? FORMER_MEMBER : (row.user_name ?? ""),
       user_image: deleted || authorGone ? "" : (row.user_image ?? ""),
+      user_verified_educator: !deleted && !authorGone && row.user_verified_educator === true,
       message: withheld
         ? WITHHELD_MESSAGE[status]
         : deleted

@@ -19,6 +19,8 @@ export function findPostDetail(db: DbOrTx, uniqueId: string) {
       "categories.title as category_title",
       "categories.slug as category_slug",
       "users.deleted_at as user_deleted_at",
+      // The author's badge, from the join that already gives their name (decision 0041).
+      "users.verified_educator as user_verified_educator",
     ])
     .where("posts.unique_id", "=", uniqueId)
     .executeTakeFirst();
@@ -46,6 +48,7 @@ export function findComments(db: DbOrTx, postId: number) {
       "users.name as user_name",
       "users.image_url as user_image",
       "users.deleted_at as user_deleted_at",
+      "users.verified_educator as user_verified_educator",
     ])
     .where("comments.post_id", "=", postId)
     .orderBy("comments.created_at")
