@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import "../styles/educators.css";
 
 /**
@@ -10,12 +11,25 @@ export function EducatorBadge({ verified }: { verified: boolean | undefined }) {
   return (
     <span className="educator-badge" title="This member's work at a school was verified">
       <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false">
-        <path
-          d="M6.4 11.6 2.8 8l1.1-1.1 2.5 2.5 5.7-5.7L13.2 4.8z"
-          fill="currentColor"
-        />
+        <path d="M6.4 11.6 2.8 8l1.1-1.1 2.5 2.5 5.7-5.7L13.2 4.8z" fill="currentColor" />
       </svg>
       Verified educator
     </span>
+  );
+}
+
+/**
+ * My Account's way in: "Get verified as an educator" for members, "Add your Teachers Wishlist" for
+ * verified educators.
+ */
+export function EducatorAccountLink({ verified }: { verified: boolean }) {
+  return verified ? (
+    <Link to="/user/wishlist/new" className="profile-notifications">
+      Add your Teachers Wishlist
+    </Link>
+  ) : (
+    <Link to="/user/verify-educator" className="profile-notifications">
+      Get verified as an educator
+    </Link>
   );
 }

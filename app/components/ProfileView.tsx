@@ -1,4 +1,4 @@
-import { EducatorBadge } from "./EducatorBadge.tsx";
+import { EducatorAccountLink, EducatorBadge } from "./EducatorBadge.tsx";
 import { Link } from "react-router";
 import type { ProfilePage } from "../../core/profiles/presenter.ts";
 import { formatDate } from "../lib/format.ts";
@@ -112,6 +112,9 @@ function ProfileHeader({
                   </span>
                 )}
               </Link>
+            )}
+            {unreadNotifications !== undefined && (
+              <EducatorAccountLink verified={user.user_verified_educator} />
             )}
           </>
         ) : (

@@ -1,12 +1,7 @@
 import { changedFields, recordAudit } from "../audit/audit-trail.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { requireContentRole } from "../console/content-policy.ts";
-import {
-  APPROVED_WISHLIST,
-  compactOrder,
-  moveRow,
-  nextPosition,
-} from "../console/ordered-rows.ts";
+import { APPROVED_WISHLIST, compactOrder, moveRow, nextPosition } from "../console/ordered-rows.ts";
 import { isUniqueViolation } from "../console/unique-violation.ts";
 import { htmlToText, sanitizeRichHtml } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";

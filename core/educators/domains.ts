@@ -50,7 +50,12 @@ export function matchSchoolDomain(
   const labels = domain.split(".");
   const n = labels.length;
   if (labels[n - 1] === "edu" && n >= 2) return { rule: "edu" };
-  if (n >= 3 && labels[n - 1] === "us" && /^[a-z]{2}$/.test(labels[n - 2]!) && labels[n - 3] === "k12")
+  if (
+    n >= 3 &&
+    labels[n - 1] === "us" &&
+    /^[a-z]{2}$/.test(labels[n - 2]!) &&
+    labels[n - 3] === "k12"
+  )
     return { rule: "k12" };
   const entry = listed.find((item) => isWithin(domain, item));
   return entry ? { rule: "list", entry } : null;

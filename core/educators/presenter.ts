@@ -20,7 +20,8 @@ export function presentOwnRequest(row: RequestRow, now: Date) {
     status,
     reason: row.reason,
     created_at: row.created_at.toISOString(),
-    expires_at: row.method === "school_email" ? (row.token_expires_at?.toISOString() ?? null) : null,
+    expires_at:
+      row.method === "school_email" ? (row.token_expires_at?.toISOString() ?? null) : null,
   };
 }
 

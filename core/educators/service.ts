@@ -76,7 +76,11 @@ export function createEducatorsService(deps: Deps, settings: Pick<SettingsServic
         if (member.verified_educator) throw new ConflictError(M.alreadyVerified);
         await repo.expireStaleRequests(tx, member.id, at);
         if (await repo.lockOpenRequest(tx, member.id)) throw new ConflictError(M.openRequest);
-        const recent = await repo.countRequestsSince(tx, member.id, new Date(at.getTime() - DAY_MS));
+        const recent = await repo.countRequestsSince(
+          tx,
+          member.id,
+          new Date(at.getTime() - DAY_MS),
+        );
         if (recent >= EDUCATOR_REQUESTS_PER_DAY) throw new RejectedError(M.tooMany);
         return await work(tx, member, at);
       });
@@ -310,7 +314,10 @@ export function createEducatorsService(deps: Deps, settings: Pick<SettingsServic
         return true;
       });
       if (!added) throw new ConflictError(`${domain} is already in the list.`);
-      return { message: `Addresses at ${domain} are now accepted.`, domains: await repo.listSchoolDomains(db) };
+      return {
+        message: `Addresses at ${domain} are now accepted.`,
+        domains: await repo.listSchoolDomains(db),
+      };
     },
 
     /** `POST /api/admin/school_domains/remove`. */
@@ -327,7 +334,10 @@ export function createEducatorsService(deps: Deps, settings: Pick<SettingsServic
         return true;
       });
       if (!removed) throw new NotFoundError(`${domain} is not in the list.`);
-      return { message: `${domain} was removed from the list.`, domains: await repo.listSchoolDomains(db) };
+      return {
+        message: `${domain} was removed from the list.`,
+        domains: await repo.listSchoolDomains(db),
+      };
     },
 
     // Teachers' own wishlist entries -------------------------------------------------------------

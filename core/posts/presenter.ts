@@ -32,7 +32,8 @@ export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now
     user_name: userName,
     user_by: userName,
     user_image: userImage,
-    user_verified_educator: !authorGone && row.user_id !== null && row.user_verified_educator === true,
+    user_verified_educator:
+      !authorGone && row.user_id !== null && row.user_verified_educator === true,
     post_id: row.id,
     post_type: row.post_type,
     // Sanitised when written; cleaned again here so that no stored HTML reaches a page unchecked.
