@@ -143,16 +143,14 @@ const WISHLIST_COLUMNS = [
 ] as const;
 
 export function findWishlist(db: DbOrTx) {
-  return (
-    db
-      .selectFrom("teachers_wishlist")
-      .select(WISHLIST_COLUMNS)
-      // The ordered list: entries waiting for review are listed apart (core/educators).
-      .where("status", "=", "approved")
-      .orderBy("position")
-      .orderBy("id")
-      .execute()
-  );
+  // The ordered list: entries waiting for review are listed apart (core/educators).
+  return db
+    .selectFrom("teachers_wishlist")
+    .select(WISHLIST_COLUMNS)
+    .where("status", "=", "approved")
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
 }
 
 export function findWishlistEntry(db: DbOrTx, id: number, lock = false) {
