@@ -78,7 +78,7 @@ export function lockOpenRequest(db: DbOrTx, userId: number) {
 export async function expireStaleRequests(db: DbOrTx, userId: number, at: Date) {
   await db
     .updateTable("educator_requests")
-    .set({ status: "expired", token_hash: null })
+    .set({ status: "expired" })
     .where("user_id", "=", userId)
     .where("status", "=", "pending")
     .where("method", "=", "school_email")
@@ -147,8 +147,8 @@ export function lockRequest(db: DbOrTx, id: number) {
 }
 
 /**
- * Closes a request. A used link keeps no hash: it can never match again. Answers whether this
- * call closed it (two clicks racing each other cannot both succeed).
+ * Closes a request; its link's hash stays, so a second click is told the link was used. Answers
+ * whether this call closed it (two clicks racing each other cannot both succeed).
  */
 export async function closeRequest(
   db: DbOrTx,
@@ -159,7 +159,6 @@ export async function closeRequest(
     .updateTable("educator_requests")
     .set({
       status: change.status,
-      token_hash: null,
       decided_at: change.at,
       decided_by: change.by ?? null,
       reason: change.reason ?? "",

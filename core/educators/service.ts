@@ -195,7 +195,9 @@ export function createEducatorsService(deps: Deps, settings: Pick<SettingsServic
       const outcome = await db.transaction().execute(async (tx) => {
         const row = await repo.lockRequestByToken(tx, hashToken(input.code));
         if (!row || row.user_deleted_at) return "invalid" as const;
-        if (row.status !== "pending") return "used" as const;
+        if (row.status === "approved") return "used" as const;
+        if (row.status === "expired") return "expired" as const;
+        if (row.status !== "pending") return "invalid" as const;
         if (!row.token_expires_at || row.token_expires_at.getTime() <= at.getTime()) {
           await repo.closeRequest(tx, row.id, { status: "expired", at });
           return "expired" as const;
