@@ -3,7 +3,7 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import { htmlToText } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
-import { isVerifiedEducator } from "../educators/repository.ts";
+import { isVerifiedEducator } from "../educators/educator-flag.ts";
 import { presentCommentTree } from "../posts/presenter.ts";
 import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
 import { commentTextToHtml } from "./content.ts";

@@ -16,16 +16,6 @@ export function lockMember(db: DbOrTx, userId: number) {
     .executeTakeFirst();
 }
 
-export function isVerifiedEducator(db: DbOrTx, userId: number) {
-  return db
-    .selectFrom("users")
-    .select("verified_educator")
-    .where("id", "=", userId)
-    .where("deleted_at", "is", null)
-    .executeTakeFirst()
-    .then((row) => row?.verified_educator === true);
-}
-
 export async function markVerified(db: DbOrTx, userId: number, at: Date) {
   await db
     .updateTable("users")

@@ -23,6 +23,7 @@ import {
   presentPendingReview,
   presentPendingWishlistEntry,
 } from "./presenter.ts";
+import { isVerifiedEducator } from "./educator-flag.ts";
 import * as repo from "./repository.ts";
 import {
   EDUCATOR_LINK_TTL_HOURS,
@@ -113,7 +114,7 @@ export function createEducatorsService(deps: Deps, settings: Pick<SettingsServic
     async status(user: CurrentUser | null) {
       const current = requireRequester(user);
       const [verified, latest, accepted] = await Promise.all([
-        repo.isVerifiedEducator(db, current.id),
+        isVerifiedEducator(db, current.id),
         repo.findLatestRequest(db, current.id),
         acceptedDomains(),
       ]);
@@ -348,7 +349,7 @@ export function createEducatorsService(deps: Deps, settings: Pick<SettingsServic
     async ownWishlist(user: CurrentUser | null) {
       const current = requireRequester(user);
       const [verified, rows] = await Promise.all([
-        repo.isVerifiedEducator(db, current.id),
+        isVerifiedEducator(db, current.id),
         repo.listOwnWishlistEntries(db, current.id),
       ]);
       return { verified_educator: verified, entries: rows.map(presentOwnWishlistEntry) };
