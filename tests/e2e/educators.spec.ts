@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { expect, expectAccessible, mailbox, test } from "./fixtures.ts";
 
 const PASSWORD = "Chalk#Board42";
+const MODERATOR = { email: "moderator@example.com", password: "Chalkboard#2026" };
 
 /** A new member, confirmed through their mailed link, then signed in: answers their id. */
 async function newMember(page: Page, name: string): Promise<{ id: number; email: string }> {
@@ -18,6 +19,22 @@ async function newMember(page: Page, name: string): Promise<{ id: number; email:
   const signin = await page.request.post("/api/signin", { data: { email, password: PASSWORD } });
   expect(signin.ok(), await signin.text()).toBe(true);
   return { id: (await signin.json()).response.user_id as number, email };
+}
+
+/** The XSRF cookie the server set for this page's context, to echo on unsafe calls. */
+async function xsrf(page: Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  return cookies.find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
+}
+
+/** The home page's JSON, Teachers Wishlist included. */
+async function homeText(page: Page): Promise<string> {
+  const response = await page.request.post("/api/home", {
+    data: { user_id: "" },
+    headers: { "x-xsrf-token": await xsrf(page) },
+  });
+  expect(response.ok()).toBe(true);
+  return response.text();
 }
 
 test.describe("verified educators", () => {
@@ -90,5 +107,60 @@ test.describe("verified educators", () => {
     await page.getByRole("button", { name: "Send for approval" }).click();
     await expect(page.getByText("once a moderator has approved it").first()).toBeVisible();
     await expect(page.getByText("Waiting for a moderator").first()).toBeVisible();
+  });
+
+  test("a moderator approves a reviewed request and a teacher's wishlist in the console", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(180_000);
+    const name = `Sam Okafor ${randomBytes(2).toString("hex")}`;
+    await newMember(page, name);
+    const asked = await page.request.post("/api/educator_verification/review", {
+      data: { note: "I teach grade 4 at Lincoln Elementary; my page is on the school site." },
+      headers: { "x-xsrf-token": await xsrf(page) },
+    });
+    expect(asked.ok(), await asked.text()).toBe(true);
+
+    const staffContext = await browser.newContext({ baseURL });
+    const staff = await staffContext.newPage();
+    const signin = await staff.request.post("/api/signin", { data: MODERATOR });
+    expect(signin.ok()).toBe(true);
+    await staff.setViewportSize({ width: 1280, height: 900 });
+    await staff.goto("/admin/educators");
+    await expect(
+      staff.getByRole("heading", { level: 1, name: "Verified educators" }),
+    ).toBeVisible();
+    await expectAccessible(staff);
+    const row = staff.getByRole("row").filter({ hasText: name });
+    await row.getByRole("button", { name: "Approve" }).click();
+    await staff.getByRole("dialog").getByRole("button", { name: "Approve" }).click();
+    await expect(staff.getByRole("row").filter({ hasText: name })).toHaveCount(0);
+
+    // Now verified, the teacher sends a wishlist; it stays off the home page until approved.
+    const lastName = `Okafor${randomBytes(2).toString("hex")}`;
+    const sent = await page.request.post("/api/wishlist_submit", {
+      data: {
+        first_name: "Sam",
+        last_name: lastName,
+        school_location: "Lincoln Elementary, Tulsa, OK",
+        amazon_wishlist: "https://www.amazon.com/hz/wishlist/ls/SAM1",
+      },
+      headers: { "x-xsrf-token": await xsrf(page) },
+    });
+    expect(sent.ok(), await sent.text()).toBe(true);
+    expect(await homeText(page)).not.toContain(lastName);
+
+    await staff.goto("/admin/wishlist");
+    await expect(staff.getByRole("heading", { name: /Waiting for approval/ })).toBeVisible();
+    const entry = staff.getByRole("row").filter({ hasText: lastName });
+    await entry.getByRole("button", { name: "Approve" }).click();
+    await staff.getByRole("dialog").getByRole("button", { name: "Approve" }).click();
+    await expect(
+      staff.getByRole("table", { name: "Teachers Wishlist entries" }).getByText(lastName),
+    ).toBeVisible();
+    await expect.poll(() => homeText(page)).toContain(lastName);
+    await staffContext.close();
   });
 });
