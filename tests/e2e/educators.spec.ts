@@ -161,6 +161,18 @@ test.describe("verified educators", () => {
       staff.getByRole("table", { name: "Teachers Wishlist entries" }).getByText(lastName),
     ).toBeVisible();
     await expect.poll(() => homeText(page)).toContain(lastName);
+
+    // Both console pages fit a phone and stay accessible.
+    await staff.setViewportSize({ width: 375, height: 812 });
+    for (const path of ["/admin/educators", "/admin/wishlist"]) {
+      await staff.goto(path);
+      await expect(staff.locator(".console-main h1")).toBeVisible();
+      await expectAccessible(staff);
+      const overflow = await staff.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
     await staffContext.close();
   });
 });
