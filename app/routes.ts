@@ -22,6 +22,10 @@ export default [
   route("user/profile-edit", "routes/profile-edit.tsx"),
   route("user/notifications", "routes/notifications.tsx"),
   route("profile/:userId", "routes/profile.tsx"),
+  // Verified educators (issue 11): asking, the mailed link, a teacher's own wishlist entry.
+  route("user/verify-educator", "routes/verify-educator.tsx"),
+  route("user/verify-educator/confirm/:code", "routes/verify-educator-confirm.tsx"),
+  route("user/wishlist/new", "routes/wishlist-new.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
   route("forgotpassword", "routes/forgot-password.tsx"),
@@ -55,6 +59,8 @@ export default [
       route("messages", "routes/admin/messages.tsx"),
       // Moderation (issue 10).
       route("reports", "routes/admin/reports.tsx"),
+      // Verified educators (issue 11).
+      route("educators", "routes/admin/educators.tsx"),
     ]),
   ]),
   route("*", "routes/not-found.tsx"),

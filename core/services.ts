@@ -28,6 +28,7 @@ import { createContactConsoleService } from "./contact/console-service.ts";
 import { createNotificationsService } from "./notifications/service.ts";
 import { createLinksService } from "./links/service.ts";
 import { createFreshnessService } from "./freshness/service.ts";
+import { createEducatorsService } from "./educators/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -68,6 +69,7 @@ export function createServices(deps: Deps) {
     // Honest links (issue 11): /go/{unique_id} and the store pages' click counts.
     links: createLinksService(deps),
     freshness: createFreshnessService(deps),
+    educators: createEducatorsService(deps, settings),
     // feature services: add one line per feature here
   };
 }

@@ -221,6 +221,11 @@ export interface TeachersWishlistTable {
   amazon_wishlist: string;
   position: Defaulted<number>;
   created_at: Generated<Date>;
+  /** Only approved entries are public; a verified educator's own entry waits (migration 021). */
+  status: Defaulted<WishlistStatus>;
+  /** The verified educator who submitted the entry; null for the console's own entries. */
+  user_id: ColumnType<number | null, number | null | undefined, number | null>;
+  review_reason: Defaulted<string>;
 }
 
 export interface GeneralSettingsTable {
@@ -416,6 +421,33 @@ export interface LinkChecksTable {
   detail: Defaulted<string>;
 }
 
+export type WishlistStatus = "pending" | "approved" | "rejected";
+export type EducatorRequestMethod = "school_email" | "review";
+export type EducatorRequestStatus = "pending" | "approved" | "rejected" | "expired" | "withdrawn";
+
+/** Domains counted as school or district addresses besides .edu and k12.<state>.us (migration 021). */
+export interface SchoolDomainsTable {
+  domain: string;
+  created_by: number | null;
+  created_at: Generated<Date>;
+}
+
+/** A member's request to be marked a verified educator (migration 021). */
+export interface EducatorRequestsTable {
+  id: Generated<number>;
+  user_id: number;
+  method: EducatorRequestMethod;
+  school_email: Defaulted<string>;
+  note: Defaulted<string>;
+  status: Defaulted<EducatorRequestStatus>;
+  token_hash: string | null;
+  token_expires_at: NullableTimestamp;
+  decided_by: number | null;
+  decided_at: NullableTimestamp;
+  reason: Defaulted<string>;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
@@ -453,6 +485,8 @@ export interface Database {
   store_link_clicks: StoreLinkClicksTable;
   coupon_feedback: CouponFeedbackTable;
   link_checks: LinkChecksTable;
+  school_domains: SchoolDomainsTable;
+  educator_requests: EducatorRequestsTable;
 }
 
 export type User = Selectable<UsersTable>;

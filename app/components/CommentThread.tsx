@@ -1,3 +1,4 @@
+import { EducatorBadge } from "./EducatorBadge.tsx";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { PresentedComment } from "../../core/posts/presenter.ts";
@@ -78,7 +79,10 @@ function CommentItem({
           <Avatar name={comment.user_name} image={comment.user_image} size={36} />
           <span className="comment-author">
             {comment.user_id ? (
-              <Link to={`/profile/${comment.user_id}`}>{comment.user_name}</Link>
+              <>
+                <Link to={`/profile/${comment.user_id}`}>{comment.user_name}</Link>
+                <EducatorBadge verified={comment.user_verified_educator} />
+              </>
             ) : (
               comment.user_name
             )}

@@ -1,3 +1,4 @@
+import { EducatorBadge } from "./EducatorBadge.tsx";
 import { Link } from "react-router";
 import { FiExternalLink } from "react-icons/fi";
 import type { PostDetails } from "../../core/posts/service.ts";
@@ -70,6 +71,7 @@ function PostByline({ post, at }: { post: Post; at: Date }) {
           {post.user ? (
             <>
               Posted by <Link to={`/profile/${post.user.id}`}>{post.user.name}</Link>
+              <EducatorBadge verified={post.user_verified_educator} />
             </>
           ) : (
             <>Posted by {post.user_name || "a member"}</>

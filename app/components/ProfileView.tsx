@@ -1,3 +1,4 @@
+import { EducatorAccountLink, EducatorBadge } from "./EducatorBadge.tsx";
 import { Link } from "react-router";
 import type { ProfilePage } from "../../core/profiles/presenter.ts";
 import { formatDate } from "../lib/format.ts";
@@ -78,6 +79,7 @@ function ProfileHeader({
       <div className="profile-identity">
         <h1 id="profile-name" className="page-title">
           {user.user_name}
+          <EducatorBadge verified={user.user_verified_educator} />
         </h1>
         <p className="profile-meta">
           <span className="profile-type">{user.user_type}</span>
@@ -110,6 +112,9 @@ function ProfileHeader({
                   </span>
                 )}
               </Link>
+            )}
+            {unreadNotifications !== undefined && (
+              <EducatorAccountLink verified={user.user_verified_educator} />
             )}
           </>
         ) : (

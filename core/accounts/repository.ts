@@ -214,6 +214,14 @@ export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombs
   await db.deleteFrom("oauth_accounts").where("user_id", "=", userId).execute();
   await db.deleteFrom("oauth_link_requests").where("user_id", "=", userId).execute();
   await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();
+  // Verification requests keep a school address and a note: personal data. Wishlist entries still
+  // waiting for review go too; approved ones stay public, as the member's posts do.
+  await db.deleteFrom("educator_requests").where("user_id", "=", userId).execute();
+  await db
+    .deleteFrom("teachers_wishlist")
+    .where("user_id", "=", userId)
+    .where("status", "!=", "approved")
+    .execute();
   await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
   await db.deleteFrom("contact_messages").where("user_id", "=", userId).execute();
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();

@@ -143,16 +143,22 @@ const WISHLIST_COLUMNS = [
 ] as const;
 
 export function findWishlist(db: DbOrTx) {
+  // The ordered list: entries waiting for review are listed apart (core/educators).
   return db
     .selectFrom("teachers_wishlist")
     .select(WISHLIST_COLUMNS)
+    .where("status", "=", "approved")
     .orderBy("position")
     .orderBy("id")
     .execute();
 }
 
 export function findWishlistEntry(db: DbOrTx, id: number, lock = false) {
-  const query = db.selectFrom("teachers_wishlist").select(WISHLIST_COLUMNS).where("id", "=", id);
+  const query = db
+    .selectFrom("teachers_wishlist")
+    .select(WISHLIST_COLUMNS)
+    .where("id", "=", id)
+    .where("status", "=", "approved");
   return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 

@@ -1,7 +1,7 @@
 import { changedFields, recordAudit } from "../audit/audit-trail.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { requireContentRole } from "../console/content-policy.ts";
-import { compactOrder, moveRow, nextPosition } from "../console/ordered-rows.ts";
+import { APPROVED_WISHLIST, compactOrder, moveRow, nextPosition } from "../console/ordered-rows.ts";
 import { isUniqueViolation } from "../console/unique-violation.ts";
 import { htmlToText, sanitizeRichHtml } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
@@ -260,7 +260,7 @@ export function createCmsConsoleService(deps: Deps) {
     const actor = requireContentRole(user, "create");
     const values = wishlistValues(input);
     const row = await db.transaction().execute(async (tx) => {
-      const position = await nextPosition(tx, "teachers_wishlist");
+      const position = await nextPosition(tx, "teachers_wishlist", APPROVED_WISHLIST);
       const id = await repo.insertWishlistEntry(tx, values, position);
       await recordAudit(tx, actor, {
         action: "wishlist.create",
@@ -305,7 +305,7 @@ export function createCmsConsoleService(deps: Deps) {
       const before = await repo.findWishlistEntry(tx, id, true);
       if (!before) throw new NotFoundError(ENTRY_MISSING);
       await repo.deleteWishlistEntry(tx, id);
-      await compactOrder(tx, "teachers_wishlist");
+      await compactOrder(tx, "teachers_wishlist", APPROVED_WISHLIST);
       await recordAudit(tx, actor, {
         action: "wishlist.delete",
         itemType: "wishlist",
@@ -323,7 +323,7 @@ export function createCmsConsoleService(deps: Deps) {
     await db.transaction().execute(async (tx) => {
       const before = await repo.findWishlistEntry(tx, id);
       if (!before) throw new NotFoundError(ENTRY_MISSING);
-      const order = await moveRow(tx, "teachers_wishlist", id, direction);
+      const order = await moveRow(tx, "teachers_wishlist", id, direction, APPROVED_WISHLIST);
       await recordAudit(tx, actor, {
         action: "wishlist.move",
         itemType: "wishlist",

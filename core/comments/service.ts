@@ -3,6 +3,7 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import { htmlToText } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
+import { isVerifiedEducator } from "../educators/educator-flag.ts";
 import { presentCommentTree } from "../posts/presenter.ts";
 import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
 import { commentTextToHtml } from "./content.ts";
@@ -50,6 +51,7 @@ export function createCommentsService({ db, now, changes }: Deps) {
             user_name: author.name,
             user_image: author.image_url,
             user_deleted_at: null,
+            user_verified_educator: await isVerifiedEducator(db, author.id),
           },
         ],
         postType,

@@ -10,8 +10,15 @@ import type { Direction } from "./content-fields.ts";
 export type OrderedTable =
   "featured_stores" | "teachers_wishlist" | "social_links" | "forums" | "forum_categories";
 
-/** The rows of one list: a whole table, or the categories of one forum. */
-export type OrderScope = { column: "forum_id"; value: number } | null;
+/**
+ * The rows of one list: a whole table, the categories of one forum, or the approved entries of the
+ * Teachers Wishlist (entries waiting for review stand outside the order).
+ */
+export type OrderScope =
+  { column: "forum_id"; value: number } | { column: "status"; value: "approved" } | null;
+
+/** The Teachers Wishlist's ordered list: its approved entries. */
+export const APPROVED_WISHLIST: OrderScope = { column: "status", value: "approved" };
 
 function whereScope(scope: OrderScope) {
   return scope ? sql`WHERE ${sql.ref(scope.column)} = ${scope.value}` : sql``;

@@ -379,9 +379,11 @@ export function findHotDeals(db: DbOrTx, now: Date, limit: number, filter: DealF
 }
 
 export function findTeachersWishlist(db: DbOrTx) {
+  // Entries teachers sent wait for a moderator (docs/decisions/0041-verified-educators.md).
   return db
     .selectFrom("teachers_wishlist")
     .select(["id", "first_name", "last_name", "school_location", "amazon_wishlist"])
+    .where("status", "=", "approved")
     .orderBy("position")
     .orderBy("id")
     .execute();

@@ -198,3 +198,30 @@ export function contactReplyMail(
     ]),
   };
 }
+
+/** A verified-educator request by school address: the single-use link that proves the address. */
+export function educatorConfirmMail(
+  input: Common & { schoolEmail: string; link: string; validHours: number },
+): MailContent {
+  const { siteName, name, schoolEmail, link, validHours } = input;
+  return {
+    subject: `Confirm your school address for ${siteName}`,
+    text:
+      `Hello ${name},\n\n` +
+      `You asked ${siteName} to verify you as an educator with the school address ${schoolEmail}. ` +
+      `To confirm it, open this link:\n\n${link}\n\n` +
+      `The link works once and expires in ${validHours} hours. Your profile, posts and comments ` +
+      `then show a "Verified educator" badge. If this was not you, ignore this message: nothing ` +
+      `changes.\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        `You asked ${escapeHtml(siteName)} to verify you as an educator with the school address ${escapeHtml(schoolEmail)}. To confirm it, open the link.`,
+        `The link works once and expires in ${validHours} hours. Your profile, posts and comments then show a “Verified educator” badge. If this was not you, ignore this message: nothing changes.`,
+      ],
+      { label: "Confirm my school address", url: link },
+    ),
+  };
+}

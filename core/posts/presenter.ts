@@ -34,6 +34,8 @@ export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now
     user_name: userName,
     user_by: userName,
     user_image: userImage,
+    user_verified_educator:
+      !authorGone && row.user_id !== null && row.user_verified_educator === true,
     post_id: row.id,
     post_type: row.post_type,
     // Sanitised when written; cleaned again here so that no stored HTML reaches a page unchecked.
@@ -64,6 +66,8 @@ export interface PresentedComment {
   user_id: number | null;
   user_name: string;
   user_image: string;
+  /** The author is a verified educator: their comments carry the badge. */
+  user_verified_educator: boolean;
   /** Sanitised HTML. */
   message: string;
   created_at: string;
@@ -94,7 +98,10 @@ const WITHHELD_MESSAGE = {
  * (`viewer`), who see it in place with its moderation banner.
  */
 export function presentCommentTree(
-  rows: (Omit<CommentRow, "status"> & { status?: CommentRow["status"] })[],
+  rows: (Omit<CommentRow, "status" | "user_verified_educator"> & {
+    status?: CommentRow["status"];
+    user_verified_educator?: boolean | null;
+  })[],
   productType: "d" | "g",
   viewer: CurrentUser | null = null,
 ): PresentedComment[] {
@@ -111,6 +118,7 @@ export function presentCommentTree(
       user_id: deleted || authorGone ? null : row.user_id,
       user_name: deleted ? "" : authorGone ? FORMER_MEMBER : (row.user_name ?? ""),
       user_image: deleted || authorGone ? "" : (row.user_image ?? ""),
+      user_verified_educator: !deleted && !authorGone && row.user_verified_educator === true,
       message: withheld
         ? WITHHELD_MESSAGE[status]
         : deleted

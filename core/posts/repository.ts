@@ -20,6 +20,8 @@ export function findPostDetail(db: DbOrTx, uniqueId: string) {
       "categories.slug as category_slug",
       "users.deleted_at as user_deleted_at",
       "stores.affiliate_template as store_affiliate_template",
+      // The author's badge, from the join that already gives their name (decision 0041).
+      "users.verified_educator as user_verified_educator",
     ])
     .where("posts.unique_id", "=", uniqueId)
     .executeTakeFirst();
@@ -47,6 +49,7 @@ export function findComments(db: DbOrTx, postId: number) {
       "users.name as user_name",
       "users.image_url as user_image",
       "users.deleted_at as user_deleted_at",
+      "users.verified_educator as user_verified_educator",
     ])
     .where("comments.post_id", "=", postId)
     .orderBy("comments.created_at")

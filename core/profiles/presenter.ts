@@ -22,6 +22,8 @@ function ownerView(row: ProfileUserRow, isFollow: boolean) {
     user_email: row.email,
     user_mobile: row.mobile,
     user_address: row.address,
+    /** The "Verified educator" badge (docs/decisions/0041-verified-educators.md). */
+    user_verified_educator: row.verified_educator,
   };
 }
 

@@ -25,6 +25,7 @@ export function findProfileUser(db: DbOrTx, userId: number) {
       "users.website",
       "users.address",
       "users.created_at",
+      "users.verified_educator",
       eb
         .selectFrom("posts")
         .select(sql<number>`count(*)`.as("n"))

@@ -26,6 +26,7 @@ import { adminMessagesApi } from "./admin-messages.ts";
 import { moderationApi } from "./moderation.ts";
 import { notificationsApi } from "./notifications.ts";
 import { freshnessApi } from "./freshness.ts";
+import { educatorsApi } from "./educators.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -52,6 +53,7 @@ const modules: ApiModule[] = [
   moderationApi,
   notificationsApi,
   freshnessApi,
+  educatorsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

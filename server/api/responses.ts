@@ -306,6 +306,7 @@ const Comment = z.strictObject({
   user_id: z.number().nullable(),
   user_name: z.string(),
   user_image: z.string(),
+  user_verified_educator: z.boolean().describe("shows the Verified educator badge"),
   message: z.string().describe("sanitised HTML"),
   created_at: isoDateTime,
   comment_id: z.union([z.number(), z.literal("")]).describe("the parent comment, '' at the top"),
@@ -324,6 +325,7 @@ const isLiked = z
 
 const ProductDetails = z.strictObject({
   ...dealCardFields,
+  user_verified_educator: z.boolean().describe("the author shows the Verified educator badge"),
   post_id: z.number(),
   description: z.string().describe("sanitised HTML"),
   description_text: z.string(),
@@ -477,6 +479,7 @@ const UserProfile = z.strictObject({
   user_email: z.string().optional().describe("owner only"),
   user_mobile: z.string().optional().describe("owner only"),
   user_address: z.string().optional().describe("owner only"),
+  user_verified_educator: z.boolean().describe("shows the Verified educator badge"),
 });
 
 const FollowEntry = z.strictObject({

@@ -6,6 +6,12 @@ import { hashToken } from "../../core/auth/sessions.ts";
 import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 import { insertComment, insertPost, signedInStaff } from "./console.ts";
+import {
+  insertPendingWishlistEntry,
+  insertReviewRequest,
+  insertSchoolEmailRequest,
+  markVerifiedEducator,
+} from "./educators.ts";
 import { multipartBody, pngImage } from "./multipart.ts";
 import { DEFAULT_CLIENTS, startOidcProvider, type OidcProvider } from "./oidc.ts";
 import { TestClient } from "./session.ts";
@@ -735,6 +741,73 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
       id: await freshContactMessage(w),
       body: "Thank you for telling us.\nThe deal is fixed.",
       resolve: true,
+    },
+  }),
+
+  // Verified educators (core/educators).
+  "GET /educator_verification": async (w) => ({ client: (await freshMember(w)).client }),
+  "POST /educator_verification/school_email": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { email: "contract.teacher@lincoln.k12.ca.us" },
+  }),
+  "POST /educator_verification/review": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { note: "I teach year 5 at Lincoln Elementary, Austin." },
+  }),
+  "POST /educator_verification/withdraw": async (w) => {
+    const member = await freshMember(w);
+    await insertReviewRequest(w.t.deps.db, member.id);
+    return { client: member.client, body: {} };
+  },
+  "POST /educator_verification/confirm": async (w) => ({
+    client: visitor(w),
+    body: { code: await insertSchoolEmailRequest(w.t.deps.db, (await freshMember(w)).id) },
+  }),
+  "GET /my_wishlist": async (w) => ({ client: w.member.client }),
+  "POST /wishlist_submit": async (w) => {
+    const member = await freshMember(w);
+    await markVerifiedEducator(w.t.deps.db, member.id);
+    return {
+      client: member.client,
+      body: {
+        first_name: "Ana",
+        last_name: "Contract",
+        school_location: "Springfield Elementary, IL",
+        amazon_wishlist: "https://www.amazon.com/hz/wishlist/ls/CONTRACT2",
+      },
+    };
+  },
+  "GET /admin/educators": async (w) => ({ client: await staffClient(w, "moderator") }),
+  "POST /admin/educators/approve": async (w) => ({
+    client: await staffClient(w, "moderator"),
+    body: { id: await insertReviewRequest(w.t.deps.db, (await freshMember(w)).id) },
+  }),
+  "POST /admin/educators/reject": async (w) => ({
+    client: await staffClient(w, "moderator"),
+    body: {
+      id: await insertReviewRequest(w.t.deps.db, (await freshMember(w)).id),
+      reason: "We could not find you on the school's web site.",
+    },
+  }),
+  "POST /admin/school_domains/add": async (w) => ({
+    client: await staffClient(w, "moderator"),
+    body: { domain: `district-${randomBytes(3).toString("hex")}.org` },
+  }),
+  "POST /admin/school_domains/remove": async (w) => {
+    const domain = `district-${randomBytes(3).toString("hex")}.org`;
+    await w.t.deps.db.insertInto("school_domains").values({ domain, created_by: null }).execute();
+    return { client: await staffClient(w, "moderator"), body: { domain } };
+  },
+  "GET /admin/wishlist/pending": async (w) => ({ client: await staffClient(w, "moderator") }),
+  "POST /admin/wishlist/approve": async (w) => ({
+    client: await staffClient(w, "moderator"),
+    body: { id: await insertPendingWishlistEntry(w.t.deps.db, w.member.id) },
+  }),
+  "POST /admin/wishlist/reject": async (w) => ({
+    client: await staffClient(w, "moderator"),
+    body: {
+      id: await insertPendingWishlistEntry(w.t.deps.db, w.member.id),
+      reason: "That link is not an Amazon wishlist.",
     },
   }),
 };

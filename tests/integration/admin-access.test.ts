@@ -78,6 +78,16 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   // Moderation queue (issue 10).
   "GET /admin/reports": "moderator",
   "POST /admin/moderate": "moderator",
+  // Verified educators (issue 11): moderators review requests, the school domains and teachers'
+  // own wishlist entries.
+  "GET /admin/educators": "moderator",
+  "POST /admin/educators/approve": "moderator",
+  "POST /admin/educators/reject": "moderator",
+  "POST /admin/school_domains/add": "moderator",
+  "POST /admin/school_domains/remove": "moderator",
+  "GET /admin/wishlist/pending": "moderator",
+  "POST /admin/wishlist/approve": "moderator",
+  "POST /admin/wishlist/reject": "moderator",
 };
 
 const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));

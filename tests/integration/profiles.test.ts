@@ -280,6 +280,7 @@ describe("privacy: a profile shows others only what the privacy policy allows", 
     "join date": ["join_date"],
     biography: ["user_biography"],
     website: ["user_website"],
+    "verified educator badge": ["user_verified_educator"],
     "public activity": [
       "user_id",
       "deal_count",

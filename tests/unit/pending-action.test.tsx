@@ -48,6 +48,7 @@ const REPLY_TO: PresentedComment = {
   product_type: "d",
   is_deleted: false,
   comments_replies: [],
+  user_verified_educator: false,
 };
 
 beforeEach(() => {

@@ -29,6 +29,7 @@ function comment(
     product_type: "d",
     is_deleted: false,
     comments_replies: replies,
+    user_verified_educator: false,
   } satisfies PresentedComment;
 }
 

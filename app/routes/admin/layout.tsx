@@ -11,6 +11,7 @@ const CONSOLE_PAGES: { to: string; label: string; adminOnly?: boolean }[] = [
   { to: "/admin/posts", label: "Posts" },
   { to: "/admin/comments", label: "Comments" },
   { to: "/admin/users", label: "Users" },
+  { to: "/admin/educators", label: "Educators" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/stores", label: "Stores" },
   { to: "/admin/categories", label: "Categories" },

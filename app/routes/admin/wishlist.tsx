@@ -3,6 +3,7 @@ import { requestContext } from "#app-context";
 import { WishlistCreateBody } from "../../../core/cms/console-schema.ts";
 import type { RecordField } from "../../components/console/ConsoleRecordForm.tsx";
 import { OrderedRecordsConsole } from "../../components/console/OrderedRecordsConsole.tsx";
+import { PendingWishlistReview } from "../../components/console/PendingWishlistReview.tsx";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
 import type { Route } from "./+types/wishlist";
@@ -12,6 +13,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = requireConsoleUser(ctx);
   return {
     items: await ctx.services.cmsConsole.wishlist(user),
+    pending: await ctx.services.educators.pendingWishlist(user),
     canDelete: user.role === "admin",
   };
 }
@@ -43,43 +45,46 @@ const EMPTY = { first_name: "", last_name: "", school_location: "", amazon_wishl
 
 /** /admin/wishlist: the home page's Teachers Wishlist, in its order. */
 export default function WishlistConsole() {
-  const { items, canDelete } = useLoaderData<typeof loader>();
+  const { items, pending, canDelete } = useLoaderData<typeof loader>();
   return (
-    <OrderedRecordsConsole
-      title="Teachers Wishlist"
-      intro="The teachers' Amazon wishlists the home page shows, in this order."
-      calls="/admin/wishlist"
-      items={items}
-      canDelete={canDelete}
-      schema={WishlistCreateBody}
-      fields={FIELDS}
-      blank={EMPTY}
-      valuesOf={(item) => ({
-        first_name: item.first_name,
-        last_name: item.last_name,
-        school_location: item.school_location,
-        amazon_wishlist: item.amazon_wishlist,
-      })}
-      nameOf={(item) => `${item.first_name} ${item.last_name}'s wishlist`}
-      texts={{
-        add: "Add a wishlist",
-        newHeading: "New wishlist",
-        submit: "Add wishlist",
-        caption: "Teachers Wishlist entries",
-        empty: "No wishlists yet.",
-      }}
-      columns={[
-        { header: "Teacher", cell: (item) => `${item.first_name} ${item.last_name}` },
-        { header: "School", cell: (item) => item.school_location },
-        {
-          header: "Wishlist",
-          cell: (item) => (
-            <a href={item.amazon_wishlist} target="_blank" rel="noreferrer noopener">
-              Open on Amazon
-            </a>
-          ),
-        },
-      ]}
-    />
+    <>
+      <OrderedRecordsConsole
+        title="Teachers Wishlist"
+        intro="The teachers' Amazon wishlists the home page shows, in this order."
+        calls="/admin/wishlist"
+        items={items}
+        canDelete={canDelete}
+        schema={WishlistCreateBody}
+        fields={FIELDS}
+        blank={EMPTY}
+        valuesOf={(item) => ({
+          first_name: item.first_name,
+          last_name: item.last_name,
+          school_location: item.school_location,
+          amazon_wishlist: item.amazon_wishlist,
+        })}
+        nameOf={(item) => `${item.first_name} ${item.last_name}'s wishlist`}
+        texts={{
+          add: "Add a wishlist",
+          newHeading: "New wishlist",
+          submit: "Add wishlist",
+          caption: "Teachers Wishlist entries",
+          empty: "No wishlists yet.",
+        }}
+        columns={[
+          { header: "Teacher", cell: (item) => `${item.first_name} ${item.last_name}` },
+          { header: "School", cell: (item) => item.school_location },
+          {
+            header: "Wishlist",
+            cell: (item) => (
+              <a href={item.amazon_wishlist} target="_blank" rel="noreferrer noopener">
+                Open on Amazon
+              </a>
+            ),
+          },
+        ]}
+      />
+      <PendingWishlistReview items={pending} />
+    </>
   );
 }

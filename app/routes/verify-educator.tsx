@@ -1,0 +1,225 @@
+import { useState } from "react";
+import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
+import { requestContext } from "#app-context";
+import { loginRedirectFor } from "../../core/auth/return-path.ts";
+import {
+  EDUCATOR_LINK_TTL_HOURS,
+  EDUCATOR_NOTE_MAX,
+  EDUCATOR_NOTE_MIN,
+  ReviewRequestBody,
+  SchoolEmailBody,
+} from "../../core/educators/schema.ts";
+import { EducatorBadge } from "../components/EducatorBadge.tsx";
+import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { apiCall } from "../lib/api.ts";
+import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { pageMeta } from "../lib/meta.ts";
+import type { Route } from "./+types/verify-educator";
+import "../styles/educators.css";
+
+/** The signed-in member's verification state; a visitor goes to /login. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services, user } = context.get(requestContext);
+  if (!user) throw redirect(loginRedirectFor(request));
+  if (!user.email_verified) return { confirmed: false as const };
+  return { confirmed: true as const, ...(await services.educators.status(user)) };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(matches, {
+    title: "Get verified as an educator",
+    path: "/user/verify-educator",
+    noindex: true,
+  });
+
+type Loaded = Extract<Awaited<ReturnType<typeof loader>>, { confirmed: true }>;
+
+const METHOD_WORDS = { school_email: "by school address", review: "by a moderator's review" };
+
+function formatDateTime(iso: string) {
+  return new Date(iso).toLocaleString("en-US", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "UTC",
+  });
+}
+
+/** The member's latest request, in words, with a way to withdraw it while it waits. */
+function RequestState({ request }: { request: NonNullable<Loaded["request"]> }) {
+  const revalidator = useRevalidator();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function withdraw() {
+    setBusy(true);
+    setError(null);
+    const result = await apiCall("/educator_verification/withdraw", {});
+    if (result.ok) await revalidator.revalidate();
+    else setError(messageOf(result.data, "That did not work. Please try again."));
+    setBusy(false);
+  }
+  const how = METHOD_WORDS[request.method];
+  return (
+    <div className="card educators-state" aria-labelledby="request-heading">
+      <h2 id="request-heading">Your request</h2>
+      {request.status === "pending" && request.method === "school_email" && (
+        <p>
+          We sent a confirmation link to <strong>{request.school_email}</strong>. Open it before{" "}
+          {formatDateTime(request.expires_at!)} (UTC) to be verified. Nothing arrived? Check the
+          spam folder, or withdraw the request and ask again.
+        </p>
+      )}
+      {request.status === "pending" && request.method === "review" && (
+        <p>
+          Your note is waiting for a moderator (sent {formatDateTime(request.created_at)} UTC). You
+          will find the answer in your <Link to="/user/notifications">notifications</Link>.
+        </p>
+      )}
+      {request.status === "rejected" && (
+        <p className="alert alert-danger">
+          Your last request ({how}) was not approved: {request.reason} You can ask again below.
+        </p>
+      )}
+      {request.status === "expired" && (
+        <p className="alert alert-danger">
+          The link we sent to {request.school_email} expired before it was opened. You can ask again
+          below.
+        </p>
+      )}
+      {request.status === "withdrawn" && <p>You withdrew your last request ({how}).</p>}
+      {request.status === "pending" && (
+        <>
+          <button
+            type="button"
+            className="btn btn-outline"
+            onClick={() => void withdraw()}
+            disabled={busy}
+            aria-busy={busy || undefined}
+          >
+            Withdraw this request
+          </button>
+          <div aria-live="polite" role="status">
+            {error && <p className="alert alert-danger">{error}</p>}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function SchoolEmailForm({ accepted }: { accepted: Loaded["accepted_domains"] }) {
+  const revalidator = useRevalidator();
+  const form = useApiForm(
+    SchoolEmailBody,
+    (values) => apiCall("/educator_verification/school_email", values),
+    (result, form) => {
+      form.show({ text: messageOf(result.data, ""), tone: "success" }, { keep: true });
+      void revalidator.revalidate();
+    },
+    { initial: { email: "" }, idPrefix: "school" },
+  );
+  const domains = [...accepted.built_in, ...accepted.listed].join(", ");
+  return (
+    <section className="card" aria-labelledby="school-heading">
+      <h2 id="school-heading">With your school email address</h2>
+      <p>
+        We email a confirmation link to your school or district address. It works once, for{" "}
+        {EDUCATOR_LINK_TTL_HOURS} hours. Accepted: {domains}.
+      </p>
+      <FormAlert message={form.message} />
+      <form ref={form.ref} className="form" onSubmit={form.submit} noValidate>
+        <Field
+          {...form.bind("email")}
+          label="School email address"
+          type="email"
+          inputMode="email"
+          autoComplete="work email"
+          placeholder="name@school.edu"
+          required
+        />
+        <div>
+          <SubmitButton busy={form.busy}>Send confirmation link</SubmitButton>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ReviewForm() {
+  const revalidator = useRevalidator();
+  const form = useApiForm(
+    ReviewRequestBody,
+    (values) => apiCall("/educator_verification/review", values),
+    (result, form) => {
+      form.show({ text: messageOf(result.data, ""), tone: "success" }, { keep: true });
+      void revalidator.revalidate();
+    },
+    { initial: { note: "" }, idPrefix: "review" },
+  );
+  return (
+    <section className="card" aria-labelledby="review-heading">
+      <h2 id="review-heading">With a moderator&apos;s review</h2>
+      <p>
+        No school address? Tell our moderators where and what you teach, and how they can check it
+        (a school web page that lists you, for example). Please leave out anything private.
+      </p>
+      <FormAlert message={form.message} />
+      <form ref={form.ref} className="form" onSubmit={form.submit} noValidate>
+        <Field
+          {...form.bind("note")}
+          label="A short note for the moderators"
+          control="textarea"
+          rows={5}
+          maxLength={EDUCATOR_NOTE_MAX}
+          hint={`${EDUCATOR_NOTE_MIN} to ${EDUCATOR_NOTE_MAX} characters.`}
+          required
+        />
+        <div>
+          <SubmitButton busy={form.busy}>Send for review</SubmitButton>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** /user/verify-educator: ask to be verified by school address or by a moderator's review. */
+export default function VerifyEducator() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <div className="container educators-page">
+      <h1 className="page-title">Get verified as an educator</h1>
+      {!data.confirmed ? (
+        <p className="alert alert-danger">
+          Please confirm your account&apos;s email address first: use the link we emailed you, or{" "}
+          <Link to="/verify">ask for a new one</Link>.
+        </p>
+      ) : data.verified_educator ? (
+        <>
+          <p className="educators-state">
+            You are a verified educator <EducatorBadge verified />. The badge shows on your profile,
+            your posts and your comments.
+          </p>
+          <p>
+            <Link className="btn btn-primary" to="/user/wishlist/new">
+              Add your Teachers Wishlist
+            </Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <p>
+            Teachers and school staff get a <strong>Verified educator</strong> badge on their
+            profile, posts and comments, and can add their own Teachers Wishlist. Ask in either of
+            two ways.
+          </p>
+          {data.request && <RequestState request={data.request} />}
+          {data.request?.status !== "pending" && (
+            <>
+              <SchoolEmailForm accepted={data.accepted_domains} />
+              <ReviewForm />
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
