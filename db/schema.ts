@@ -174,6 +174,10 @@ export interface PostsTable {
   search: ColumnType<string | null, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The product the deal is grouped in (migration 020); null: a product of its own. */
+  product_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** "Lowest price in 90 days" holds (set by migration 020's trigger at write time). */
+  lowest_in_90d: Defaulted<boolean>;
 }
 
 export interface PostViewsTable {
@@ -374,6 +378,14 @@ export interface SearchTermsTable {
   term: string;
 }
 
+/** Deals of one product, for price history (migration 020). */
+export interface ProductsTable {
+  id: Generated<number>;
+  link_key: string | null;
+  merged_into: number | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
@@ -407,6 +419,7 @@ export interface Database {
   slug_redirects: SlugRedirectsTable;
   notifications: NotificationsTable;
   contact_replies: ContactRepliesTable;
+  products: ProductsTable;
 }
 
 export type User = Selectable<UsersTable>;

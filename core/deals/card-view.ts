@@ -25,6 +25,7 @@ export const CARD_VIEW_FIELDS = [
   "comments",
   "created_at",
   "temperature",
+  "lowest_in_90d",
 ] as const satisfies readonly (keyof DealCard)[];
 
 export type DealCardView = Pick<DealCard, (typeof CARD_VIEW_FIELDS)[number]>;

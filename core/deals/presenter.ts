@@ -43,6 +43,8 @@ export function presentDealCard(row: DealCardRow, now: Date) {
     // Beside the spec's fields (issue 14): degrees from likes and unlikes, and its band.
     temperature: temperatureOf(row),
     heat: heatOf(temperatureOf(row)),
+    // Beside the spec's fields (issue 11): precomputed at write time (core/prices).
+    lowest_in_90d: row.lowest_in_90d,
   };
 }
 

@@ -2,6 +2,7 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
 import { canSeeUnpublished, moderationState, type ModerationState } from "../moderation/policy.ts";
 import { presentDealCard, type DealCard } from "../deals/presenter.ts";
+import type { PriceHistory } from "../prices/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
 
@@ -148,6 +149,7 @@ export function presentProductDetailsResponse(details: {
   comments_user_image: string;
   moderation?: ModerationState;
   related_deals: DealCard[];
+  price_history: PriceHistory;
 }) {
   return { status: "true", response: details };
 }

@@ -19,6 +19,7 @@ export function findPostDetail(db: DbOrTx, uniqueId: string) {
       "categories.title as category_title",
       "categories.slug as category_slug",
       "users.deleted_at as user_deleted_at",
+      "posts.product_id",
     ])
     .where("posts.unique_id", "=", uniqueId)
     .executeTakeFirst();

@@ -4,6 +4,7 @@ import { findRelatedDeals } from "../deals/related-deals.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
+import { priceHistoryOf } from "../prices/service.ts";
 import { findReaction } from "../reactions/member-reaction.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
@@ -52,11 +53,12 @@ export function createPostsService({ db, now }: Deps) {
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, reaction, counted, related] = await Promise.all([
+    const [comments, reaction, counted, related, priceHistory] = await Promise.all([
       repo.findComments(db, row.id),
       input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
       moderation ? false : countView(row.id, input.viewer, input.visitor, at),
       findRelatedDeals(db, row, at),
+      priceHistoryOf(db, row),
     ]);
     if (counted) row.views += 1;
     return {
@@ -68,6 +70,8 @@ export function createPostsService({ db, now }: Deps) {
       ...(moderation ? { moderation } : {}),
       // Beside the spec's fields: up to 6 live deals of the same store or category (issue 14).
       related_deals: related,
+      // Beside the spec's fields (issue 11): the product's prices (core/prices).
+      price_history: priceHistory,
     };
   }
 
