@@ -29,8 +29,7 @@ export const priceHistoryApi: ApiModule = (app, services) => {
       "unknown deal, an educator post or a held, hidden or removed deal answers 404",
     body: PriceHistoryBody,
     response: PriceHistoryResponse,
-    handler: async ({ input }) =>
-      presentPriceHistoryResponse(await services.prices.history(input)),
+    handler: async ({ input }) => presentPriceHistoryResponse(await services.prices.history(input)),
   });
 
   apiRoute(app, {
