@@ -7,6 +7,7 @@ import { useCardLayout } from "../lib/card-layout.ts";
 import { useCardVote } from "../lib/card-votes.ts";
 import { formatPrice } from "../lib/format.ts";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
+import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
 import "../styles/deal-card.css";
@@ -124,6 +125,7 @@ export function DealCard({
         </p>
         <p className="deal-card-foot">
           {deal.is_expired && <span className="card-tag card-tag-expired">Expired</span>}
+          <LowestPriceBadge deal={deal} />
           {deal.coupon_code && <span className="card-tag card-tag-code">Code</span>}
           {!deal.is_expired && deal.deal_badge && (
             <span className="card-tag card-tag-badge">{deal.deal_badge}</span>

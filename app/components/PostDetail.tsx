@@ -10,6 +10,7 @@ import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
+import { PriceHistoryChart, PriceHistoryNote } from "./PriceHistory.tsx";
 import { RelatedDeals } from "./RelatedDeals.tsx";
 import { ReportButton } from "./ReportButton.tsx";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
@@ -241,6 +242,7 @@ export function PostDetail({
             </h1>
             <PostByline post={post} at={at} />
             {isDeal && <PostPrice post={post} />}
+            {isDeal && <PriceHistoryNote details={details} />}
             {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
             <GrabDealLink post={post} />
             {!details.moderation && (
@@ -274,6 +276,8 @@ export function PostDetail({
           </section>
         )}
       </article>
+
+      {isDeal && <PriceHistoryChart details={details} />}
 
       <RelatedDeals deals={details.related_deals} />
 

@@ -8,12 +8,22 @@ export const PriceHistoryBody = z.object({ unique_id: uniqueId });
 export type PriceHistoryInput = z.output<typeof PriceHistoryBody>;
 
 /**
+ * A deal named by its unique_id or by its page's address (/post/<unique_id>/<slug>), as a moderator
+ * may paste it.
+ */
+export const dealReference = z.preprocess((value) => {
+  if (typeof value !== "string") return value;
+  const match = /\/post\/([^/?#\s]+)/.exec(value);
+  return match ? match[1] : value;
+}, uniqueId);
+
+/**
  * `POST /api/admin/posts/merge_product`: the deal `unique_id` (and every deal of its product) joins
  * the product of the deal `into_unique_id`.
  */
 export const MergeProductBody = z.object({
   unique_id: uniqueId,
-  into_unique_id: uniqueId,
+  into_unique_id: dealReference,
   reason: moderationReason,
 });
 

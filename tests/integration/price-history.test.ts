@@ -349,7 +349,11 @@ describe("POST /api/admin/posts/merge_product", () => {
   it("merges deals without links into a product of their own", async () => {
     const a = await postDeal(600, 14, "");
     const b = await postDeal(601, 12, "");
-    const response = await merge({ unique_id: b, into_unique_id: a });
+    // The deal to merge into may be named by its page's address, as a moderator pastes it.
+    const response = await merge({
+      unique_id: b,
+      into_unique_id: `http://localhost:3000/post/${a}/glue-sticks`,
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(await productOf(a)).not.toBeNull();
     expect(await productOf(b)).toBe(await productOf(a));

@@ -8,6 +8,7 @@ import { orNull } from "../../../core/not-found.ts";
 import { SUBMISSION_LIMITS } from "../../../core/submissions/schema.ts";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { RichTextEditor } from "../../components/RichTextEditor.tsx";
+import { MergeProductForm } from "../../components/console/MergeProductForm.tsx";
 import { StatusBadge } from "../../components/console/StatusBadge.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
@@ -255,6 +256,7 @@ export default function EditPost() {
           </Link>
         </div>
       </form>
+      {isDeal && <MergeProductForm post={post} />}
     </>
   );
 }
