@@ -33,9 +33,9 @@ export function PriceHistoryNote({ details }: { details: Details }) {
   );
 }
 
-const WIDTH = 400;
-const HEIGHT = 200;
-const PAD = { top: 16, right: 16, bottom: 32, left: 64 };
+const WIDTH = 360;
+const HEIGHT = 190;
+const PAD = { top: 16, right: 12, bottom: 32, left: 70 };
 
 /** Where each point goes: time along, price up; a flat or single-moment history stays centred. */
 function layout(points: PricePoint[]) {
@@ -138,26 +138,29 @@ export function PriceHistoryChart({ details }: { details: Details }) {
           </span>
         </figcaption>
       </figure>
-      <table className="visually-hidden">
-        <caption>Every price posted for this product, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Posted</th>
-            <th scope="col">Price</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.unique_id}>
-              <td>
-                <time dateTime={p.date}>{formatDate(p.date)}</time>
-                {p.unique_id === post.unique_id ? " (this deal)" : ""}
-              </td>
-              <td>{money(p.price)}</td>
+      {/* In a wrapper: a table box ignores the 1px width that hides it, and would widen the page. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>Every price posted for this product, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Posted</th>
+              <th scope="col">Price</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.unique_id}>
+                <td>
+                  <time dateTime={p.date}>{formatDate(p.date)}</time>
+                  {p.unique_id === post.unique_id ? " (this deal)" : ""}
+                </td>
+                <td>{money(p.price)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

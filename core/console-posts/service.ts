@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { releaseUserImage } from "../media/images.ts";
 import { applyModeration } from "../moderation/service.ts";
-import { productForLink } from "../prices/repository.ts";
+import { productForLink } from "../prices/product-of-link.ts";
 import { uniqueId as uniqueIdSchema } from "../posts/schema.ts";
 import {
   cleanDescription,

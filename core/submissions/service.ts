@@ -12,7 +12,7 @@ import {
   derivedDiscussionFields,
 } from "../posts/derived-fields.ts";
 import { newUniqueId } from "../posts/identity.ts";
-import { productForLink } from "../prices/repository.ts";
+import { productForLink } from "../prices/product-of-link.ts";
 import { requirePoster } from "./policy.ts";
 import { presentDuplicate, toSubmitOptions, type CreatedPost } from "./presenter.ts";
 import * as repo from "./repository.ts";
