@@ -1,4 +1,5 @@
-import type { PricePointRow } from "./repository.ts";
+import { postPath } from "../posts/paths.ts";
+import type { PricePointRow, findProductDeals } from "./repository.ts";
 
 /** One price of a product: what was asked, when it was posted, and which deal posted it. */
 export function presentPricePoint(row: PricePointRow) {
@@ -44,3 +45,18 @@ export function presentMerged(result: { product_id: number; deals: string[] }) {
     deals: result.deals,
   };
 }
+
+/** A product's deals as the console's edit page lists them beside the merge form. */
+export function presentProductDeals(rows: Awaited<ReturnType<typeof findProductDeals>>) {
+  return rows.map((row) => ({
+    unique_id: row.unique_id,
+    title: row.title,
+    price: row.price,
+    currency: row.currency,
+    status: row.status,
+    date: row.created_at.toISOString(),
+    path: postPath(row),
+  }));
+}
+
+export type ProductDeal = ReturnType<typeof presentProductDeals>[number];

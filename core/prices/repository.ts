@@ -107,3 +107,31 @@ export async function findPricePoints(db: DbOrTx, deal: HistoryDeal) {
 }
 
 export type PricePointRow = Awaited<ReturnType<typeof findPricePoints>>[number];
+
+const CONSOLE_DEAL = [
+  "unique_id",
+  "slug",
+  "post_type",
+  "title",
+  "price",
+  "currency",
+  "status",
+  "created_at",
+] as const;
+
+/** The deals a product groups, any status, oldest first, as the console lists them. */
+export function findProductDeals(db: DbOrTx, productId: number) {
+  return db
+    .selectFrom("posts")
+    .select(CONSOLE_DEAL)
+    .where("product_id", "=", productId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(HISTORY_LIMIT)
+    .execute();
+}
+
+/** Deals by id, as the console lists them. */
+export function findDealsByIds(db: DbOrTx, ids: number[]) {
+  return db.selectFrom("posts").select(CONSOLE_DEAL).where("id", "in", ids).execute();
+}

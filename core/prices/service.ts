@@ -4,7 +4,12 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import type { DbOrTx } from "../../db/index.ts";
 import { requireProductMerge } from "./policy.ts";
-import { presentPriceHistory, presentPricePoint, type PriceHistory } from "./presenter.ts";
+import {
+  presentPriceHistory,
+  presentPricePoint,
+  presentProductDeals,
+  type PriceHistory,
+} from "./presenter.ts";
 import * as repo from "./repository.ts";
 import {
   HISTORY_MESSAGES,
@@ -39,6 +44,21 @@ export function createPricesService({ db, now, changes }: Deps) {
         throw new NotFoundError(HISTORY_MESSAGES.notFound);
       }
       return (await repo.findPricePoints(db, deal)).map(presentPricePoint);
+    },
+
+    /**
+     * The deals grouped with a deal (itself included), for the console's edit page; just the deal
+     * when it has no product. Moderators only; a NotFoundError for an unknown deal.
+     */
+    async productDeals(user: CurrentUser | null, uniqueId: string) {
+      requireProductMerge(user);
+      const deal = await repo.findDealForHistory(db, uniqueId);
+      if (!deal) throw new NotFoundError(MERGE_MESSAGES.notFound);
+      if (deal.product_id === null) {
+        const own = await repo.findDealsByIds(db, [deal.id]);
+        return presentProductDeals(own);
+      }
+      return presentProductDeals(await repo.findProductDeals(db, deal.product_id));
     },
 
     /**

@@ -13,7 +13,9 @@ const PriceHistoryResponse = z.strictObject({
 const MergedResponse = z.strictObject({
   status: z.literal("true"),
   message: z.string(),
-  product_id: z.number(),
+  product_id: z
+    .number()
+    .describe("the product's id (a group of deals); not a card's product_id, which names a deal"),
   deals: z.array(z.string()).describe("unique_ids of the product's deals after the merge"),
 });
 

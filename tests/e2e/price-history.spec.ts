@@ -65,12 +65,20 @@ test("a merged product shows its badge, previous price and chart on the card and
   // The console: the newer deal is the same product as the older one, named by its address.
   await page.goto(`/admin/posts/${newer.unique_id}/edit`);
   const merge = page.getByRole("form", { name: "Same product as another deal" });
+  await expect(
+    merge.getByRole("heading", { name: "This deal is its product's only deal" }),
+  ).toBeVisible();
   await merge.getByLabel("The other deal's id or address").fill(older.url);
   await merge.getByLabel("Reason for the merge").fill("Same laminator, two stores");
   await merge.getByRole("button", { name: "Merge products" }).click();
   await expect(merge.getByRole("alert").or(merge.getByRole("status"))).toContainText(
     "this product now has 2 deals",
   );
+  // The page reloads its data: both deals are listed, this one marked.
+  await expect(merge.getByRole("heading", { name: "This product's 2 deals" })).toBeVisible();
+  await expect(merge.locator(".merge-product-deals li")).toHaveCount(2);
+  await expect(merge.locator(".merge-product-deals li").nth(1)).toContainText("(this deal)");
+  await expectAccessible(page);
 
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 900 });

@@ -1,16 +1,26 @@
 import { useMemo } from "react";
-import { useRevalidator } from "react-router";
+import { Link, useRevalidator } from "react-router";
+import type { ProductDeal } from "../../../core/prices/presenter.ts";
 import { MergeProductBody } from "../../../core/prices/schema.ts";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
+import { formatDate, formatPrice } from "../../lib/format.ts";
 import { Field, FormAlert, SubmitButton } from "../Form.tsx";
+import "../../styles/price-history.css";
 
 /**
  * The console's "same product" merge on a deal's edit page (issue 11, price history): this deal and
  * every deal of its product join the product of another deal, named by its id or its address. The
  * deal page's price history then shows both; the merge is in the audit log.
  */
-export function MergeProductForm({ post }: { post: { unique_id: string; title: string } }) {
+export function MergeProductForm({
+  post,
+  deals,
+}: {
+  post: { unique_id: string; title: string };
+  /** The deals of this deal's product, itself included, oldest first. */
+  deals: ProductDeal[];
+}) {
   const revalidator = useRevalidator();
   const schema = useMemo(() => MergeProductBody.omit({ unique_id: true }), []);
   const form = useApiForm(
@@ -42,6 +52,22 @@ export function MergeProductForm({ post }: { post: { unique_id: string; title: s
         under a different link, merge this deal&apos;s product into it: the deal pages then show one
         price history, and later deals of either link join it.
       </p>
+      <h3 className="merge-product-deals-heading">
+        {deals.length === 1
+          ? "This deal is its product's only deal"
+          : `This product's ${deals.length} deals`}
+      </h3>
+      <ul className="merge-product-deals">
+        {deals.map((deal) => (
+          <li key={deal.unique_id}>
+            <Link to={deal.path}>{deal.title}</Link> ·{" "}
+            {deal.price === null ? "no price" : formatPrice(deal.price, deal.currency)} ·{" "}
+            <time dateTime={deal.date}>{formatDate(deal.date)}</time>
+            {deal.status !== "active" && <> · {deal.status}</>}
+            {deal.unique_id === post.unique_id && <> (this deal)</>}
+          </li>
+        ))}
+      </ul>
       <FormAlert message={form.message} />
       <Field
         {...form.bind("into_unique_id")}
