@@ -397,3 +397,31 @@ describe("POST /api/admin/posts/merge_product", () => {
     expect(await auditOf(t.deps.db, "d", deal.unique_id)).toEqual([]);
   });
 });
+
+describe("malformed input", () => {
+  const MALFORMED: unknown[] = [null, true, 12, -1, "", " ", "x".repeat(5000), [], {}, ["a"]];
+
+  it("never breaks either call: a 4xx with a message for every bad field and body", async () => {
+    const deal = await insertPost(t.deps.db, { price: 10 });
+    const other = await insertPost(t.deps.db, { price: 12 });
+    const calls = [
+      { url: "/api/price_history", body: { unique_id: deal.unique_id } },
+      {
+        url: "/api/admin/posts/merge_product",
+        body: { unique_id: deal.unique_id, into_unique_id: other.unique_id },
+      },
+    ];
+    for (const call of calls) {
+      for (const field of Object.keys(call.body)) {
+        for (const value of MALFORMED) {
+          const response = await moderator.client.post(call.url, { ...call.body, [field]: value });
+          const what = `${call.url} ${field}=${JSON.stringify(value)?.slice(0, 20)}`;
+          expect(response.statusCode, what).toBeGreaterThanOrEqual(400);
+          expect(response.statusCode, what).toBeLessThan(500);
+          expect(typeof response.json().message, what).toBe("string");
+        }
+      }
+    }
+    expect(await productOf(deal.unique_id)).toBeNull();
+  });
+});
