@@ -29,6 +29,7 @@ import { createNotificationsService } from "./notifications/service.ts";
 import { createLinksService } from "./links/service.ts";
 import { createFreshnessService } from "./freshness/service.ts";
 import { createEducatorsService } from "./educators/service.ts";
+import { createPricesService } from "./prices/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -70,6 +71,7 @@ export function createServices(deps: Deps) {
     links: createLinksService(deps),
     freshness: createFreshnessService(deps),
     educators: createEducatorsService(deps, settings),
+    prices: createPricesService(deps),
     // feature services: add one line per feature here
   };
 }

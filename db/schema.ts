@@ -179,6 +179,10 @@ export interface PostsTable {
   /** When the deal was last seen to work, and by what (migration 018): set at posting by a trigger. */
   last_verified_at: Timestamp;
   last_verified_by: Defaulted<VerifiedBy>;
+  /** The product the deal is grouped in (migration 020); null: a product of its own. */
+  product_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** "Lowest price in 90 days" holds (set by migration 020's trigger at write time). */
+  lowest_in_90d: Defaulted<boolean>;
 }
 
 export interface PostViewsTable {
@@ -448,6 +452,14 @@ export interface EducatorRequestsTable {
   created_at: Generated<Date>;
 }
 
+/** Deals of one product, for price history (migration 020). */
+export interface ProductsTable {
+  id: Generated<number>;
+  link_key: string | null;
+  merged_into: number | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   oauth_accounts: OauthAccountsTable;
@@ -487,6 +499,7 @@ export interface Database {
   link_checks: LinkChecksTable;
   school_domains: SchoolDomainsTable;
   educator_requests: EducatorRequestsTable;
+  products: ProductsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -8,6 +8,7 @@ import { useClientLinks } from "../lib/client-links.ts";
 import { useGridVoting, type GridVoting } from "../lib/card-votes.ts";
 import { formatPrice } from "../lib/format.ts";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
+import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
 import { COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./icons.tsx";
@@ -142,6 +143,7 @@ export function DealCard({
         </p>
         <p className="deal-card-foot">
           {deal.is_expired && <span className="card-tag card-tag-expired">Expired</span>}
+          <LowestPriceBadge deal={deal} />
           {deal.coupon_code && <span className="card-tag card-tag-code">Code</span>}
           {!deal.is_expired && <VerifiedTag deal={deal} now={now} />}
           {!deal.is_expired && deal.deal_badge && (

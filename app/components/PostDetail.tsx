@@ -13,6 +13,7 @@ import { DealLinkActions, grabDealRel } from "./DealLinkActions.tsx";
 import { FreshnessPanel } from "./FreshnessPanel.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
+import { PriceHistoryChart, PriceHistoryNote } from "./PriceHistory.tsx";
 import { RelatedDeals } from "./RelatedDeals.tsx";
 import { ReportButton } from "./ReportButton.tsx";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
@@ -245,6 +246,7 @@ export function PostDetail({
             </h1>
             <PostByline post={post} at={at} />
             {isDeal && <PostPrice post={post} />}
+            {isDeal && <PriceHistoryNote details={details} />}
             {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
             <GrabDealLink post={post} />
             <DealLinkActions post={post} />
@@ -280,6 +282,8 @@ export function PostDetail({
           </section>
         )}
       </article>
+
+      {isDeal && <PriceHistoryChart details={details} />}
 
       <RelatedDeals deals={details.related_deals} />
 

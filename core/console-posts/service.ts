@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { releaseUserImage } from "../media/images.ts";
 import { applyModeration } from "../moderation/service.ts";
+import { productForLink } from "../prices/product-of-link.ts";
 import { uniqueId as uniqueIdSchema } from "../posts/schema.ts";
 import {
   cleanDescription,
@@ -392,8 +393,12 @@ export function createConsolePostsService(deps: Deps) {
         const { before, after } = changedFields(auditedFields(post), next);
         const changed = Object.keys(after);
         if (changed.length === 0) return { post: { ...post }, changed };
+        // A new link key regroups the deal by its new link (core/prices).
+        const regroup = linkKey !== undefined && linkKey !== post.link_key;
+        const productId = regroup ? await productForLink(tx, linkKey, at) : undefined;
         await repo.updatePost(tx, post.id, {
           ...(after as Partial<Audited>),
+          ...(regroup ? { product_id: productId } : {}),
           ...(descriptionText !== undefined && "description" in after
             ? { description_text: descriptionText }
             : {}),

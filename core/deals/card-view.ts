@@ -26,6 +26,7 @@ export const CARD_VIEW_FIELDS = [
   "created_at",
   "temperature",
   "last_verified_at",
+  "lowest_in_90d",
 ] as const satisfies readonly (keyof DealCard)[];
 
 export type DealCardView = Pick<DealCard, (typeof CARD_VIEW_FIELDS)[number]>;

@@ -52,6 +52,7 @@ export function postCardQuery(db: DbOrTx) {
       "stores.slug as store_slug",
       "users.name as user_name",
       "users.image_url as user_image",
+      "posts.lowest_in_90d",
     ]);
 }
 

@@ -45,6 +45,8 @@ export function presentDealCard(row: DealCardRow, now: Date) {
     heat: heatOf(temperatureOf(row)),
     // Issue 11, "Freshness": when the deal was last seen to work (posting, a member, a check).
     last_verified_at: row.last_verified_at.toISOString(),
+    // Beside the spec's fields (issue 11): precomputed at write time (core/prices).
+    lowest_in_90d: row.lowest_in_90d,
   };
 }
 

@@ -4,6 +4,7 @@ import { canSeeUnpublished, moderationState, type ModerationState } from "../mod
 import { presentDealCard, type DealCard } from "../deals/presenter.ts";
 import { presentLinkFields } from "../links/presenter.ts";
 import type { Freshness } from "../freshness/presenter.ts";
+import type { PriceHistory } from "../prices/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
 
@@ -161,6 +162,7 @@ export function presentProductDetailsResponse(details: {
   moderation?: ModerationState;
   related_deals: DealCard[];
   freshness: Freshness | null;
+  price_history: PriceHistory;
 }) {
   return { status: "true", response: details };
 }

@@ -22,6 +22,7 @@ export function findPostDetail(db: DbOrTx, uniqueId: string) {
       "stores.affiliate_template as store_affiliate_template",
       // The author's badge, from the join that already gives their name (decision 0041).
       "users.verified_educator as user_verified_educator",
+      "posts.product_id",
     ])
     .where("posts.unique_id", "=", uniqueId)
     .executeTakeFirst();

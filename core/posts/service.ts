@@ -5,6 +5,7 @@ import { loadFreshness } from "../freshness/service.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
+import { priceHistoryOf } from "../prices/service.ts";
 import { findReaction } from "../reactions/member-reaction.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
@@ -53,12 +54,13 @@ export function createPostsService({ db, now }: Deps) {
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, reaction, counted, related, freshness] = await Promise.all([
+    const [comments, reaction, counted, related, freshness, priceHistory] = await Promise.all([
       repo.findComments(db, row.id),
       input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
       moderation ? false : countView(row.id, input.viewer, input.visitor, at),
       findRelatedDeals(db, row, at),
       row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
+      priceHistoryOf(db, row),
     ]);
     if (counted) row.views += 1;
     return {
@@ -72,6 +74,8 @@ export function createPostsService({ db, now }: Deps) {
       related_deals: related,
       // Beside the spec's fields (issue 11): last verified, coupon answers, the link check.
       freshness,
+      // Beside the spec's fields (issue 11): the product's prices (core/prices).
+      price_history: priceHistory,
     };
   }
 

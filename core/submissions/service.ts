@@ -12,6 +12,7 @@ import {
   derivedDiscussionFields,
 } from "../posts/derived-fields.ts";
 import { newUniqueId } from "../posts/identity.ts";
+import { productForLink } from "../prices/product-of-link.ts";
 import { requirePoster } from "./policy.ts";
 import { presentDuplicate, toSubmitOptions, type CreatedPost } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -114,6 +115,8 @@ export function createSubmissionsService(deps: Deps) {
             discount: derived.discount,
             link: deal.link ?? "",
             link_key: key,
+            // Grouped with the other deals of its link, for price history (core/prices).
+            product_id: await productForLink(tx, key, at),
             coupon_code: deal.coupon_code ?? "",
             expires_at: deal.expiry ? expiryEndsAt(deal.expiry) : null,
             created_at: at,

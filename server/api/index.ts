@@ -27,6 +27,7 @@ import { moderationApi } from "./moderation.ts";
 import { notificationsApi } from "./notifications.ts";
 import { freshnessApi } from "./freshness.ts";
 import { educatorsApi } from "./educators.ts";
+import { priceHistoryApi } from "./price-history.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -54,6 +55,7 @@ const modules: ApiModule[] = [
   notificationsApi,
   freshnessApi,
   educatorsApi,
+  priceHistoryApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

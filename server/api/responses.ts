@@ -60,6 +60,11 @@ const dealCardFields = {
   last_verified_at: isoDateTime.describe(
     "Not in the spec (issue 11): when the deal was last seen to work: posted, confirmed by a member, a coupon that worked, or a link check",
   ),
+  lowest_in_90d: z
+    .boolean()
+    .describe(
+      "Not in the spec: the deal's price is the lowest of its product in the 90 days before it was posted, and no later deal of the product is cheaper (decision 0040)",
+    ),
 };
 
 export const DealCardSchema = z.strictObject(dealCardFields);
@@ -323,6 +328,21 @@ const isLiked = z
   .union([z.literal(1), z.literal(2), z.literal(-1)])
   .describe("1 liked, 2 unliked, -1 neither");
 
+/** One price of a product (issue 11): `POST /api/price_history` and the deal page. */
+export const PricePoint = z.strictObject({
+  price: z.number(),
+  date: isoDateTime.describe("when the deal with this price was posted"),
+  unique_id: z.string().describe("the deal that posted this price"),
+});
+
+const PriceHistory = z
+  .strictObject({
+    points: z.array(PricePoint).describe("every price of the deal's product, oldest first"),
+    previous: PricePoint.nullable().describe("the product's price posted just before this deal"),
+    lowest_in_90d: z.boolean(),
+  })
+  .describe("Not in the spec: the product's price history (decision 0040)");
+
 const ProductDetails = z.strictObject({
   ...dealCardFields,
   user_verified_educator: z.boolean().describe("the author shows the Verified educator badge"),
@@ -365,6 +385,7 @@ export const ProductDetailsResponse = z.strictObject({
         "Not in the spec: up to 6 live deals of the same store or category, newest hot first (empty for educator posts)",
       ),
     freshness: FreshnessSchema.nullable().describe("null for educator posts"),
+    price_history: PriceHistory,
   }),
 });
 

@@ -266,6 +266,10 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     client: visitor(w),
     body: { user_id: "", unique_id: w.ids.deal.unique_id, slug: w.ids.deal.slug, type: "d" },
   }),
+  "POST /price_history": async (w) => ({
+    client: visitor(w),
+    body: { unique_id: w.ids.deal.unique_id },
+  }),
   "POST /cms_page": async (w) => ({ client: visitor(w), body: { slug: "privacy-policy" } }),
   "POST /contact_us": async (w) => ({
     client: visitor(w),
@@ -524,6 +528,14 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
       list_price: "25",
       deal_badge: "Hot",
       reason: "Clearer title",
+    },
+  }),
+  "POST /admin/posts/merge_product": async (w) => ({
+    client: (await moderator(w)).client,
+    body: {
+      unique_id: (await insertPost(w.t.deps.db, { price: 20 })).unique_id,
+      into_unique_id: (await insertPost(w.t.deps.db, { price: 25 })).unique_id,
+      reason: "Same product",
     },
   }),
   "POST /admin/posts/bulk": async (w) => ({

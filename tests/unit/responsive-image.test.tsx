@@ -45,6 +45,7 @@ function card(id: number, imageUrl: string) {
     store_slug: "shop",
     user_name: "Sam",
     user_image: "",
+    lowest_in_90d: false,
   };
   return presentDealCard(row, NOW);
 }

@@ -8,6 +8,7 @@ import { orNull } from "../../../core/not-found.ts";
 import { SUBMISSION_LIMITS } from "../../../core/submissions/schema.ts";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { RichTextEditor } from "../../components/RichTextEditor.tsx";
+import { MergeProductForm } from "../../components/console/MergeProductForm.tsx";
 import { StatusBadge } from "../../components/console/StatusBadge.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
@@ -23,7 +24,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const post =
     (await orNull(ctx.services.consolePosts.forEdit(user, params.uniqueId ?? ""))) ?? notFound();
   const options = await ctx.services.submissions.options();
-  return { post, options };
+  const productDeals =
+    post.post_type === "d" ? await ctx.services.prices.productDeals(user, post.unique_id) : [];
+  return { post, options, productDeals };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -74,7 +77,7 @@ const YES_NO = [
 
 /** Edit any field of a deal or discussion; the changes go to the audit log, before and after. */
 export default function EditPost() {
-  const { post, options } = useLoaderData<typeof loader>();
+  const { post, options, productDeals } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const initial = useMemo(() => initialValues(post), [post]);
   const isDeal = post.post_type === "d";
@@ -255,6 +258,7 @@ export default function EditPost() {
           </Link>
         </div>
       </form>
+      {isDeal && <MergeProductForm post={post} deals={productDeals} />}
     </>
   );
 }
