@@ -26,6 +26,7 @@ import { createSocialLinksConsoleService } from "./settings/social-links-console
 import { createForumsConsoleService } from "./forums/console-service.ts";
 import { createContactConsoleService } from "./contact/console-service.ts";
 import { createNotificationsService } from "./notifications/service.ts";
+import { createExpiryService } from "./expiry/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -63,6 +64,7 @@ export function createServices(deps: Deps) {
     forumsConsole: createForumsConsoleService(deps),
     contactConsole: createContactConsoleService(deps, settings),
     notifications: createNotificationsService(deps),
+    expiry: createExpiryService(deps),
     // feature services: add one line per feature here
   };
 }

@@ -174,6 +174,8 @@ export interface PostsTable {
   search: ColumnType<string | null, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The deal has ended: kept from expires_at by the minute sweep, or set by marks (migration 017). */
+  expired: Defaulted<boolean>;
 }
 
 export interface PostViewsTable {
@@ -229,6 +231,8 @@ export interface GeneralSettingsTable {
   report_hide_threshold: Defaulted<number>;
   hold_new_user_posts: Defaulted<boolean>;
   hold_new_user_days: Defaulted<number>;
+  /** Distinct members whose "Expired?" marks expire a deal (migration 017). */
+  expiry_mark_threshold: Defaulted<number>;
 }
 
 export interface FooterSettingsTable {
@@ -407,6 +411,14 @@ export interface Database {
   slug_redirects: SlugRedirectsTable;
   notifications: NotificationsTable;
   contact_replies: ContactRepliesTable;
+  expiry_marks: ExpiryMarksTable;
+}
+
+/** A member's "Expired?" mark on a deal (migration 017). */
+export interface ExpiryMarksTable {
+  post_id: number;
+  user_id: number;
+  created_at: Generated<Date>;
 }
 
 export type User = Selectable<UsersTable>;

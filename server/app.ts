@@ -95,6 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     mailer: options.mailer ?? mailerFor(config, (line) => app.log.info(line)),
     now: deps.now,
     log: app.log,
+    changes: deps.changes,
   });
   const secureCookies = config.publicUrl.startsWith("https://");
 

@@ -3,9 +3,11 @@ import type { Mailer } from "../mail/mailer.ts";
 import { deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
+import { dealExpiryJob, sweepDealExpiry } from "../expiry/sweep.ts";
+import type { ChangeFeed } from "../cache/changes.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
-export const JOB_KINDS = [sendMailJob, sweepExpiredJob] as const;
+export const JOB_KINDS = [sendMailJob, sweepExpiredJob, dealExpiryJob] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
 export function createSiteJobQueue(
@@ -20,10 +22,13 @@ export interface JobWorkerDeps {
   mailer: Mailer;
   now: () => Date;
   log: { info(msg: string): void; warn(msg: string): void };
+  /** This process's change feed, when it has caches to drop (the server; not `npm run worker`). */
+  changes?: ChangeFeed;
 }
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
 export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise<void> {
   await jobs.work(sendMailJob, deliverMail(deps.mailer, deps.log));
   await jobs.work(sweepExpiredJob, sweepExpired(deps));
+  await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
 }
