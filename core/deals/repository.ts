@@ -111,10 +111,7 @@ export function findScopeKey(
     .where("posts.status", "=", "active")
     .where(inScope(scope));
   if (from) query = query.where(atOrAfter(sort, from));
-  return inSortOrder(query, sort)
-    .offset(skip)
-    .limit(1)
-    .executeTakeFirst();
+  return inSortOrder(query, sort).offset(skip).limit(1).executeTakeFirst();
 }
 
 /** Up to `limit` deal cards starting at `from` (inclusive), in the sort's order. */

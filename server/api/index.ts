@@ -25,6 +25,7 @@ import { adminContentApi } from "./admin-content.ts";
 import { adminMessagesApi } from "./admin-messages.ts";
 import { moderationApi } from "./moderation.ts";
 import { notificationsApi } from "./notifications.ts";
+import { expiryApi } from "./expiry.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -50,6 +51,7 @@ const modules: ApiModule[] = [
   adminMessagesApi,
   moderationApi,
   notificationsApi,
+  expiryApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];
