@@ -465,6 +465,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
         report_hide_threshold: 3,
         hold_new_user_posts: false,
         hold_new_user_days: 7,
+        expiry_mark_threshold: 3,
       },
     };
   },
