@@ -8,6 +8,7 @@ import { Avatar } from "./Avatar.tsx";
 import { CommentForm } from "./CommentForm.tsx";
 import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
+import { ExpiryPanel } from "./ExpiryPanel.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
 import { RelatedDeals } from "./RelatedDeals.tsx";
@@ -243,6 +244,7 @@ export function PostDetail({
             {isDeal && <PostPrice post={post} />}
             {isDeal && post.coupon_code && <CouponCode code={post.coupon_code} />}
             <GrabDealLink post={post} />
+            {isDeal && !details.moderation && <ExpiryPanel />}
             {!details.moderation && (
               <LikeButtons
                 postId={post.post_id}
