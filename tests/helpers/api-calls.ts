@@ -399,6 +399,21 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     client: (await freshMember(w)).client,
     body: { item_type: "user", item_id: w.ids.otherUser, reason: "spam", note: "Only adverts." },
   }),
+  "POST /mark_expired": async (w) => {
+    const deal = await insertPost(w.t.deps.db, {
+      user_id: w.ids.otherUser,
+      store_id: w.ids.storeId,
+    });
+    return { client: (await freshMember(w)).client, body: { unique_id: deal.unique_id } };
+  },
+  "POST /reopen_deal": async (w) => {
+    const deal = await insertPost(w.t.deps.db, {
+      user_id: w.ids.otherUser,
+      expires_at: new Date(Date.now() - 60_000),
+      expired: true,
+    });
+    return { client: await staffClient(w, "moderator"), body: { unique_id: deal.unique_id } };
+  },
   "GET /notifications": async (w) => ({ client: w.member.client }),
   "POST /notifications_read": async (w) => ({ client: w.member.client, body: {} }),
   "GET /admin/reports": async (w) => ({ client: await staffClient(w, "moderator") }),
