@@ -1,3 +1,4 @@
+import { dealExpiryJob } from "../../core/expiry/sweep.ts";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -205,11 +206,16 @@ describe("the site's jobs", () => {
     await t?.close();
   });
 
-  it("schedules the nightly sweep with the queue's own cron", async () => {
-    expect(await t.jobs.schedules()).toEqual([
-      { kind: sweepExpiredJob.name, cron: sweepExpiredJob.cron, timezone: "UTC" },
-    ]);
-    expect(JOB_KINDS.filter((kind) => kind.cron)).toEqual([sweepExpiredJob]);
+  it("schedules the nightly sweep, and every other kind with a cron, with the queue's own cron", async () => {
+    const scheduled = JOB_KINDS.filter((kind) => kind.cron);
+    expect(scheduled).toContain(sweepExpiredJob);
+    // Issue 11: the minute sweep of deals' expiry (core/expiry/sweep.ts).
+    expect(scheduled).toContain(dealExpiryJob);
+    const schedules = await t.jobs.schedules();
+    expect(schedules).toHaveLength(scheduled.length);
+    for (const kind of scheduled) {
+      expect(schedules).toContainEqual({ kind: kind.name, cron: kind.cron, timezone: "UTC" });
+    }
   });
 
   it("sweeps expired sessions and long-expired link codes, and keeps the rest", async () => {
