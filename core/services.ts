@@ -30,6 +30,7 @@ import { createLinksService } from "./links/service.ts";
 import { createFreshnessService } from "./freshness/service.ts";
 import { createEducatorsService } from "./educators/service.ts";
 import { createPricesService } from "./prices/service.ts";
+import { createExpiryService } from "./expiry/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -72,6 +73,7 @@ export function createServices(deps: Deps) {
     freshness: createFreshnessService(deps),
     educators: createEducatorsService(deps, settings),
     prices: createPricesService(deps),
+    expiry: createExpiryService(deps),
     // feature services: add one line per feature here
   };
 }

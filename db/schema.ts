@@ -183,6 +183,8 @@ export interface PostsTable {
   product_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** "Lowest price in 90 days" holds (set by migration 020's trigger at write time). */
   lowest_in_90d: Defaulted<boolean>;
+  /** The deal has ended: kept from expires_at by the minute sweep, or set by marks (migration 017). */
+  expired: Defaulted<boolean>;
 }
 
 export interface PostViewsTable {
@@ -243,6 +245,8 @@ export interface GeneralSettingsTable {
   report_hide_threshold: Defaulted<number>;
   hold_new_user_posts: Defaulted<boolean>;
   hold_new_user_days: Defaulted<number>;
+  /** Distinct members whose "Expired?" marks expire a deal (migration 017). */
+  expiry_mark_threshold: Defaulted<number>;
 }
 
 export interface FooterSettingsTable {
@@ -500,6 +504,14 @@ export interface Database {
   school_domains: SchoolDomainsTable;
   educator_requests: EducatorRequestsTable;
   products: ProductsTable;
+  expiry_marks: ExpiryMarksTable;
+}
+
+/** A member's "Expired?" mark on a deal (migration 017). */
+export interface ExpiryMarksTable {
+  post_id: number;
+  user_id: number;
+  created_at: Generated<Date>;
 }
 
 export type User = Selectable<UsersTable>;

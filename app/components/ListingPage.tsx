@@ -7,6 +7,7 @@ import {
   panelFromSearchParams,
   panelToSearchParams,
   sortFromSearchParams,
+  expiredFromSearchParams,
   type PanelFilter,
 } from "../../core/listings/schema.ts";
 import { apiCall } from "../lib/api.ts";
@@ -17,6 +18,7 @@ import { EmptySuggestions, FilterChips, activeFilters } from "./FilterChips.tsx"
 import { FilterPanel, sliderBounds, type VisitStore } from "./FilterPanel.tsx";
 import { Pager, pageHref } from "./Pager.tsx";
 import { SortBar } from "./SortBar.tsx";
+import { ExpiredToggle } from "./ExpiredToggle.tsx";
 import "../styles/listings.css";
 
 export interface ListingPageProps {
@@ -55,6 +57,7 @@ export function ListingPage({
   const panel = useMemo(() => panelFromSearchParams(searchParams), [searchParams]);
   const page = pageFromQuery(searchParams.get("page"));
   const sort = sortFromSearchParams(searchParams, kind);
+  const expired = expiredFromSearchParams(searchParams, kind);
   const results = useRef<HTMLElement>(null);
   const [fetched, setFetched] = useState<ListingData | null>(null);
   const [fetching, setFetching] = useState(false);
@@ -63,7 +66,10 @@ export function ListingPage({
   useEffect(() => setChosen(null), [key]);
 
   const needsFetch = data.key !== key && fetched?.key !== key;
-  const payload = JSON.stringify(filterPayload(filter, panel, page, sort));
+  const payload = JSON.stringify({
+    ...filterPayload(filter, panel, page, sort),
+    expired,
+  });
   useEffect(() => {
     if (!needsFetch) return;
     let cancelled = false;
@@ -105,15 +111,15 @@ export function ListingPage({
   const filterJson = JSON.stringify(filter);
   const countDeals = useCallback(
     async (next: PanelFilter) => {
-      const result = await apiCall<ListingResponse<DealCard>>(
-        "/filter",
-        filterPayload(JSON.parse(filterJson), next, 1, sort),
-      );
+      const result = await apiCall<ListingResponse<DealCard>>("/filter", {
+        ...filterPayload(JSON.parse(filterJson), next, 1, sort),
+        expired,
+      });
       return result.ok && result.data.status === "true"
         ? result.data.response.deal_data_pagination.total
         : null;
     },
-    [filterJson, sort],
+    [filterJson, sort, expired],
   );
 
   // A new page of results starts at the top of the results, not of the site: when the results'
@@ -162,6 +168,7 @@ export function ListingPage({
         >
           <div className="listing-tools">
             <SortBar kind={kind} sort={sort} params={searchParams} />
+            <ExpiredToggle kind={kind} params={searchParams} />
             <FilterChips filters={filters} onChange={applyPanel} />
           </div>
           {/* The count and the grid | list toggle share a row: phones see more deals at once. */}

@@ -11,6 +11,7 @@ import { CommentThread } from "./CommentThread.tsx";
 import { CouponCode } from "./CouponCode.tsx";
 import { DealLinkActions, grabDealRel } from "./DealLinkActions.tsx";
 import { FreshnessPanel } from "./FreshnessPanel.tsx";
+import { ExpiryPanel } from "./ExpiryPanel.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
 import { PriceHistoryChart, PriceHistoryNote } from "./PriceHistory.tsx";
@@ -251,6 +252,7 @@ export function PostDetail({
             <GrabDealLink post={post} />
             <DealLinkActions post={post} />
             {isDeal && <FreshnessPanel details={details} viewerId={viewer?.id ?? null} at={at} />}
+            {isDeal && !details.moderation && <ExpiryPanel />}
             {!details.moderation && (
               <LikeButtons
                 postId={post.post_id}

@@ -3,7 +3,11 @@ import { pageFromQuery } from "../../core/catalog/schema.ts";
 import { toCardView } from "../../core/deals/card-view.ts";
 import { pageClock } from "../../core/time/page-clock.ts";
 import { presentListing } from "../../core/listings/presenter.ts";
-import { panelFromSearchParams, sortFromSearchParams } from "../../core/listings/schema.ts";
+import {
+  expiredFromSearchParams,
+  panelFromSearchParams,
+  sortFromSearchParams,
+} from "../../core/listings/schema.ts";
 import type { ListingRequest } from "../../core/listings/service.ts";
 import type { Services } from "../../core/services.ts";
 import { orNull } from "../../core/not-found.ts";
@@ -23,7 +27,10 @@ export async function loadListing(
   const page = pageFromQuery(url.searchParams.get("page"));
   const panel = panelFromSearchParams(url.searchParams);
   const sort = sortFromSearchParams(url.searchParams, request.type);
-  const listing = (await orNull(services.listings.page(request, page, panel, sort))) ?? notFound();
+  // "Hide expired" (issue 11): ?expired=hide|show, else the listing's default.
+  const expired = expiredFromSearchParams(url.searchParams, request.type);
+  const listing =
+    (await orNull(services.listings.page(request, page, panel, sort, expired))) ?? notFound();
   // An old slug of a renamed store or category finds it: its address moved for good.
   if (
     (request.type === "store" || request.type === "category") &&

@@ -5,6 +5,7 @@ import type { DealCardView } from "../../core/deals/card-view.ts";
 import type { ListingResponse } from "../../core/listings/presenter.ts";
 import {
   defaultSort,
+  expiredFromSearchParams,
   isPanelFiltered,
   panelFromSearchParams,
   searchText,
@@ -33,6 +34,7 @@ export function listingKey(params: URLSearchParams, kind: ListingKind): string {
     page: pageFromQuery(params.get("page")),
     query: searchText(params.get("query")),
     sort: sortFromSearchParams(params, kind),
+    expired: expiredFromSearchParams(params, kind),
     panel: panelFromSearchParams(params),
   });
 }

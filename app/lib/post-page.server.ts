@@ -72,6 +72,8 @@ export async function loadPostPage(
     mainEntity,
     viewer: user ? { id: user.id, image: user.image_url ?? "" } : null,
     now: pageClock(),
+    /** The deal's "Expired?" panel (issue 11, app/components/ExpiryPanel.tsx). */
+    expiry: variant === "deal" ? await services.expiry.status(post.unique_id, user) : null,
   };
 }
 

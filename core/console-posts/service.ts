@@ -214,7 +214,7 @@ export function createConsolePostsService(deps: Deps) {
       }
       case "expire": {
         if (post.expires_at && post.expires_at.getTime() <= at.getTime()) return false;
-        await repo.updatePost(tx, post.id, { expires_at: at, updated_at: at });
+        await repo.updatePost(tx, post.id, { expires_at: at, expired: true, updated_at: at });
         await recordAudit(tx, actor, {
           action: "post.expire",
           itemType: post.post_type,

@@ -36,13 +36,17 @@ export function matchesText(text: TextMatch) {
   return (eb: PostsExpression) => eb.and([sql<boolean>`posts.search @@ ${textQuery(text)}`]);
 }
 
-/** Deals narrowed by any of: search text, stores, a category, a price range, a discount range. */
+/**
+ * Deals narrowed by any of: search text, stores, a category, a price range, a discount range; and
+ * `liveOnly`, the listings' "Hide expired" (deals not marked expired: posts.expired, migration 017).
+ */
 export interface DealFilter {
   text?: TextMatch;
   storeIds?: number[];
   categoryId?: number;
   price?: NumberRange;
   discount?: NumberRange;
+  liveOnly?: boolean;
 }
 
 function inRange(column: "posts.price" | "posts.discount", range: NumberRange | undefined) {
@@ -65,6 +69,7 @@ export function matchesFilter(filter: DealFilter) {
     }
     conditions.push(inRange("posts.price", filter.price)(eb));
     conditions.push(inRange("posts.discount", filter.discount)(eb));
+    if (filter.liveOnly) conditions.push(eb.not(eb.ref("posts.expired")));
     return eb.and(conditions);
   };
 }

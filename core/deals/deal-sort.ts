@@ -4,10 +4,11 @@
  *   new       newest first (the spec's listings before sorting existed);
  *   discount  top discount first, deals without a discount last;
  *   price     price low to high, deals without a price last.
- * Ties go newest (highest id) first. Every order is one non-null key, descending, then id,
- * descending — so one row comparison `(key, id) <= (K, I)` seeks to a place in any of them, and
- * one index per scope serves each (migrations 001 and 015). The key expressions are written
- * exactly as the indexes of migration 015 are, so the planner matches them.
+ * Ties go newest (highest id) first. Every order puts live deals before expired ones (issue 11,
+ * docs/decisions/0037-deal-expiry.md), then one non-null key, descending, then id, descending —
+ * so one row comparison `(live, key, id) <= (L, K, I)` seeks to a place in any of them, and one
+ * index per scope serves each (migrations 015 and 017). The expressions are written exactly as
+ * the indexes of migration 017 are, so the planner matches them.
  */
 import { sql, type RawBuilder } from "kysely";
 
@@ -30,6 +31,12 @@ const SORT_KEYS: Record<DealSort, SortKey> = {
   discount: { expression: sql.raw("coalesce(posts.discount, -1)"), cast: "int" },
   price: { expression: sql.raw(`coalesce(- posts.price, ${NO_PRICE})`), cast: "numeric" },
 };
+
+/**
+ * Whether a post is live (not expired): every list's first key, descending, so live deals come
+ * first. posts.expired is kept by the minute sweep (core/expiry/sweep.ts).
+ */
+export const LIVE_KEY = sql.raw("(NOT posts.expired)");
 
 export function sortKey(sort: DealSort): SortKey {
   return SORT_KEYS[sort];

@@ -86,12 +86,13 @@ export function scopeOf(filter: DealFilter): DealScope | null {
     (v) => v !== undefined,
   );
   if (text || ranged || storeIds.length > 1) return null;
+  const live = filter.liveOnly ? { liveOnly: true } : {};
   if (storeIds.length === 1) {
-    return categoryId === undefined ? { kind: "store", storeId: storeIds[0]! } : null;
+    return categoryId === undefined ? { kind: "store", storeId: storeIds[0]!, ...live } : null;
   }
   return categoryId === undefined
-    ? { kind: "type", postType: "d" }
-    : { kind: "category", categoryId };
+    ? { kind: "type", postType: "d", ...live }
+    : { kind: "category", categoryId, ...live };
 }
 
 /** A cache key for a filter; store ids are sorted so the same set gives the same key. */

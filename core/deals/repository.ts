@@ -1,69 +1,97 @@
-import { sql, type ExpressionBuilder, type RawBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { Database, PostType } from "../../db/schema.ts";
 import { dealCardQuery, isLive } from "./deal-card-query.ts";
 import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
 import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature.ts";
 import { TRENDING_DAYS } from "../constants.ts";
-import { sortKey, sortKeyText, sortKeyValue, type DealSort } from "./deal-sort.ts";
+import { LIVE_KEY, sortKey, sortKeyText, sortKeyValue, type DealSort } from "./deal-sort.ts";
 
 type PostsExpression = ExpressionBuilder<Database, "posts">;
+
+/** The live flag as a selected column. */
+const LIVE_SQL = sql<boolean>`${LIVE_KEY}`;
+
+/**
+ * Not marked expired (posts.expired, kept by the minute sweep and by members' marks). Trending
+ * and the home lists leave such deals out; isLive(now) besides catches an end reached since the
+ * last sweep.
+ */
+const notExpired = (eb: PostsExpression) => eb.not(eb.ref("posts.expired"));
 
 // Sorted lists ---------------------------------------------------------------------------
 
 /**
- * A list (newest first, or in another sort: core/deals/deal-sort.ts) that one of the
- * `(…, <sort key> DESC, id DESC) WHERE status = 'active'`
- * indexes serves: every post of a type (posts_recent_idx), or a store's or a category's posts
- * (posts_store_idx, posts_category_idx). Only deals carry a store or a category.
+ * A list (newest first, or in another sort: core/deals/deal-sort.ts; live deals first) that one of
+ * the `(…, (NOT expired) DESC, <sort key> DESC, id DESC) WHERE status = 'active'` indexes serves:
+ * every post of a type (posts_live_recent_idx), or a store's or a category's posts
+ * (posts_live_store_idx, posts_live_category_idx), and the sorts' indexes of migration 017. Only
+ * deals carry a store or a category. `liveOnly` ("Hide expired") keeps the lists' live prefix.
  */
-export type DealScope =
+export type DealScope = (
   | { kind: "type"; postType: PostType }
   | { kind: "store"; storeId: number }
-  | { kind: "category"; categoryId: number };
+  | { kind: "category"; categoryId: number }
+) & { liveOnly?: boolean };
 
 export function scopeKey(scope: DealScope): string {
+  const live = scope.liveOnly ? ":live" : "";
   switch (scope.kind) {
     case "type":
-      return `type:${scope.postType}`;
+      return `type:${scope.postType}${live}`;
     case "store":
-      return `store:${scope.storeId}`;
+      return `store:${scope.storeId}${live}`;
     case "category":
-      return `category:${scope.categoryId}`;
+      return `category:${scope.categoryId}${live}`;
   }
 }
 
 function inScope(scope: DealScope) {
   return (eb: PostsExpression) => {
+    const conditions = [];
     switch (scope.kind) {
       case "type":
-        return eb("posts.post_type", "=", scope.postType);
+        conditions.push(eb("posts.post_type", "=", scope.postType));
+        break;
       case "store":
-        return eb("posts.store_id", "=", scope.storeId);
+        conditions.push(eb("posts.store_id", "=", scope.storeId));
+        break;
       case "category":
-        return eb("posts.category_id", "=", scope.categoryId);
+        conditions.push(eb("posts.category_id", "=", scope.categoryId));
+        break;
     }
+    if (scope.liveOnly) conditions.push(eb.not(eb.ref("posts.expired")));
+    return eb.and(conditions);
   };
 }
 
+/** A list's order: live deals first, then the sort's key, then newest id (core/deals/deal-sort.ts). */
+function inSortOrder<TB extends keyof Database, O>(
+  query: SelectQueryBuilder<Database, TB, O>,
+  sort: DealSort,
+): SelectQueryBuilder<Database, TB, O> {
+  return query
+    .orderBy(LIVE_KEY, "desc")
+    .orderBy(sortKey(sort).expression, "desc")
+    .orderBy(sql.ref("posts.id"), "desc");
+}
+
 /**
- * A row's place in a sorted list (core/deals/deal-sort.ts): its sort key and id. The key travels
- * as PostgreSQL's own text: a JavaScript Date would drop the microseconds of created_at and
- * misplace the key among rows of the same millisecond (a float could lose digits likewise).
+ * A row's place in a sorted list (core/deals/deal-sort.ts): whether it is live, its sort key and
+ * id. The key travels as PostgreSQL's own text: a JavaScript Date would drop the microseconds of
+ * created_at and misplace the key among rows of the same millisecond (a float could lose digits
+ * likewise).
  */
 export interface RowKey {
+  live: boolean;
   key: string;
   id: number;
 }
 
 /** At or after `key` in the sort's order (a row comparison the sort's index seeks to). */
 function atOrAfter(sort: DealSort, key: RowKey) {
-  return (eb: PostsExpression) =>
-    eb(
-      eb.tuple(sortKey(sort).expression as RawBuilder<number>, eb.ref("posts.id")),
-      "<=",
-      eb.tuple(sortKeyValue(sort, key.key) as RawBuilder<number>, key.id),
-    );
+  return () =>
+    sql<boolean>`(${LIVE_KEY}, ${sortKey(sort).expression}, posts.id) <= (${key.live}::boolean, ${sortKeyValue(sort, key.key)}, ${key.id}::int)`;
 }
 
 /**
@@ -79,16 +107,11 @@ export function findScopeKey(
 ) {
   let query = db
     .selectFrom("posts")
-    .select([sortKeyText(sort).as("key"), "posts.id"])
+    .select([LIVE_SQL.as("live"), sortKeyText(sort).as("key"), "posts.id"])
     .where("posts.status", "=", "active")
     .where(inScope(scope));
   if (from) query = query.where(atOrAfter(sort, from));
-  return query
-    .orderBy(sortKey(sort).expression, "desc")
-    .orderBy("posts.id", "desc")
-    .offset(skip)
-    .limit(1)
-    .executeTakeFirst();
+  return inSortOrder(query, sort).offset(skip).limit(1).executeTakeFirst();
 }
 
 /** Up to `limit` deal cards starting at `from` (inclusive), in the sort's order. */
@@ -101,7 +124,7 @@ export function findScopeCardsQuery(
 ) {
   let query = dealCardQuery(db).where(inScope(scope));
   if (from) query = query.where(atOrAfter(sort, from));
-  return query.orderBy(sortKey(sort).expression, "desc").orderBy("posts.id", "desc").limit(limit);
+  return inSortOrder(query, sort).limit(limit);
 }
 
 export function findScopeCards(
@@ -131,22 +154,23 @@ export async function findScopeAnchors(
   let keys = db
     .selectFrom("posts")
     .select([
+      LIVE_SQL.as("live"),
       sortKeyText(sort).as("key"),
       "posts.id",
-      sql<number>`row_number() OVER (ORDER BY ${expression} DESC, posts.id DESC)`.as("n"),
+      sql<number>`row_number() OVER (ORDER BY ${LIVE_KEY} DESC, ${expression} DESC, posts.id DESC)`.as(
+        "n",
+      ),
     ])
     .where("posts.status", "=", "active")
     .where(inScope(scope));
   if (from) keys = keys.where(atOrAfter(sort, from));
   const rows = await db
     .selectFrom(
-      keys
-        .orderBy(sortKey(sort).expression, "desc")
-        .orderBy("posts.id", "desc")
+      inSortOrder(keys, sort)
         .limit(stride * count + 1)
         .as("k"),
     )
-    .select(["k.key", "k.id"])
+    .select(["k.live", "k.key", "k.id"])
     // Row n sits n - 1 places after the start.
     .where(sql<boolean>`k.n > 1 AND (k.n - 1) % ${stride} = 0`)
     .orderBy("k.n")
@@ -177,10 +201,7 @@ export function findFilteredCards(
   limit: number,
   sort: DealSort = "new",
 ) {
-  return dealCardQuery(db)
-    .where(matchesFilter(filter))
-    .orderBy(sortKey(sort).expression, "desc")
-    .orderBy("posts.id", "desc")
+  return inSortOrder(dealCardQuery(db).where(matchesFilter(filter)), sort)
     .offset(offset)
     .limit(limit)
     .execute();
@@ -203,12 +224,17 @@ export async function findSparseFilteredIds(
       (qb) =>
         qb
           .selectFrom("posts")
-          .select(["posts.id", sql<unknown>`${sortKey(sort).expression}`.as("key")])
+          .select([
+            "posts.id",
+            LIVE_SQL.as("live"),
+            sql<unknown>`${sortKey(sort).expression}`.as("key"),
+          ])
           .where("posts.status", "=", "active")
           .where(matchesFilter(filter)),
     )
     .selectFrom("matches")
     .select("matches.id")
+    .orderBy("matches.live", "desc")
     .orderBy("matches.key", "desc")
     .orderBy("matches.id", "desc")
     .offset(offset)
@@ -307,6 +333,7 @@ export function trendingQuery(db: DbOrTx, now: Date, limit: number, filter: Deal
         .select([NET_VOTES_SQL.as("net_votes"), "posts.hot_score"])
         .where(matchesFilter(filter))
         .where(isLive(now))
+        .where(notExpired)
         .where(sql<boolean>`${CREATED_DAY_SQL} = w.day`)
         .orderBy(NET_VOTES_SQL, "desc")
         .orderBy("posts.hot_score", "desc")
@@ -351,7 +378,8 @@ export async function findSparseTrendingIds(
           ])
           .where("posts.status", "=", "active")
           .where(matchesFilter(filter))
-          .where(isLive(now)),
+          .where(isLive(now))
+          .where(notExpired),
     )
     .selectFrom("matches")
     .select("matches.id")
@@ -365,12 +393,13 @@ export async function findSparseTrendingIds(
 }
 
 /**
- * Live deals by hot score alone (0008), walking posts_hot_idx: what fills Trending when its window
- * holds fewer deals than it shows (a quiet week, a small store).
+ * Live deals by hot score alone (0008), walking posts_hot_idx's live part (migration 017): what
+ * fills Trending when its window holds fewer deals than it shows (a quiet week, a small store).
  */
 export function findHotDeals(db: DbOrTx, now: Date, limit: number, filter: DealFilter = {}) {
   return dealCardQuery(db)
     .where(matchesFilter(filter))
+    .where(notExpired)
     .where(isLive(now))
     .orderBy("posts.hot_score", "desc")
     .orderBy("posts.id", "desc")

@@ -18,9 +18,12 @@ export function createDealsService({ db, now, changes }: Deps) {
   changes.on("posts", () => clearDealListCaches(db));
   const pageSize = PAGE_SIZE.homeRecent;
 
-  /** Deals of a filter (every deal when it is empty), newest first. */
+  /**
+   * Deals of a filter (every deal when it is empty), newest first. The home lists leave expired
+   * deals out (issue 11): the filter's live part.
+   */
   async function filteredPage(filter: DealFilter, page: number): Promise<DealPage> {
-    const { rows, total } = await pager.filteredPage(filter, page, pageSize);
+    const { rows, total } = await pager.filteredPage({ ...filter, liveOnly: true }, page, pageSize);
     const at = now();
     return {
       deals: rows.map((r) => presentDealCard(r, at)),

@@ -11,9 +11,16 @@ import type { Mailer } from "../mail/mailer.ts";
 import { deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
+import { dealExpiryJob, sweepDealExpiry } from "../expiry/sweep.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
-export const JOB_KINDS = [sendMailJob, sweepExpiredJob, linkCheckSweepJob, linkCheckJob] as const;
+export const JOB_KINDS = [
+  sendMailJob,
+  sweepExpiredJob,
+  linkCheckSweepJob,
+  linkCheckJob,
+  dealExpiryJob,
+] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
 export function createSiteJobQueue(
@@ -28,7 +35,10 @@ export interface JobWorkerDeps {
   mailer: Mailer;
   now: () => Date;
   log: { info(msg: string): void; warn(msg: string): void };
-  /** Caches drop what a job changed (the link check's "last verified"). */
+  /**
+   * This process's change feed, when it has caches to drop (the server; not `npm run worker`):
+   * what the link check ("last verified") and the expiry sweep changed.
+   */
   changes?: ChangeFeed;
   /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */
   linkCheck?: Partial<LinkCheckSettings>;
@@ -40,4 +50,5 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(sweepExpiredJob, sweepExpired(deps));
   await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));
   await jobs.work(linkCheckJob, checkDealLink(deps));
+  await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
 }

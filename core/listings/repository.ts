@@ -10,7 +10,8 @@ const FRESHNESS_HALF_LIFE_SECONDS = 30 * 24 * 60 * 60;
 const EXPIRED_WEIGHT = 0.25;
 
 /**
- * Ids of search results in rank order (docs/decisions/0010-search-ranking.md):
+ * Ids of search results in rank order (docs/decisions/0010-search-ranking.md), live deals first
+ * (posts.expired; issue 11), then:
  *   tier: 0 the title is the text, 1 a match of the text as typed, 2 a match of its correction;
  *   then relevance × freshness × liveness; newest first on a tie.
  * Ranks posts alone; the page's cards are read by id afterwards.
@@ -42,6 +43,7 @@ export function searchIdsQuery(
     .select("posts.id")
     .where("posts.status", "=", "active")
     .where(matchesFilter({ ...filter, text }))
+    .orderBy("posts.expired")
     .orderBy(tier)
     .orderBy(sql`${relevance} * ${freshness} * ${liveness}`, "desc")
     .orderBy("posts.created_at", "desc")

@@ -4,6 +4,7 @@ import { SEARCH_MAX_LENGTH } from "../constants.ts";
 import { DEAL_SORTS } from "../deals/deal-sort.ts";
 import { optionalId } from "../deals/schema.ts";
 import { SINGLE_LINE, isBlank, text } from "../validation.ts";
+import { EXPIRED_CHOICES, EXPIRED_CHOICE_MESSAGE, type ExpiredChoice } from "../expiry/schema.ts";
 
 /** `type` of `POST /api/category_page`: a store, a category, all deals (d), the educators forum (g). */
 export const LISTING_TYPES = ["store", "category", "d", "g"] as const;
@@ -34,13 +35,23 @@ const optionalSort = z.preprocess(
   z.enum(LISTING_SORTS, { error: SORT_MESSAGE }).optional(),
 );
 
-/** `POST /api/category_page`: `{ slug, type, page }`, and the optional `sort`. */
+/**
+ * "Hide expired" (issue 11), beside the spec's fields: `hide` leaves expired deals out, `show`
+ * lists them after the live ones. Optional: new deals hide them, other listings show them.
+ */
+const optionalExpired = z.preprocess(
+  (value) => (isBlank(value) ? undefined : value),
+  z.enum(EXPIRED_CHOICES, { error: EXPIRED_CHOICE_MESSAGE }).optional(),
+);
+
+/** `POST /api/category_page`: `{ slug, type, page }`, and the optional `sort` and `expired`. */
 export const CategoryPageBody = z
   .object({
     slug: listingSlug.optional(),
     type: z.enum(LISTING_TYPES, { error: "type must be one of store, category, d or g." }),
     page: pageNumber,
     sort: optionalSort,
+    expired: optionalExpired,
   })
   .superRefine((body, ctx) => {
     if (body.type !== "d" && !body.slug) {
@@ -137,6 +148,7 @@ export const FilterBody = z
       ),
     ),
     sort: optionalSort,
+    expired: optionalExpired,
   })
   .transform((body) => ({
     ...body,
@@ -304,4 +316,19 @@ export function sortsOf(kind: ListingKind): ListingSort[] {
 export function sortFromSearchParams(params: URLSearchParams, kind: ListingKind): ListingSort {
   const value = params.get("sort");
   return sortsOf(kind).find((sort) => sort === value) ?? defaultSort(kind);
+}
+
+/**
+ * Whether a listing hides expired deals unless told (issue 11): new deals do — a shopper browsing
+ * what is new wants what still works — while a store's, a category's and search results list them
+ * after the live ones, where they still say what a store offered.
+ */
+export function defaultExpired(kind: ListingKind): ExpiredChoice {
+  return kind === "newdeals" ? "hide" : "show";
+}
+
+/** `?expired=` of a listing page's URL: anything but hide or show reads as the page's default. */
+export function expiredFromSearchParams(params: URLSearchParams, kind: ListingKind): ExpiredChoice {
+  const value = params.get("expired");
+  return EXPIRED_CHOICES.find((choice) => choice === value) ?? defaultExpired(kind);
 }

@@ -23,12 +23,14 @@ import {
   EDUCATORS_SLUG,
   EMPTY_PANEL,
   listingSlug,
+  defaultExpired,
   defaultSort,
   type CategoryPageInput,
   type FilterInput,
   type ListingSort,
   type PanelFilter,
 } from "./schema.ts";
+import type { ExpiredChoice } from "../expiry/schema.ts";
 
 /** Which listing a request is about, once its store or category is known. */
 export type ListingContext =
@@ -65,8 +67,9 @@ const NO_BOUNDS: DealBounds = {
  * the educators' forum, with the Filter panel's narrowing (`POST /api/filter`). Unfiltered lists
  * page by keyset (docs/decisions/0011-deep-pagination.md); search ranks by relevance and
  * freshness (docs/decisions/0010-search-ranking.md). Lists are newest first unless sorted
- * otherwise (hot, top discount, price low to high: core/deals/deal-sort.ts); an expired deal
- * keeps its place and its card says "Expired".
+ * otherwise (hot, top discount, price low to high: core/deals/deal-sort.ts); in every order live
+ * deals come before expired ones, which "Hide expired" leaves out (issue 11,
+ * docs/decisions/0037-deal-expiry.md).
  */
 export function createListingsService(deps: Deps) {
   const { db, now, changes } = deps;
@@ -111,12 +114,16 @@ export function createListingsService(deps: Deps) {
     selected: StoreDetail | CategoryDetail | null,
     checklist: "none" | "all" | "base",
     sort: ListingSort,
+    hideExpired: boolean,
   ): Promise<Listing> {
+    // The sliders and the checklist describe the whole listing; the page what the panel and
+    // "Hide expired" leave of it.
     const narrowed: DealFilter = {
       ...base,
       ...(panel.storeIds.length ? { storeIds: panel.storeIds } : {}),
       price: panel.price,
       discount: panel.discount,
+      ...(hideExpired ? { liveOnly: true } : {}),
     };
     const listing = (
       items: DealCard[],
@@ -227,6 +234,7 @@ export function createListingsService(deps: Deps) {
     panel: PanelFilter,
     page: number,
     sort: ListingSort,
+    hideExpired: boolean = defaultExpired(context.type) === "hide",
   ) {
     switch (context.type) {
       case "store":
@@ -238,6 +246,7 @@ export function createListingsService(deps: Deps) {
           context.store,
           "none",
           sort,
+          hideExpired,
         );
       case "category":
         return dealListing(
@@ -247,9 +256,10 @@ export function createListingsService(deps: Deps) {
           context.category,
           "base",
           sort,
+          hideExpired,
         );
       case "newdeals":
-        return dealListing({}, panel, page, null, "all", sort);
+        return dealListing({}, panel, page, null, "all", sort, hideExpired);
       case "search":
         return dealListing(
           {
@@ -261,6 +271,7 @@ export function createListingsService(deps: Deps) {
           null,
           "base",
           sort,
+          hideExpired,
         );
     }
   }
@@ -294,12 +305,14 @@ export function createListingsService(deps: Deps) {
     page: number,
     panel = EMPTY_PANEL,
     sort?: ListingSort,
+    expired?: ExpiredChoice,
   ) {
     return contextListing(
       await resolve(request),
       panel,
       page,
       sort ?? (request.type === "search" ? defaultSort("search") : "new"),
+      (expired ?? defaultExpired(request.type)) === "hide",
     );
   }
 
@@ -316,11 +329,29 @@ export function createListingsService(deps: Deps) {
       const slug = input.slug ?? "";
       switch (input.type) {
         case "store":
-          return listingPage({ type: "store", slug }, input.page, EMPTY_PANEL, input.sort);
+          return listingPage(
+            { type: "store", slug },
+            input.page,
+            EMPTY_PANEL,
+            input.sort,
+            input.expired,
+          );
         case "category":
-          return listingPage({ type: "category", slug }, input.page, EMPTY_PANEL, input.sort);
+          return listingPage(
+            { type: "category", slug },
+            input.page,
+            EMPTY_PANEL,
+            input.sort,
+            input.expired,
+          );
         case "d":
-          return listingPage({ type: "newdeals" }, input.page, EMPTY_PANEL, input.sort);
+          return listingPage(
+            { type: "newdeals" },
+            input.page,
+            EMPTY_PANEL,
+            input.sort,
+            input.expired,
+          );
         case "g":
           if (slug !== EDUCATORS_SLUG) throw new NotFoundError();
           return educatorPage(input.page);
@@ -333,6 +364,7 @@ export function createListingsService(deps: Deps) {
     /** `POST /api/filter` (filter_type: see FilterBody in ./schema.ts). */
     async filter(input: FilterInput): Promise<Listing> {
       const sort = input.sort ?? (input.filter_type === "search" ? "relevance" : "new");
+      const hideExpired = (input.expired ?? defaultExpired(input.filter_type)) === "hide";
       const panel: PanelFilter = {
         storeIds: input.filter_type === "store" ? [] : input.store_id,
         price: { min: input.min_price, max: input.max_price },
@@ -347,7 +379,15 @@ export function createListingsService(deps: Deps) {
             storeIds: input.store_id,
             ...(input.category_id !== undefined ? { categoryId: input.category_id } : {}),
           };
-          return dealListing(base, panel, input.page, presentStoreDetail(first), "none", sort);
+          return dealListing(
+            base,
+            panel,
+            input.page,
+            presentStoreDetail(first),
+            "none",
+            sort,
+            hideExpired,
+          );
         }
         case "category": {
           const category = await catalogLookups.findCategoryById(db, input.category_id!);
@@ -357,18 +397,28 @@ export function createListingsService(deps: Deps) {
             panel,
             input.page,
             sort,
+            hideExpired,
           );
         }
         case "newdeals":
           return input.category_id === undefined
-            ? contextListing({ type: "newdeals" }, panel, input.page, sort)
-            : dealListing({ categoryId: input.category_id }, panel, input.page, null, "all", sort);
+            ? contextListing({ type: "newdeals" }, panel, input.page, sort, hideExpired)
+            : dealListing(
+                { categoryId: input.category_id },
+                panel,
+                input.page,
+                null,
+                "all",
+                sort,
+                hideExpired,
+              );
         case "search":
           return contextListing(
             { type: "search", query: input.search_title, categoryId: input.category_id },
             panel,
             input.page,
             sort,
+            hideExpired,
           );
       }
     },

@@ -23,9 +23,7 @@ export function productJsonLd(post: ProductDetails, publicUrl: string, pageUrl: 
     "@type": "Offer",
     price: post.price.toFixed(2),
     priceCurrency: post.currency,
-    availability: post.is_expired
-      ? "https://schema.org/Discontinued"
-      : "https://schema.org/InStock",
+    availability: post.is_expired ? "https://schema.org/OutOfStock" : "https://schema.org/InStock",
     url: pageUrl,
   };
   if (post.expiry) offer.priceValidUntil = post.expiry.slice(0, 10);

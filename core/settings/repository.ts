@@ -38,6 +38,7 @@ export interface GeneralSettingsChange {
   report_hide_threshold?: number;
   hold_new_user_posts?: boolean;
   hold_new_user_days?: number;
+  expiry_mark_threshold?: number;
 }
 
 /** Changes the one general-settings row (id 1), creating it when there is none yet. */
@@ -64,6 +65,7 @@ export async function findGeneralSettingsRow(db: DbOrTx) {
       "report_hide_threshold",
       "hold_new_user_posts",
       "hold_new_user_days",
+      "expiry_mark_threshold",
     ])
     .where("id", "=", 1)
     .executeTakeFirst();

@@ -16,6 +16,7 @@ export const SETTINGS_LIMITS = {
   url: 2000,
   threshold: 1000,
   holdDays: 365,
+  expiryMarks: 100,
 } as const;
 
 export const SETTINGS_MESSAGES = {
@@ -30,6 +31,7 @@ export const SETTINGS_MESSAGES = {
   threshold: `The number of reports must be a whole number from 1 to ${SETTINGS_LIMITS.threshold}.`,
   holdDays: `The number of days must be a whole number from 0 to ${SETTINGS_LIMITS.holdDays}.`,
   holdPosts: "hold_new_user_posts must be true or false.",
+  expiryMarks: `The number of members must be a whole number from 1 to ${SETTINGS_LIMITS.expiryMarks}.`,
   imageField: "field must be one of website_logo, play_store_image or app_store_image.",
   imageMissing: "Please choose an image file (JPEG, PNG, GIF or WebP).",
 } as const;
@@ -114,6 +116,8 @@ export const SettingsBody = z.object({
   report_hide_threshold: optionalWholeNumber(1, SETTINGS_LIMITS.threshold, M.threshold),
   hold_new_user_posts: optionalBoolean,
   hold_new_user_days: optionalWholeNumber(0, SETTINGS_LIMITS.holdDays, M.holdDays),
+  // Issue 11: distinct members whose "Expired?" marks expire a deal (core/expiry).
+  expiry_mark_threshold: optionalWholeNumber(1, SETTINGS_LIMITS.expiryMarks, M.expiryMarks),
 });
 export type SettingsInput = z.output<typeof SettingsBody>;
 

@@ -8,6 +8,7 @@ import { insertMediaRecord } from "../media/image-records.ts";
 import { withStoredImage } from "../media/images.ts";
 import { deleteBlockedDomain, insertBlockedDomain, listBlockedDomains } from "./blocked-domains.ts";
 import { DEFAULT_DESCRIPTION, DEFAULT_SITE_NAME } from "./defaults.ts";
+import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "../expiry/schema.ts";
 import * as repo from "./repository.ts";
 import {
   SETTINGS_MESSAGES,
@@ -129,6 +130,7 @@ export function createSettingsService(deps: Deps) {
           general?.report_hide_threshold ?? DEFAULT_MODERATION.reportHideThreshold,
         hold_new_user_posts: general?.hold_new_user_posts ?? DEFAULT_MODERATION.holdNewUserPosts,
         hold_new_user_days: general?.hold_new_user_days ?? DEFAULT_MODERATION.holdNewUserDays,
+        expiry_mark_threshold: general?.expiry_mark_threshold ?? DEFAULT_EXPIRY_MARK_THRESHOLD,
       },
       blocked_domains: blocked.map((row) => ({
         domain: row.domain,

@@ -241,7 +241,7 @@ export async function generateLargeData(
         unique_id, slug, post_type, kind, user_id, forum_category_id, store_id, category_id,
         title, description, description_text, image_url, price, list_price, discount, currency,
         deal_badge, link, link_key, coupon_code, expires_at, is_featured, status, views,
-        hot_score, created_at, updated_at)
+        hot_score, created_at, updated_at, expired)
       SELECT
         ${GENERATED_ID_PREFIX} || lpad(to_hex((f.n * 2654435761) & 68719476735), 9, '0'),
         f.slug || '-' || replace(replace(f.price_text, ',', ''), '.', '-') || CASE WHEN f.is_coupon THEN '-with-code-' || lower(f.code) ELSE '' END,
@@ -276,7 +276,8 @@ export async function generateLargeData(
         f.views,
         post_hot_score(0, 0, 0, f.views, f.created_at),
         f.created_at,
-        f.created_at
+        f.created_at,
+        f.expires_at IS NOT NULL AND f.expires_at <= ${now}::timestamptz
       FROM f`.execute(tx);
 
   // One transaction: a failed run leaves nothing behind. When the load at least doubles the table,

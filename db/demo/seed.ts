@@ -256,6 +256,8 @@ async function insertPosts(tx: Transaction<Database>, plan: DemoPlan, at: DateOf
 /** One planned post as its row. */
 function postRow(p: DemoPlan["posts"][number], status: "active" | "pending", at: DateOf) {
   const created = at(p.agoMin);
+  const expiresAt =
+    p.expiresAfterMin === null ? null : new Date(created.getTime() + p.expiresAfterMin * 60_000);
   return {
     id: p.id,
     unique_id: p.uniqueId,
@@ -278,8 +280,9 @@ function postRow(p: DemoPlan["posts"][number], status: "active" | "pending", at:
     link: p.link,
     link_key: p.linkKey,
     coupon_code: p.couponCode,
-    expires_at:
-      p.expiresAfterMin === null ? null : new Date(created.getTime() + p.expiresAfterMin * 60_000),
+    expires_at: expiresAt,
+    // As the minute sweep would have it (migration 017).
+    expired: expiresAt !== null && expiresAt.getTime() <= at(0).getTime(),
     is_featured: p.isFeatured,
     status,
     views: p.views,

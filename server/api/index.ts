@@ -28,6 +28,7 @@ import { notificationsApi } from "./notifications.ts";
 import { freshnessApi } from "./freshness.ts";
 import { educatorsApi } from "./educators.ts";
 import { priceHistoryApi } from "./price-history.ts";
+import { expiryApi } from "./expiry.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -56,6 +57,7 @@ const modules: ApiModule[] = [
   freshnessApi,
   educatorsApi,
   priceHistoryApi,
+  expiryApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

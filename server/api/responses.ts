@@ -597,6 +597,10 @@ const ConsoleSettings = z.strictObject({
     report_hide_threshold: z.number().int(),
     hold_new_user_posts: z.boolean(),
     hold_new_user_days: z.number().int(),
+    expiry_mark_threshold: z
+      .number()
+      .int()
+      .describe("distinct members whose Expired? marks expire a deal (issue 11)"),
   }),
   blocked_domains: z.array(
     z.strictObject({ domain: z.string(), added_at: isoDateTime, added_by: z.string() }),

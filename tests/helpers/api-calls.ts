@@ -423,6 +423,21 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     client: (await freshMember(w)).client,
     body: { item_type: "user", item_id: w.ids.otherUser, reason: "spam", note: "Only adverts." },
   }),
+  "POST /mark_expired": async (w) => {
+    const deal = await insertPost(w.t.deps.db, {
+      user_id: w.ids.otherUser,
+      store_id: w.ids.storeId,
+    });
+    return { client: (await freshMember(w)).client, body: { unique_id: deal.unique_id } };
+  },
+  "POST /reopen_deal": async (w) => {
+    const deal = await insertPost(w.t.deps.db, {
+      user_id: w.ids.otherUser,
+      expires_at: new Date(Date.now() - 60_000),
+      expired: true,
+    });
+    return { client: await staffClient(w, "moderator"), body: { unique_id: deal.unique_id } };
+  },
   "GET /notifications": async (w) => ({ client: w.member.client }),
 
   // Freshness (issue 11): a fresh member (never the poster) answers on a live public deal.
@@ -499,6 +514,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
         report_hide_threshold: 3,
         hold_new_user_posts: false,
         hold_new_user_days: 7,
+        expiry_mark_threshold: 3,
       },
     };
   },

@@ -20,12 +20,14 @@ async function post(url: string, payload: unknown) {
   return { status: response.statusCode, body: response.json() as Json };
 }
 
+/** The home lists' deals: live ones (issue 11 leaves expired deals out), newest first. */
 async function newestFirst(where: { store_id?: number; category_id?: number } = {}) {
   let query = t.deps.db
     .selectFrom("posts")
     .select("unique_id")
     .where("status", "=", "active")
     .where("post_type", "=", "d")
+    .where("expired", "=", false)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
   if (where.store_id) query = query.where("store_id", "=", where.store_id);

@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANCHOR_STRIDE } from "../../core/deals/paging.ts";
+import { dealExpiryJob } from "../../core/expiry/sweep.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { waitForJobs } from "../helpers/jobs.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,6 +58,10 @@ async function storeBySlug(slug: string) {
 }
 
 /** What the database says a newest-first list holds, by plain OFFSET. */
+/**
+ * A list newest first, live deals before expired ones; all deals (new deals) without the expired
+ * ones, which that list hides by default (issue 11).
+ */
 async function expectedIds(
   where: { store_id?: number; category_id?: number; post_type?: "d" | "g" },
   offset: number,
@@ -65,8 +71,12 @@ async function expectedIds(
     .selectFrom("posts")
     .select("unique_id")
     .where("status", "=", "active")
+    .orderBy("expired")
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
+  if (where.post_type === "d" && !where.store_id && !where.category_id) {
+    query = query.where("expired", "=", false);
+  }
   if (where.store_id) query = query.where("store_id", "=", where.store_id);
   if (where.category_id) query = query.where("category_id", "=", where.category_id);
   if (where.post_type) query = query.where("post_type", "=", where.post_type);
@@ -380,7 +390,7 @@ describe("POST /api/filter", () => {
 });
 
 describe("expired deals in listings", () => {
-  it("keep their place (newest first) but are marked expired", async () => {
+  it("are marked expired at once, and sink below the live deals once the minute sweep has run", async () => {
     const [row] = await t.deps.db
       .insertInto("posts")
       .values({
@@ -401,6 +411,11 @@ describe("expired deals in listings", () => {
     t.deps.changes.emit("posts");
     const { body } = await categoryPage({ slug: "amazon", type: "store", page: 1 });
     expect(body.response.deal_data[0]).toMatchObject({ unique_id: "expiredzz1", is_expired: true });
+    await t.jobs.send(dealExpiryJob, {});
+    await waitForJobs(t.jobs, { kind: dealExpiryJob });
+    const swept = await categoryPage({ slug: "amazon", type: "store", page: 1 });
+    expect(swept.body.response.deal_data[0].unique_id).not.toBe("expiredzz1");
+    expect(await expectedIds({ store_id: 1 }, 0, 1000)).toContain("expiredzz1");
     const trending = (await post("/api/home", {})).body.trending_deals.deals_arr as Json[];
     expect(trending.some((d) => d.unique_id === "expiredzz1")).toBe(false);
     await t.deps.db.deleteFrom("posts").where("id", "=", row!.id).execute();

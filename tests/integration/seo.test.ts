@@ -345,7 +345,7 @@ describe("pages: status, head and structured data", () => {
     );
   });
 
-  it("marks an expired deal plainly and as Discontinued, with priceValidUntil from its expiry", async () => {
+  it("marks an expired deal plainly and as OutOfStock (issue 11), with priceValidUntil from its expiry", async () => {
     const expired = await t.deps.db
       .selectFrom("posts")
       .select(["unique_id", "slug", "expires_at"])
@@ -360,7 +360,7 @@ describe("pages: status, head and structured data", () => {
     expect(response.body).toContain("This deal has expired");
     expect(response.body).toContain("GRAB DEAL (expired)");
     const product = findLd<ProductLd>(head(response.body).jsonLd, "Product");
-    expect(product.offers.availability).toBe("https://schema.org/Discontinued");
+    expect(product.offers.availability).toBe("https://schema.org/OutOfStock");
     expect(product.offers.priceValidUntil).toBe(expired.expires_at!.toISOString().slice(0, 10));
   });
 

@@ -44,6 +44,7 @@ function formValues(settings: Settings) {
     report_hide_threshold: String(settings.report_hide_threshold),
     hold_new_user_posts: String(settings.hold_new_user_posts),
     hold_new_user_days: String(settings.hold_new_user_days),
+    expiry_mark_threshold: String(settings.expiry_mark_threshold),
   };
 }
 
@@ -154,6 +155,16 @@ function SettingsForm({ settings }: { settings: Settings }) {
           min={0}
           max={SETTINGS_LIMITS.holdDays}
           step={1}
+        />
+        <Field
+          {...form.bind("expiry_mark_threshold")}
+          label="Members who expire a deal"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={SETTINGS_LIMITS.expiryMarks}
+          step={1}
+          hint="When this many different members mark a deal “Expired?”, it is expired. One moderator's mark expires it at once."
         />
       </fieldset>
       <FormAlert message={form.message} />

@@ -1,0 +1,104 @@
+import { sql } from "kysely";
+import type { DbOrTx } from "../../db/index.ts";
+import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "./schema.ts";
+
+/** A post by its unique_id, locked until the transaction ends (marks on one deal go one at a time). */
+export function lockPostByUniqueId(db: DbOrTx, uniqueId: string) {
+  return db
+    .selectFrom("posts")
+    .select(["id", "unique_id", "post_type", "user_id", "status", "expires_at", "expired"])
+    .where("unique_id", "=", uniqueId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export type ExpiryPost = NonNullable<Awaited<ReturnType<typeof lockPostByUniqueId>>>;
+
+/** The live post the deal page shows, for its expiry panel. */
+export function findPostByUniqueId(db: DbOrTx, uniqueId: string) {
+  return db
+    .selectFrom("posts")
+    .select(["id", "post_type", "user_id", "status", "expires_at", "expired"])
+    .where("unique_id", "=", uniqueId)
+    .executeTakeFirst();
+}
+
+/** Distinct members' marks needed to expire a deal (general settings; 3 until set). */
+export async function findMarkThreshold(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom("general_settings")
+    .select("expiry_mark_threshold")
+    .where("id", "=", 1)
+    .executeTakeFirst();
+  return row?.expiry_mark_threshold ?? DEFAULT_EXPIRY_MARK_THRESHOLD;
+}
+
+/** Adds a member's mark; false when they had marked the deal already. */
+export async function insertMark(db: DbOrTx, postId: number, userId: number, at: Date) {
+  const result = await db
+    .insertInto("expiry_marks")
+    .values({ post_id: postId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.columns(["post_id", "user_id"]).doNothing())
+    .returning("post_id")
+    .executeTakeFirst();
+  return result !== undefined;
+}
+
+export async function countMarks(db: DbOrTx, postId: number): Promise<number> {
+  const row = await db
+    .selectFrom("expiry_marks")
+    .select(sql<number>`count(*)::int`.as("marks"))
+    .where("post_id", "=", postId)
+    .executeTakeFirstOrThrow();
+  return row.marks;
+}
+
+export async function hasMarked(db: DbOrTx, postId: number, userId: number) {
+  const row = await db
+    .selectFrom("expiry_marks")
+    .select("post_id")
+    .where("post_id", "=", postId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ends a deal now: its end date is `at` and it is marked expired at once (no wait for the sweep). */
+export function expireNow(db: DbOrTx, postId: number, at: Date) {
+  return db
+    .updateTable("posts")
+    .set({ expires_at: at, expired: true, updated_at: at })
+    .where("id", "=", postId)
+    .execute();
+}
+
+/** Makes a deal live again: no end date, not expired, its marks cleared. */
+export async function reopen(db: DbOrTx, postId: number, at: Date) {
+  await db
+    .updateTable("posts")
+    .set({ expires_at: null, expired: false, updated_at: at })
+    .where("id", "=", postId)
+    .execute();
+  await db.deleteFrom("expiry_marks").where("post_id", "=", postId).execute();
+}
+
+/**
+ * The minute sweep: deals whose end has come are marked expired (posts_expiring_idx), and marked
+ * deals given a later end (or none) since are live again (posts_expired_idx). How many of each.
+ */
+export async function sweepExpiry(db: DbOrTx, at: Date) {
+  const ended = await db
+    .updateTable("posts")
+    .set({ expired: true })
+    .where("expired", "=", false)
+    .where("expires_at", "is not", null)
+    .where("expires_at", "<=", at)
+    .executeTakeFirst();
+  const extended = await db
+    .updateTable("posts")
+    .set({ expired: false })
+    .where("expired", "=", true)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]))
+    .executeTakeFirst();
+  return { expired: Number(ended.numUpdatedRows), reopened: Number(extended.numUpdatedRows) };
+}

@@ -1,0 +1,55 @@
+-- Expiry (issue 11; docs/decisions/0037-deal-expiry.md).
+--
+-- posts.expired is whether a deal has ended, kept by the minute sweep (job "deals.expiry",
+-- core/expiry/sweep.ts) from expires_at, and set at once when members or a moderator expire a deal.
+-- Lists put live deals first in every sort: each sort index leads, after its scope, with
+-- (NOT expired) DESC, so one row comparison ((NOT expired), key, id) <= (L, K, I) still seeks
+-- to any place in one index walk (docs/decisions/0011-deep-pagination.md), and "Hide expired"
+-- is the index's live prefix. The expressions are written as core/deals/deal-sort.ts writes them.
+ALTER TABLE posts ADD COLUMN expired boolean NOT NULL DEFAULT false;
+UPDATE posts SET expired = true WHERE expires_at IS NOT NULL AND expires_at <= now();
+
+-- The sweep: deals whose end has come but are not marked yet, and marked ones given a new end.
+CREATE INDEX posts_expiring_idx ON posts (expires_at) WHERE NOT expired AND expires_at IS NOT NULL;
+CREATE INDEX posts_expired_idx ON posts (expires_at) WHERE expired;
+
+-- Newest first, live first (the feeds, sitemaps and console keep walking posts_recent_idx,
+-- posts_store_idx and posts_category_idx of migration 001).
+CREATE INDEX posts_live_recent_idx ON posts (post_type, (NOT expired) DESC, created_at DESC, id DESC) WHERE status = 'active';
+CREATE INDEX posts_live_store_idx ON posts (store_id, (NOT expired) DESC, created_at DESC, id DESC) WHERE status = 'active';
+CREATE INDEX posts_live_category_idx ON posts (category_id, (NOT expired) DESC, created_at DESC, id DESC) WHERE status = 'active';
+
+-- Hot, top discount and lowest price: the indexes of migrations 001 and 015 with the live lead.
+DROP INDEX posts_hot_idx;
+CREATE INDEX posts_hot_idx ON posts (post_type, (NOT expired) DESC, hot_score DESC, id DESC) WHERE status = 'active';
+DROP INDEX posts_store_hot_idx;
+CREATE INDEX posts_store_hot_idx ON posts (store_id, (NOT expired) DESC, hot_score DESC, id DESC) WHERE status = 'active';
+DROP INDEX posts_category_hot_idx;
+CREATE INDEX posts_category_hot_idx ON posts (category_id, (NOT expired) DESC, hot_score DESC, id DESC) WHERE status = 'active';
+
+DROP INDEX posts_discount_sort_idx;
+CREATE INDEX posts_discount_sort_idx ON posts (post_type, (NOT expired) DESC, (coalesce(discount, -1)) DESC, id DESC) WHERE status = 'active';
+DROP INDEX posts_store_discount_sort_idx;
+CREATE INDEX posts_store_discount_sort_idx ON posts (store_id, (NOT expired) DESC, (coalesce(discount, -1)) DESC, id DESC) WHERE status = 'active';
+DROP INDEX posts_category_discount_sort_idx;
+CREATE INDEX posts_category_discount_sort_idx ON posts (category_id, (NOT expired) DESC, (coalesce(discount, -1)) DESC, id DESC) WHERE status = 'active';
+
+DROP INDEX posts_price_sort_idx;
+CREATE INDEX posts_price_sort_idx ON posts (post_type, (NOT expired) DESC, (coalesce(- price, -1000000000000)) DESC, id DESC) WHERE status = 'active';
+DROP INDEX posts_store_price_sort_idx;
+CREATE INDEX posts_store_price_sort_idx ON posts (store_id, (NOT expired) DESC, (coalesce(- price, -1000000000000)) DESC, id DESC) WHERE status = 'active';
+DROP INDEX posts_category_price_sort_idx;
+CREATE INDEX posts_category_price_sort_idx ON posts (category_id, (NOT expired) DESC, (coalesce(- price, -1000000000000)) DESC, id DESC) WHERE status = 'active';
+
+-- "Expired?" marks: one per member and deal. Enough distinct members (the setting below) expire it;
+-- reopening a deal clears its marks.
+CREATE TABLE expiry_marks (
+  post_id    integer NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
+  user_id    integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (post_id, user_id)
+);
+CREATE INDEX expiry_marks_user_idx ON expiry_marks (user_id);
+
+ALTER TABLE general_settings
+  ADD COLUMN expiry_mark_threshold integer NOT NULL DEFAULT 3;

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { MarkExpiredBody, ReopenDealBody } from "../../core/expiry/schema.ts";
+import { RATE_LIMITS } from "../plugins/rate-limit.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
+
+/** A deal's expiry after a mark or a reopening (issue 11, docs/decisions/0037-deal-expiry.md). */
+export const ExpiryStatusResponse = z.strictObject({
+  status: z.literal("true"),
+  message: z.string(),
+  unique_id: z.string(),
+  is_expired: z.boolean(),
+  marks: z.number().int().describe("distinct members who say it has expired"),
+  threshold: z.number().int().describe("marks that expire it (site setting, 3 by default)"),
+  marked_by_you: z.boolean(),
+  can_mark: z.boolean(),
+  can_reopen: z.boolean(),
+});
+
+/** "Expired?" marks and reopening of deals. */
+export const expiryApi: ApiModule = (app, services) => {
+  apiRoute(app, {
+    method: "POST",
+    url: "/mark_expired",
+    tag: "Community",
+    summary:
+      "Says a deal has expired. Enough distinct members (a site setting, 3 by default) or one " +
+      "moderator expire it (its end becomes now). Refused: one's own deal (403), a second mark " +
+      "(409), a deal already expired (409), a forum post (422), an unknown or removed deal (404)",
+    body: MarkExpiredBody,
+    response: ExpiryStatusResponse,
+    auth: true,
+    rateLimit: RATE_LIMITS.reaction,
+    handler: async ({ input, request }) => ({
+      status: "true" as const,
+      ...(await services.expiry.mark(request.user, input)),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/reopen_deal",
+    tag: "Community",
+    summary:
+      "Makes an expired deal live again (no end date, marks cleared; audit-logged). Only its " +
+      "poster or a moderator (403 otherwise); a deal that has not expired answers 409",
+    body: ReopenDealBody,
+    response: ExpiryStatusResponse,
+    auth: true,
+    handler: async ({ input, request }) => ({
+      status: "true" as const,
+      ...(await services.expiry.reopen(request.user, input)),
+    }),
+  });
+};
