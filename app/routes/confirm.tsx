@@ -1,17 +1,12 @@
-import { useEffect, useRef, useState } from "react";
 import { Link, useParams, useRouteLoaderData } from "react-router";
 import type { RootLoaderData } from "../root.tsx";
 import { AuthCard } from "../components/AuthCard.tsx";
-import { messageOf } from "../lib/api-form.ts";
-import { apiCall } from "../lib/api.ts";
+import { useConfirmLink } from "../lib/confirm-link.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/confirm";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Email confirmation", noindex: true });
-
-type Outcome =
-  { state: "loading" } | { state: "done"; message: string } | { state: "failed"; message: string };
 
 /**
  * /confirm/{code}: the browser posts the code (POST /api/verify) once the page runs, so a mail
@@ -20,22 +15,7 @@ type Outcome =
 export default function Confirm() {
   const { code = "" } = useParams();
   const signedIn = Boolean(useRouteLoaderData<RootLoaderData>("root")?.user);
-  const [outcome, setOutcome] = useState<Outcome>({ state: "loading" });
-  const sent = useRef(false);
-
-  useEffect(() => {
-    if (sent.current) return;
-    sent.current = true;
-    void apiCall<{ status?: unknown; message?: unknown }>("/verify", {
-      confirmation_code: code,
-    }).then((result) =>
-      setOutcome(
-        result.ok
-          ? { state: "done", message: messageOf(result.data) }
-          : { state: "failed", message: messageOf(result.data) },
-      ),
-    );
-  }, [code]);
+  const outcome = useConfirmLink("/verify", { confirmation_code: code });
 
   return (
     <AuthCard title="Email confirmation">

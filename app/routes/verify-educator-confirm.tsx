@@ -1,17 +1,12 @@
-import { useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { EducatorBadge } from "../components/EducatorBadge.tsx";
-import { messageOf } from "../lib/api-form.ts";
-import { apiCall } from "../lib/api.ts";
+import { useConfirmLink } from "../lib/confirm-link.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify-educator-confirm";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Confirm your school address", noindex: true });
-
-type Outcome =
-  { state: "loading" } | { state: "done"; message: string } | { state: "failed"; message: string };
 
 /**
  * /user/verify-educator/confirm/{code}: the page posts the code once it runs in a browser, so a
@@ -19,20 +14,7 @@ type Outcome =
  */
 export default function ConfirmSchoolAddress() {
   const { code = "" } = useParams();
-  const [outcome, setOutcome] = useState<Outcome>({ state: "loading" });
-  const sent = useRef(false);
-
-  useEffect(() => {
-    if (sent.current) return;
-    sent.current = true;
-    void apiCall("/educator_verification/confirm", { code }).then((result) =>
-      setOutcome(
-        result.ok
-          ? { state: "done", message: messageOf(result.data) }
-          : { state: "failed", message: messageOf(result.data) },
-      ),
-    );
-  }, [code]);
+  const outcome = useConfirmLink("/educator_verification/confirm", { code });
 
   return (
     <AuthCard title="Confirm your school address">

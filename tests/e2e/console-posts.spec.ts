@@ -1,42 +1,18 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { VIEWPORTS, expect, expectAccessible, test } from "./fixtures.ts";
+import {
+  VIEWPORTS,
+  expect,
+  expectAccessible,
+  postDealThroughApi,
+  signInThroughApi,
+  test,
+} from "./fixtures.ts";
 
 // The demo data's administrator and moderator (db/demo/people.ts); every demo account has the
 // demo password.
 const ADMIN = { email: "admin@example.com", password: "Chalkboard#2026" };
 const MODERATOR = { email: "moderator@example.com", password: "Chalkboard#2026" };
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  const response = await page.request.post("/api/signin", { data: who });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).response.user_id as number;
-}
-
-async function xsrf(page: Page) {
-  return (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN")!.value;
-}
-
-/** A fresh deal posted through the API by the signed-in user, so no other journey sees it change. */
-async function postDeal(page: Page, userId: number, title: string) {
-  const options = (await (await page.request.get("/api/submit_deal")).json()).response;
-  const response = await page.request.post("/api/save_deal", {
-    headers: { "x-xsrf-token": await xsrf(page) },
-    multipart: {
-      user_id: String(userId),
-      deal_category: String(options.forum_category_deal[0].id),
-      store_id: String(options.store[0].id),
-      category_id: String(options.category[0].id),
-      title,
-      // A real deal's link: other journeys open the newest deal and expect GRAB DEAL.
-      link: `https://www.example.com/products/${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
-      deal_description: "<p>Posted for the console journey.</p>",
-      price: "9.99",
-    },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).response as { unique_id: string; url: string };
-}
 
 /** The row of a post in the console's list. */
 function row(page: Page, title: string) {
@@ -45,10 +21,10 @@ function row(page: Page, title: string) {
 
 test.describe("the posts console", () => {
   test("the admin edits a deal's title and the public page shows it", async ({ page }) => {
-    const adminId = await signIn(page, ADMIN);
+    const adminId = await signInThroughApi(page, ADMIN);
     const tag = randomBytes(3).toString("hex");
     const title = `Console journey stapler ${tag}`;
-    const deal = await postDeal(page, adminId, title);
+    const deal = await postDealThroughApi(page, adminId, { title: title });
 
     await page.goto("/admin/posts");
     const filters = page.getByRole("search", { name: "Filter posts" });
@@ -84,12 +60,12 @@ test.describe("the posts console", () => {
   });
 
   test("a moderator features two posts at once", async ({ page }) => {
-    const moderatorId = await signIn(page, MODERATOR);
+    const moderatorId = await signInThroughApi(page, MODERATOR);
     const tag = randomBytes(3).toString("hex");
     const first = `Console bulk crayons ${tag}`;
     const second = `Console bulk markers ${tag}`;
-    await postDeal(page, moderatorId, first);
-    await postDeal(page, moderatorId, second);
+    await postDealThroughApi(page, moderatorId, { title: first });
+    await postDealThroughApi(page, moderatorId, { title: second });
 
     await page.goto(`/admin/posts?q=${tag}`);
     await expect(page.locator("tbody tr")).toHaveCount(2);
@@ -111,7 +87,7 @@ test.describe("the posts console", () => {
       page,
     }) => {
       await page.setViewportSize(viewport);
-      await signIn(page, ADMIN);
+      await signInThroughApi(page, ADMIN);
       await page.goto("/admin");
       await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
       const chart = page.getByRole("img", { name: /Posts and sign-ups per day/ });
@@ -137,7 +113,7 @@ test.describe("the posts console", () => {
   }
 
   test("a member is refused the console", async ({ page }) => {
-    await signIn(page, { email: "sarah.kim@example.org", password: "Chalkboard#2026" });
+    await signInThroughApi(page, { email: "sarah.kim@example.org", password: "Chalkboard#2026" });
     const response = await page.goto("/admin/posts");
     expect(response?.status()).toBe(403);
     await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();

@@ -88,3 +88,44 @@ export const test = base.extend({
     await use(process.env.E2E_BASE_URL);
   },
 });
+
+/** Signs in through the JSON API (no form): the journeys that test something else start so. */
+export async function signInThroughApi(page: Page, who: { email: string; password: string }) {
+  const response = await page.request.post("/api/signin", { data: who });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()).response.user_id as number;
+}
+
+/** The signed-in browser's CSRF token, for calls made with `page.request`. */
+export async function xsrfToken(page: Page): Promise<string> {
+  return (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN")!.value;
+}
+
+/**
+ * A fresh deal posted through the API by the signed-in user, so no other journey sees it change.
+ * Its link defaults to a real-looking product page named after the title (other journeys open the
+ * newest deal and expect GRAB DEAL).
+ */
+export async function postDealThroughApi(
+  page: Page,
+  userId: number,
+  deal: { title: string; link?: string; price?: string; description?: string },
+) {
+  const options = (await (await page.request.get("/api/submit_deal")).json()).response;
+  const slug = deal.title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const response = await page.request.post("/api/save_deal", {
+    headers: { "x-xsrf-token": await xsrfToken(page) },
+    multipart: {
+      user_id: String(userId),
+      deal_category: String(options.forum_category_deal[0].id),
+      store_id: String(options.store[0].id),
+      category_id: String(options.category[0].id),
+      title: deal.title,
+      link: deal.link ?? `https://www.example.com/products/${slug}`,
+      deal_description: deal.description ?? "<p>Posted by a browser test.</p>",
+      price: deal.price ?? "9.99",
+    },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()).response as { unique_id: string; url: string };
+}

@@ -1,19 +1,15 @@
 import { randomBytes } from "node:crypto";
-import type { BrowserContext, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures.ts";
+import type { BrowserContext } from "@playwright/test";
+import {
+  expect,
+  expectAccessible,
+  postDealThroughApi,
+  signInThroughApi,
+  test,
+} from "./fixtures.ts";
 
 // The demo data's administrator (db/demo/people.ts), with the demo password.
 const ADMIN = { email: "admin@example.com", password: "Chalkboard#2026" };
-
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/signin", { data: ADMIN });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).response.user_id as number;
-}
-
-async function xsrf(page: Page) {
-  return (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN")!.value;
-}
 
 /** Outside sites (the stores) answer with a stub page: nothing leaves the machine. */
 async function stubOutsideWorld(context: BrowserContext) {
@@ -22,37 +18,22 @@ async function stubOutsideWorld(context: BrowserContext) {
   );
 }
 
-/** A fresh deal with this link, posted through the API by the signed-in admin. */
-async function postDeal(page: Page, userId: number, title: string, link: string) {
-  const options = (await (await page.request.get("/api/submit_deal")).json()).response;
-  const response = await page.request.post("/api/save_deal", {
-    headers: { "x-xsrf-token": await xsrf(page) },
-    multipart: {
-      user_id: String(userId),
-      deal_category: String(options.forum_category_deal[0].id),
-      store_id: String(options.store[0].id),
-      category_id: String(options.category[0].id),
-      title,
-      link,
-      deal_description: "<p>Posted for the honest links journey.</p>",
-      price: "12.50",
-    },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).response as { unique_id: string; url: string };
-}
-
 test.describe("honest links", () => {
   test("an affiliate deal: GRAB DEAL through /go marked sponsored, the label's tooltip, the clean link", async ({
     page,
     context,
   }) => {
     await stubOutsideWorld(context);
-    const userId = await signIn(page);
+    const userId = await signInThroughApi(page, ADMIN);
     const tag = randomBytes(3).toString("hex");
     const base = `https://www.example.com/products/honest-globe-${tag}`;
     const link = `${base}?tag=chalk-20&utm_source=newsletter&color=blue`;
-    const deal = await postDeal(page, userId, `Honest globe ${tag}`, link);
+    const deal = await postDealThroughApi(page, userId, {
+      title: `Honest globe ${tag}`,
+      link,
+      price: "12.50",
+      description: "<p>Posted for the honest links journey.</p>",
+    });
 
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto(deal.url);
@@ -99,10 +80,15 @@ test.describe("honest links", () => {
   });
 
   test("a plain deal: no affiliate label, rel without sponsored", async ({ page }) => {
-    const userId = await signIn(page);
+    const userId = await signInThroughApi(page, ADMIN);
     const tag = randomBytes(3).toString("hex");
     const link = `https://www.example.com/products/plain-ruler-${tag}?size=30cm`;
-    const deal = await postDeal(page, userId, `Plain ruler ${tag}`, link);
+    const deal = await postDealThroughApi(page, userId, {
+      title: `Plain ruler ${tag}`,
+      link,
+      price: "12.50",
+      description: "<p>Posted for the honest links journey.</p>",
+    });
 
     await page.goto(deal.url);
     await expect(page.getByRole("link", { name: /^GRAB DEAL/ })).toHaveAttribute(
@@ -116,7 +102,7 @@ test.describe("honest links", () => {
   test("the console's store form takes an affiliate template, and the store page counts clicks", async ({
     page,
   }) => {
-    await signIn(page);
+    await signInThroughApi(page, ADMIN);
     const tag = randomBytes(3).toString("hex");
     const title = `Partner Pencils ${tag}`;
     await page.goto("/admin/stores");

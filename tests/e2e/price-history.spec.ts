@@ -1,6 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures.ts";
+import {
+  expect,
+  expectAccessible,
+  postDealThroughApi,
+  signInThroughApi,
+  test,
+} from "./fixtures.ts";
 
 /**
  * Price history (issue 11): a moderator merges two deals of the same product from the console's
@@ -13,54 +18,23 @@ import { expect, expectAccessible, test } from "./fixtures.ts";
 // The demo data's moderator (db/demo/people.ts).
 const MODERATOR = { email: "moderator@example.com", password: "Chalkboard#2026" };
 
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/signin", { data: MODERATOR });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).response.user_id as number;
-}
-
-async function xsrf(page: Page) {
-  return (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN")!.value;
-}
-
-async function postDeal(page: Page, userId: number, title: string, price: string, link: string) {
-  const options = (await (await page.request.get("/api/submit_deal")).json()).response;
-  const response = await page.request.post("/api/save_deal", {
-    headers: { "x-xsrf-token": await xsrf(page) },
-    multipart: {
-      user_id: String(userId),
-      deal_category: String(options.forum_category_deal[0].id),
-      store_id: String(options.store[0].id),
-      category_id: String(options.category[0].id),
-      title,
-      link,
-      deal_description: "<p>Posted for the price history journey.</p>",
-      price,
-    },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()).response as { unique_id: string; url: string };
-}
-
 test("a merged product shows its badge, previous price and chart on the card and the deal page", async ({
   page,
 }) => {
-  const userId = await signIn(page);
+  const userId = await signInThroughApi(page, MODERATOR);
   const tag = randomBytes(3).toString("hex");
-  const older = await postDeal(
-    page,
-    userId,
-    `Price journey laminator ${tag} at one store`,
-    "24.99",
-    `https://www.example.com/products/laminator-${tag}`,
-  );
-  const newer = await postDeal(
-    page,
-    userId,
-    `Price journey laminator ${tag} at another store`,
-    "19.99",
-    `https://shop.example.org/item/laminator-${tag}`,
-  );
+  const older = await postDealThroughApi(page, userId, {
+    title: `Price journey laminator ${tag} at one store`,
+    price: "24.99",
+    link: `https://www.example.com/products/laminator-${tag}`,
+    description: "<p>Posted for the price history journey.</p>",
+  });
+  const newer = await postDealThroughApi(page, userId, {
+    title: `Price journey laminator ${tag} at another store`,
+    price: "19.99",
+    link: `https://shop.example.org/item/laminator-${tag}`,
+    description: "<p>Posted for the price history journey.</p>",
+  });
 
   // The console: the newer deal is the same product as the older one, named by its address.
   await page.goto(`/admin/posts/${newer.unique_id}/edit`);
