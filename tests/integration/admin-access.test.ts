@@ -29,6 +29,7 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "GET /admin/posts": "moderator",
   "POST /admin/posts/update": "moderator",
   "POST /admin/posts/bulk": "moderator",
+  "POST /admin/posts/merge_product": "moderator",
   "POST /admin/posts/delete": "admin",
   "GET /admin/comments": "moderator",
   "POST /admin/comments/bulk": "moderator",

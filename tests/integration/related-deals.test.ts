@@ -170,7 +170,15 @@ describe("POST /api/product_details", () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body.response).sort()).toEqual(
-      ["comments", "comments_user_image", "product_details", "related_deals"].sort(),
+      [
+        "comments",
+        "comments_user_image",
+        "product_details",
+        "related_deals",
+        // Issue 11, beside them too: freshness and the product's price history.
+        "freshness",
+        "price_history",
+      ].sort(),
     );
     expect(body.response.product_details.unique_id).toBe(self.unique_id);
     expect(body.response.related_deals).toEqual([
