@@ -37,7 +37,9 @@ const optionalSort = z.preprocess(
 
 /**
  * "Hide expired" (issue 11), beside the spec's fields: `hide` leaves expired deals out, `show`
- * lists them after the live ones. Optional: new deals hide them, other listings show them.
+ * lists them after the live ones. Optional: without it a JSON call lists them, as the spec's calls
+ * always did; the listing pages send their own choice (`expiredFromSearchParams`), where New Deals
+ * hides them unless told.
  */
 const optionalExpired = z.preprocess(
   (value) => (isBlank(value) ? undefined : value),

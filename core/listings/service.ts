@@ -23,7 +23,6 @@ import {
   EDUCATORS_SLUG,
   EMPTY_PANEL,
   listingSlug,
-  defaultExpired,
   defaultSort,
   type CategoryPageInput,
   type FilterInput,
@@ -234,7 +233,7 @@ export function createListingsService(deps: Deps) {
     panel: PanelFilter,
     page: number,
     sort: ListingSort,
-    hideExpired: boolean = defaultExpired(context.type) === "hide",
+    hideExpired: boolean,
   ) {
     switch (context.type) {
       case "store":
@@ -312,7 +311,8 @@ export function createListingsService(deps: Deps) {
       panel,
       page,
       sort ?? (request.type === "search" ? defaultSort("search") : "new"),
-      (expired ?? defaultExpired(request.type)) === "hide",
+      // The JSON calls keep the spec's answer (every deal) unless asked; pages always say.
+      (expired ?? "show") === "hide",
     );
   }
 
@@ -364,7 +364,7 @@ export function createListingsService(deps: Deps) {
     /** `POST /api/filter` (filter_type: see FilterBody in ./schema.ts). */
     async filter(input: FilterInput): Promise<Listing> {
       const sort = input.sort ?? (input.filter_type === "search" ? "relevance" : "new");
-      const hideExpired = (input.expired ?? defaultExpired(input.filter_type)) === "hide";
+      const hideExpired = (input.expired ?? "show") === "hide";
       const panel: PanelFilter = {
         storeIds: input.filter_type === "store" ? [] : input.store_id,
         price: { min: input.min_price, max: input.max_price },

@@ -57,10 +57,9 @@ async function storeBySlug(slug: string) {
     .executeTakeFirstOrThrow();
 }
 
-/** What the database says a newest-first list holds, by plain OFFSET. */
 /**
- * A list newest first, live deals before expired ones; all deals (new deals) without the expired
- * ones, which that list hides by default (issue 11).
+ * What the database says a newest-first list holds, by plain OFFSET: live deals before expired
+ * ones (issue 11); the calls list expired deals unless asked to hide them.
  */
 async function expectedIds(
   where: { store_id?: number; category_id?: number; post_type?: "d" | "g" },
@@ -74,9 +73,6 @@ async function expectedIds(
     .orderBy("expired")
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
-  if (where.post_type === "d" && !where.store_id && !where.category_id) {
-    query = query.where("expired", "=", false);
-  }
   if (where.store_id) query = query.where("store_id", "=", where.store_id);
   if (where.category_id) query = query.where("category_id", "=", where.category_id);
   if (where.post_type) query = query.where("post_type", "=", where.post_type);
