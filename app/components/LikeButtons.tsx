@@ -47,6 +47,8 @@ export function LikeButtons({
   const [local, setLocal] = useState<Shown | null>(null);
   const [error, setError] = useState("");
   const inFlight = useRef(false);
+  // A tap while the previous vote is on its way: shown at once, sent when that one is answered.
+  const queued = useRef<Reaction | null>(null);
   const shown = local ?? fromProps;
 
   // Fresh data from the loader replaces what the buttons showed meanwhile.
@@ -55,9 +57,6 @@ export function LikeButtons({
   }, [isLiked, likes, unlikes, temperature]);
 
   async function submit(btnType: Reaction, before: Shown) {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setError("");
     const next = before.reaction === btnType ? null : btnType;
     const count = (reaction: Reaction) =>
       (next === reaction ? 1 : 0) - (before.reaction === reaction ? 1 : 0);
@@ -67,7 +66,20 @@ export function LikeButtons({
       unlikes: Math.max(0, before.unlikes + count("unlike")),
       temperature: temperatureAfterVote(before.temperature, before.reaction, next),
     });
-    const answer = await sendVote(viewerId, { id: postId, post_type: postType }, btnType);
+    if (inFlight.current) {
+      queued.current = btnType;
+      return;
+    }
+    inFlight.current = true;
+    setError("");
+    const post = { id: postId, post_type: postType };
+    let answer = await sendVote(viewerId, post, btnType);
+    while (answer.ok && queued.current) {
+      const later = queued.current;
+      queued.current = null;
+      answer = await sendVote(viewerId, post, later);
+    }
+    queued.current = null;
     inFlight.current = false;
     if (answer.ok) {
       setLocal({

@@ -30,6 +30,8 @@ interface VoteState {
 let viewer: number | null = null;
 let state: VoteState = emptyState();
 const inFlight = new Set<number>();
+/** A tap while the post's previous vote is on its way: shown at once, sent once that is answered. */
+const queued = new Map<number, Reaction>();
 
 function emptyState(): VoteState {
   return { reactions: new Map(), temperatures: new Map(), messages: new Map() };
@@ -167,11 +169,19 @@ async function submit(
   current: Reaction | null,
   shown: number,
 ) {
-  if (inFlight.has(post.id)) return;
-  inFlight.add(post.id);
   const next = current === btnType ? null : btnType;
   setVote(post.id, next, post.temperature, temperatureAfterVote(shown, current, next));
-  const answer = await sendVote(viewerId, post, btnType);
+  if (inFlight.has(post.id)) {
+    queued.set(post.id, btnType);
+    return;
+  }
+  inFlight.add(post.id);
+  let answer = await sendVote(viewerId, post, btnType);
+  for (let later = queued.get(post.id); answer.ok && later; later = queued.get(post.id)) {
+    queued.delete(post.id);
+    answer = await sendVote(viewerId, post, later);
+  }
+  queued.delete(post.id);
   inFlight.delete(post.id);
   if (answer.ok) setVote(post.id, answer.reaction, post.temperature, answer.temperature);
   else setVote(post.id, current, post.temperature, shown, answer.message);

@@ -68,6 +68,8 @@ for (const viewport of WIDTHS) {
     }) => {
       await signedInMember(page, `vote-${viewport.name}`);
       const card = await firstCard(page);
+      // Other journeys post deals meanwhile: after the reload, find this deal's card by its id.
+      const postId = await card.getAttribute("data-post-id");
       const before = await degrees(card);
       const hot = card.getByRole("button", { name: "Vote hot" });
       await expect(hot).toHaveAttribute("aria-pressed", "false");
@@ -92,7 +94,7 @@ for (const viewport of WIDTHS) {
       const mine = page.waitForResponse("**/api/my_reactions");
       await page.reload();
       expect((await mine).status()).toBe(200);
-      const again = page.locator(".deal-card:not(.expired)").first();
+      const again = page.locator(`.deal-card[data-post-id="${postId}"]`);
       await expect(again.getByRole("button", { name: "Vote hot" })).toHaveAttribute(
         "aria-pressed",
         "true",

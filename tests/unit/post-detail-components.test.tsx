@@ -236,6 +236,49 @@ describe("LikeButtons, optimistic", () => {
   });
 });
 
+describe("LikeButtons, quick taps", () => {
+  it("sends a tap made while the previous vote is on its way once that one is answered, and shows it at once", async () => {
+    const answers: ((response: Response) => void)[] = [];
+    const fetchMock = vi.fn(() => new Promise<Response>((resolve) => answers.push(resolve)));
+    vi.stubGlobal("fetch", fetchMock);
+    renderInRouter(
+      <LikeButtons
+        postId={9}
+        postType="d"
+        isLiked={-1}
+        likes={4}
+        unlikes={1}
+        temperature={30}
+        viewerId={7}
+      />,
+    );
+    const like = await screen.findByRole("button", { name: /^Like/ });
+    const unlike = screen.getByRole("button", { name: /^Unlike/ });
+    fireEvent.click(like);
+    fireEvent.click(unlike);
+    // The second tap shows at once, but waits for the first answer before it is sent.
+    expect(unlike.getAttribute("aria-pressed")).toBe("true");
+    expect(like.getAttribute("aria-pressed")).toBe("false");
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await act(async () => {
+      answers[0]!(
+        jsonResponse(200, { status: true, is_liked: 1, likes: 5, unlikes: 1, temperature: 40 }),
+      );
+    });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    const [, second] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];
+    expect(JSON.parse(String(second.body))).toMatchObject({ btn_type: "unlike" });
+    await act(async () => {
+      answers[1]!(
+        jsonResponse(200, { status: true, is_liked: 2, likes: 4, unlikes: 2, temperature: 20 }),
+      );
+    });
+    expect(unlike.getAttribute("aria-pressed")).toBe("true");
+    expect(unlike.textContent).toContain("2");
+    expect(screen.getByText("20°")).toBeTruthy();
+  });
+});
+
 describe("CouponCode", () => {
   it("copies with the Clipboard API and confirms with 'Copied!' for 3 seconds", async () => {
     vi.useFakeTimers();
