@@ -94,11 +94,22 @@ export async function sweepExpiry(db: DbOrTx, at: Date) {
     .where("expires_at", "is not", null)
     .where("expires_at", "<=", at)
     .executeTakeFirst();
+  // Two searches of posts_expired_idx, each reaching only the few rows it changes: with an OR
+  // the planner walked every expired deal, seconds a minute at a million deals.
   const extended = await db
     .updateTable("posts")
     .set({ expired: false })
     .where("expired", "=", true)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", at)]))
+    .where("expires_at", ">", at)
     .executeTakeFirst();
-  return { expired: Number(ended.numUpdatedRows), reopened: Number(extended.numUpdatedRows) };
+  const cleared = await db
+    .updateTable("posts")
+    .set({ expired: false })
+    .where("expired", "=", true)
+    .where("expires_at", "is", null)
+    .executeTakeFirst();
+  return {
+    expired: Number(ended.numUpdatedRows),
+    reopened: Number(extended.numUpdatedRows) + Number(cleared.numUpdatedRows),
+  };
 }
