@@ -1,6 +1,7 @@
 import { postPath } from "../posts/paths.ts";
 import { expiryDateOf } from "../submissions/schema.ts";
 import type { ConsolePostRow, EditablePost } from "./repository.ts";
+import { hasEnded } from "../posts/policy.ts";
 
 /** One row of the console's posts list. The author's address stays out of it. */
 export function presentConsolePost(row: ConsolePostRow, now: Date) {
@@ -14,7 +15,7 @@ export function presentConsolePost(row: ConsolePostRow, now: Date) {
     status: row.status,
     moderation_reason: row.moderation_reason,
     is_featured: row.is_featured,
-    is_expired: row.expires_at !== null && row.expires_at.getTime() <= now.getTime(),
+    is_expired: hasEnded(row, now),
     expires_at: row.expires_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     store: row.store_id ? { id: row.store_id, title: row.store_title ?? "" } : null,

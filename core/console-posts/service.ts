@@ -39,6 +39,7 @@ import {
   type PostListInput,
   type PostUpdateInput,
 } from "./schema.ts";
+import { hasEnded } from "../posts/policy.ts";
 
 const NOT_FOUND = "That post does not exist.";
 
@@ -213,7 +214,7 @@ export function createConsolePostsService(deps: Deps) {
         return true;
       }
       case "expire": {
-        if (post.expires_at && post.expires_at.getTime() <= at.getTime()) return false;
+        if (hasEnded(post, at)) return false;
         await repo.updatePost(tx, post.id, { expires_at: at, expired: true, updated_at: at });
         await recordAudit(tx, actor, {
           action: "post.expire",

@@ -1,10 +1,11 @@
 import { PAGE_SIZE } from "../constants.ts";
 import { heatOf, temperatureOf } from "../posts/temperature.ts";
 import type { DealCardRow } from "./deal-card-query.ts";
+import { hasEnded } from "../posts/policy.ts";
 
 /** A deal card in the spec's field names (section 3), plus what the card needs to show state. */
 export function presentDealCard(row: DealCardRow, now: Date) {
-  const isExpired = row.expires_at !== null && row.expires_at <= now;
+  const isExpired = hasEnded(row, now);
   return {
     id: row.id,
     product_id: row.id,

@@ -11,6 +11,7 @@ import {
   type MarkExpiredInput,
   type ReopenDealInput,
 } from "./schema.ts";
+import { hasEnded } from "../posts/policy.ts";
 
 /** What the deal page's expiry panel shows, and what the mark and reopen calls answer. */
 export interface ExpiryStatus {
@@ -35,7 +36,7 @@ export interface ExpiryStatus {
  */
 export function createExpiryService({ db, now, changes }: Deps) {
   const isExpired = (post: { expired: boolean; expires_at: Date | null }, at: Date) =>
-    post.expired || (post.expires_at !== null && post.expires_at.getTime() <= at.getTime());
+    post.expired || hasEnded(post, at);
 
   /** The deal named, locked; 404 when there is none (or it is not public), 422 for a forum post. */
   async function lockDeal(tx: Parameters<typeof repo.lockPostByUniqueId>[0], uniqueId: string) {

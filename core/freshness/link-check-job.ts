@@ -4,6 +4,7 @@ import { defineJob } from "../jobs/job.ts";
 import type { JobAttempt, JobQueue } from "../jobs/queue.ts";
 import { checkLink, type LinkCheckResult, type LinkCheckSettings } from "./link-check.ts";
 import * as repo from "./repository.ts";
+import { hasEnded } from "../posts/policy.ts";
 
 /** At most this many deals are checked a day: the newest live ones. */
 export const LINK_CHECKS_PER_DAY = 2_000;
@@ -103,7 +104,7 @@ export function checkDealLink(deps: LinkCheckWorkerDeps) {
       deal.status !== "active" ||
       deal.post_type !== "d" ||
       !deal.link ||
-      (deal.expires_at !== null && deal.expires_at <= startedAt)
+      hasEnded(deal, startedAt)
     ) {
       return;
     }

@@ -1,5 +1,6 @@
 import type { PostStatus, PostType } from "../../db/schema.ts";
 import type { FRESHNESS_MESSAGES } from "./schema.ts";
+import { hasEnded } from "../posts/policy.ts";
 
 interface PostFacts {
   post_type: PostType;
@@ -28,8 +29,7 @@ export function feedbackRefusal(
   if (post.user_id === userId) return { reason: "own", status: "forbidden" };
   if (kind === "coupon" && !post.coupon_code) return { reason: "notCoupon", status: "rejected" };
   if (kind === "confirm" && post.coupon_code) return { reason: "isCoupon", status: "rejected" };
-  if (post.expires_at !== null && post.expires_at <= now)
-    return { reason: "expired", status: "rejected" };
+  if (hasEnded(post, now)) return { reason: "expired", status: "rejected" };
   return null;
 }
 
