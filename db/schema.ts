@@ -419,6 +419,13 @@ export interface CouponFeedbackTable {
   answered_at: Date;
 }
 
+/** How many active posts each listing scope holds, kept by triggers (migration 022). */
+export interface PostScopeCountsTable {
+  /** core/deals/deal-scope.ts scopeKey: 'type:d', 'store:12:live', … */
+  scope: string;
+  total: number;
+}
+
 /** The link check's last result per deal (migration 018). */
 export interface LinkChecksTable {
   post_id: number;
@@ -505,6 +512,7 @@ export interface Database {
   educator_requests: EducatorRequestsTable;
   products: ProductsTable;
   expiry_marks: ExpiryMarksTable;
+  post_scope_counts: PostScopeCountsTable;
 }
 
 /** A member's "Expired?" mark on a deal (migration 017). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filterKey, scopeOf } from "./paging.ts";
-import { scopeKey } from "./repository.ts";
+import { scopeKey } from "./deal-scope.ts";
 
 describe("scopeOf: which indexed newest-first list serves a filter", () => {
   it("serves no filter at all from the list of every deal", () => {

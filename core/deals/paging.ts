@@ -2,7 +2,8 @@ import { TtlCache } from "../cache/ttl-cache.ts";
 import { RefreshingCache } from "../cache/refreshing-cache.ts";
 import type { DbOrTx } from "../../db/index.ts";
 import * as repo from "./repository.ts";
-import type { DealScope, RowKey } from "./repository.ts";
+import type { RowKey } from "./repository.ts";
+import { countScope, scopeKey, type DealScope } from "./deal-scope.ts";
 import { findCardsByIds, type DealCardRow } from "./deal-card-query.ts";
 import type { DealBounds, DealFilter } from "./deal-filter-query.ts";
 import type { DealSort } from "./deal-sort.ts";
@@ -23,9 +24,10 @@ export const ANCHOR_STRIDE = 300;
 export const SPARSE_MATCHES = 20_000;
 
 /**
- * How long counts, anchors, bounds, checklists and rankings live. After that a count, bounds,
- * checklist or ranking is answered from its last value while it is recomputed, and anchors are
- * found again. A change of posts drops them all at once (the deals service subscribes).
+ * How long filtered lists' counts, anchors, bounds, checklists and rankings live. After that a
+ * count, bounds, checklist or ranking is answered from its last value while it is recomputed, and
+ * anchors are found again. A change of posts drops them all at once (the deals service subscribes).
+ * A scope's count (every deal, a store's, a category's) is not cached: it is kept in the database.
  */
 export const LIST_CACHE_TTL_MS = 30_000;
 
@@ -41,6 +43,7 @@ export type StoreFacet = Awaited<ReturnType<typeof repo.findFilterStores>>[numbe
 
 /** Per-database caches shared by the services that list deals, cleared together on a change. */
 export interface DealListCaches {
+  /** Counts of filtered lists (search, several stores, price or discount ranges). */
   counts: RefreshingCache<number>;
   anchors: TtlCache<AnchorList>;
   bounds: RefreshingCache<DealBounds>;
@@ -104,7 +107,7 @@ export function filterKey(filter: DealFilter): string {
 /**
  * Pages of deal lists: indexed scopes (and the educators' forum) page by keyset at a cost that
  * does not grow with the page number; narrower filters page by OFFSET over their few rows.
- * Counts, bounds and checklists are cached for LIST_CACHE_TTL_MS.
+ * Filtered counts, bounds and checklists are cached for LIST_CACHE_TTL_MS.
  */
 export function createDealPager(db: DbOrTx) {
   const caches = dealListCaches(db);
@@ -114,7 +117,7 @@ export function createDealPager(db: DbOrTx) {
     sort: DealSort,
     index: number,
   ): Promise<RowKey | undefined> {
-    const list = await caches.anchors.get(`${repo.scopeKey(scope)}:${sort}`, async () => ({
+    const list = await caches.anchors.get(`${scopeKey(scope)}:${sort}`, async () => ({
       keys: [],
       complete: false,
     }));
@@ -152,8 +155,8 @@ export function createDealPager(db: DbOrTx) {
     return repo.findScopeCards(db, scope, from, size, sort);
   }
 
-  const scopeCount = (scope: DealScope) =>
-    caches.counts.get(repo.scopeKey(scope), () => repo.countScope(db, scope));
+  // Kept by triggers (migration 022), so exact at once and not worth caching.
+  const scopeCount = (scope: DealScope) => countScope(db, scope);
 
   /** Deals of a filter in a sort's order (newest first by default), and how many there are. */
   async function filteredPage(

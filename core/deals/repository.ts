@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import type { Database, PostType } from "../../db/schema.ts";
+import type { Database } from "../../db/schema.ts";
+import type { DealScope } from "./deal-scope.ts";
 import { dealCardQuery, isLive } from "./deal-card-query.ts";
 import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
 import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature.ts";
@@ -21,30 +22,7 @@ const notExpired = (eb: PostsExpression) => eb.not(eb.ref("posts.expired"));
 
 // Sorted lists ---------------------------------------------------------------------------
 
-/**
- * A list (newest first, or in another sort: core/deals/deal-sort.ts; live deals first) that one of
- * the `(…, (NOT expired) DESC, <sort key> DESC, id DESC) WHERE status = 'active'` indexes serves:
- * every post of a type (posts_live_recent_idx), or a store's or a category's posts
- * (posts_live_store_idx, posts_live_category_idx), and the sorts' indexes of migration 017. Only
- * deals carry a store or a category. `liveOnly` ("Hide expired") keeps the lists' live prefix.
- */
-export type DealScope = (
-  | { kind: "type"; postType: PostType }
-  | { kind: "store"; storeId: number }
-  | { kind: "category"; categoryId: number }
-) & { liveOnly?: boolean };
-
-export function scopeKey(scope: DealScope): string {
-  const live = scope.liveOnly ? ":live" : "";
-  switch (scope.kind) {
-    case "type":
-      return `type:${scope.postType}${live}`;
-    case "store":
-      return `store:${scope.storeId}${live}`;
-    case "category":
-      return `category:${scope.categoryId}${live}`;
-  }
-}
+export type { DealScope } from "./deal-scope.ts";
 
 function inScope(scope: DealScope) {
   return (eb: PostsExpression) => {
@@ -176,16 +154,6 @@ export async function findScopeAnchors(
     .orderBy("k.n")
     .execute();
   return rows;
-}
-
-export async function countScope(db: DbOrTx, scope: DealScope): Promise<number> {
-  const row = await db
-    .selectFrom("posts")
-    .select(sql<number>`count(*)`.as("total"))
-    .where("posts.status", "=", "active")
-    .where(inScope(scope))
-    .executeTakeFirstOrThrow();
-  return row.total;
 }
 
 // Filtered lists --------------------------------------------------------------------------------

@@ -5,16 +5,13 @@
  * The lists are short (hundreds of stores, tens of categories) and change rarely: the whole
  * alphabetical list is kept in the process (cleared on a catalog change), searched and paged in
  * memory, so a search finds names on every page and a letter knows its page. The live-deal
- * counts of a page are one grouped, index-only query over its 20 ids (posts_store_live_idx,
- * posts_category_live_idx, migration 015), kept for LIST_CACHE_TTL_MS.
+ * counts of a page are read from the counts the database keeps (migration 022).
  */
-import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { findAllCategories, findAllStores } from "../catalog/store-and-category-lookups.ts";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH, lastPage } from "../constants.ts";
-import { isLive } from "../deals/deal-card-query.ts";
-import { LIST_CACHE_TTL_MS } from "../deals/paging.ts";
+import { countScopes, scopeKey, type DealScope } from "../deals/deal-scope.ts";
 import type { Deps } from "../deps.ts";
 import { SINGLE_LINE } from "../validation.ts";
 
@@ -71,35 +68,20 @@ interface Entry {
   image_url: string | null;
 }
 
-/** Live deals of each of `ids`, in one grouped query. */
-async function countLiveDeals(
-  db: DbOrTx,
-  kind: DirectoryKind,
-  ids: number[],
-  now: Date,
-): Promise<Map<number, number>> {
-  if (ids.length === 0) return new Map();
-  const column = kind === "store" ? "posts.store_id" : "posts.category_id";
-  const rows = await db
-    .selectFrom("posts")
-    .select([sql<number>`${sql.ref(column)}`.as("id"), sql<number>`count(*)`.as("live")])
-    .where("posts.status", "=", "active")
-    .where("posts.post_type", "=", "d")
-    .where(column, "in", ids)
-    .where(isLive(now))
-    .groupBy(column)
-    .execute();
-  return new Map(rows.map((row) => [Number(row.id), Number(row.live)]));
+/** Live deals of each of `ids`. */
+async function countLiveDeals(db: DbOrTx, kind: DirectoryKind, ids: number[]) {
+  const scopes: DealScope[] = ids.map((id) =>
+    kind === "store"
+      ? { kind, storeId: id, liveOnly: true }
+      : { kind, categoryId: id, liveOnly: true },
+  );
+  const totals = await countScopes(db, scopes);
+  return new Map(ids.map((id, i) => [id, totals.get(scopeKey(scopes[i]!)) ?? 0]));
 }
 
-export function createDirectory({ db, now, changes }: Deps) {
+export function createDirectory({ db, changes }: Deps) {
   const lists = new TtlCache<Entry[]>(60_000, 2);
-  const counts = new TtlCache<Map<number, number>>(LIST_CACHE_TTL_MS, 200);
-  changes.on("catalog", () => {
-    lists.clear();
-    counts.clear();
-  });
-  changes.on("posts", () => counts.clear());
+  changes.on("catalog", () => lists.clear());
   const perPage = PAGE_SIZE.storesAndCategories;
 
   const all = (kind: DirectoryKind) =>
@@ -127,9 +109,7 @@ export function createDirectory({ db, now, changes }: Deps) {
       : entries;
     const slice = matches.slice((page - 1) * perPage, page * perPage);
     const ids = slice.map((entry) => entry.id);
-    const live = await counts.get(`${kind}:${ids.join(",")}`, () =>
-      countLiveDeals(db, kind, ids, now()),
-    );
+    const live = await countLiveDeals(db, kind, ids);
 
     const letters: LetterJump[] = [];
     const anchors: Record<number, string> = {};

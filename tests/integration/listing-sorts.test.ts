@@ -4,7 +4,9 @@ import { ANCHOR_STRIDE, createDealPager } from "../../core/deals/paging.ts";
 import { DEAL_SORTS, type DealSort } from "../../core/deals/deal-sort.ts";
 import * as repo from "../../core/deals/repository.ts";
 import type { DealScope } from "../../core/deals/repository.ts";
+import { dealExpiryJob } from "../../core/expiry/sweep.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { waitForJobs } from "../helpers/jobs.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -307,8 +309,7 @@ describe("the store and category lists", () => {
     const column = kind === "store" ? "store_id" : "category_id";
     const result = await sql<{ id: number; live: number }>`
       SELECT ${sql.raw(column)} AS id, count(*)::int AS live FROM posts
-      WHERE status = 'active' AND post_type = 'd'
-        AND (expires_at IS NULL OR expires_at > now())
+      WHERE status = 'active' AND post_type = 'd' AND NOT expired
       GROUP BY 1`.execute(t.deps.db);
     return new Map(result.rows.map((row) => [Number(row.id), Number(row.live)]));
   }
@@ -321,15 +322,14 @@ describe("the store and category lists", () => {
       const expected = await liveCounts(kind);
       for (const item of page.items) expect(item.live_deals).toBe(expected.get(item.id) ?? 0);
       const busiest = page.items.find((item) => item.live_deals > 1)!;
-      // A deal of it expires: the count drops once posts change.
+      // A deal of it ends: the count drops with the minute sweep that marks it expired.
       const column = kind === "store" ? "store_id" : "category_id";
       await sql`UPDATE posts SET expires_at = now() - interval '1 day'
                 WHERE id = (SELECT id FROM posts WHERE ${sql.raw(column)} = ${busiest.id}
                               AND status = 'active' AND post_type = 'd'
-                              AND (expires_at IS NULL OR expires_at > now()) LIMIT 1)`.execute(
-        t.deps.db,
-      );
-      t.deps.changes.emit("posts");
+                              AND NOT expired LIMIT 1)`.execute(t.deps.db);
+      await t.jobs.send(dealExpiryJob, {});
+      await waitForJobs(t.jobs, { kind: dealExpiryJob });
       const after = await t.services.listings.directory(kind, 1);
       expect(after.items.find((item) => item.id === busiest.id)!.live_deals).toBe(
         busiest.live_deals - 1,
