@@ -60,6 +60,22 @@ const targets: Target[] = [
   { name: "store page, SSR (GET /store/walmart)", method: "GET", path: "/store/walmart" },
 ];
 
+/**
+ * CPU time (user + system, ms) the server process has used so far, from /proc; null where there is
+ * none. CPU per request is steadier than requests per second on a shared machine: other work
+ * slows the server down but does not make its requests cost more.
+ */
+function cpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = net.createServer().listen(0, "127.0.0.1", () => {
@@ -122,7 +138,13 @@ async function main() {
     if (dealPath)
       targets.push({ name: "deal page, SSR (GET /post/…)", method: "GET", path: dealPath });
 
-    const results: { name: string; rps: number; p99: number; errors: number }[] = [];
+    const results: {
+      name: string;
+      rps: number;
+      p99: number;
+      errors: number;
+      cpuPerRequest: number | null;
+    }[] = [];
     for (const target of targets) {
       if (only && !target.name.includes(only) && target.name !== targets[0]!.name) continue;
       const probe = await fetch(base + target.path, {
@@ -134,6 +156,7 @@ async function main() {
         console.log(`skip ${target.name}: answers ${probe.status}`);
         continue;
       }
+      const cpuBefore = cpuMs(server.pid);
       const result = await autocannon({
         url: base + target.path,
         method: target.method,
@@ -142,11 +165,16 @@ async function main() {
         connections,
         duration,
       });
+      const cpuAfter = cpuMs(server.pid);
       results.push({
         name: target.name,
         rps: result.requests.average,
         p99: result.latency.p99,
         errors: result.errors + result.non2xx,
+        cpuPerRequest:
+          cpuBefore === null || cpuAfter === null || result.requests.total === 0
+            ? null
+            : (cpuAfter - cpuBefore) / result.requests.total,
       });
       console.log(
         `${target.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`,
@@ -157,11 +185,14 @@ async function main() {
     console.log(
       `\n${deals.toLocaleString("en-US")} deals, ${connections} connections, ${duration} s each, one run\n`,
     );
-    console.log("| target | req/s | p99 ms | req/s ÷ trivial | p99 ÷ trivial | errors |");
-    console.log("|---|---:|---:|---:|---:|---:|");
+    console.log(
+      "| target | req/s | p99 ms | req/s ÷ trivial | p99 ÷ trivial | server CPU ms/req | errors |",
+    );
+    console.log("|---|---:|---:|---:|---:|---:|---:|");
     for (const r of results) {
+      const cpu = r.cpuPerRequest === null ? "–" : r.cpuPerRequest.toFixed(2);
       console.log(
-        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${(r.rps / baseline.rps).toFixed(3)} | ${(r.p99 / Math.max(1, baseline.p99)).toFixed(1)} | ${r.errors} |`,
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${(r.rps / baseline.rps).toFixed(3)} | ${(r.p99 / Math.max(1, baseline.p99)).toFixed(1)} | ${cpu} | ${r.errors} |`,
       );
     }
     const weightPages = ["/", "/newdeals"];
