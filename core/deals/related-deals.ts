@@ -9,8 +9,8 @@ export const RELATED_DEALS_LIMIT = 6;
 
 /**
  * How many of the newest live deals of the same store, and of the same category, are ranked for
- * the related deals: the "newest" of "newest hot first". Each side is one short walk of
- * posts_store_idx or posts_category_idx, whatever the number of deals.
+ * the related deals: the "newest" of "newest hot first". Each side is one short walk of the live
+ * part of posts_live_store_idx or posts_live_category_idx, whatever the number of deals.
  */
 export const RELATED_CANDIDATES = 30;
 
@@ -50,6 +50,8 @@ export function relatedDealsQuery(db: DbOrTx, post: RelatedTo, now: Date, limit:
       .where(column, "=", value)
       .where("posts.post_type", "=", "d")
       .where("posts.id", "<>", post.id)
+      // The swept flag picks the index's live part; the date catches an end since the last sweep.
+      .where((eb) => eb.not(eb.ref("posts.expired")))
       .where(isLive(now))
       .orderBy("posts.created_at", "desc")
       .orderBy("posts.id", "desc")
