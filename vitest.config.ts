@@ -28,6 +28,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: [TEST_FILES],
+          globalSetup: ["tests/setup/database-image.ts"],
           exclude: [...configDefaults.exclude, ...BUILD_TESTS],
         },
       },
@@ -36,7 +37,7 @@ export default defineConfig({
         test: {
           name: "pages",
           include: BUILD_TESTS,
-          globalSetup: ["tests/setup/production-build.ts"],
+          globalSetup: ["tests/setup/database-image.ts", "tests/setup/production-build.ts"],
         },
       },
     ],

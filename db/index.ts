@@ -23,6 +23,8 @@ export interface DbHandle {
   /** The pool under `db`, for libraries that speak node-postgres themselves (the job queue). */
   pool: pg.Pool;
   engine: "pglite" | "postgres";
+  /** PGlite only: the whole database as a tar image, for `image` below. */
+  dumpImage?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,11 @@ export interface CreateDbOptions {
   /** undefined: PGlite files in dataDir/pglite; "memory://": in-memory PGlite; postgres://…: PostgreSQL. */
   databaseUrl?: string;
   dataDir?: string;
+  /**
+   * In-memory PGlite only: start from this image (dumpImage) instead of an empty database. Tests
+   * start from one migrated image rather than running every migration for every test file.
+   */
+  image?: Blob;
   /** PostgreSQL only: a schema to create and use (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
@@ -89,7 +96,11 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     dataDir = path.join(options.dataDir ?? "./data", "pglite");
     fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create missing parents
   }
-  const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const pglite = await PGlite.create({
+    dataDir,
+    extensions: { pg_trgm },
+    ...(options.image && !dataDir ? { loadDataDir: options.image } : {}),
+  });
   const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
   survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -98,6 +109,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     db,
     pool,
     engine: "pglite",
+    dumpImage: () => pglite.dumpDataDir("none"),
     async close() {
       await db.destroy();
       await pglite.close();

@@ -10,6 +10,13 @@ import type { Mailer } from "../../core/mail/mailer.ts";
 import { createDb } from "../../db/index.ts";
 import { seedDemoData } from "../../db/demo/seed.ts";
 import { buildApp, type BuiltApp } from "../../server/app.ts";
+import { DATABASE_IMAGE_ENV } from "../setup/database-image.ts";
+
+/** The migrated database the global setup left (tests/setup/database-image.ts), if any. */
+function migratedImage(): Blob | undefined {
+  const file = process.env[DATABASE_IMAGE_ENV];
+  return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
+}
 
 export interface TestAppOptions {
   /** Demo content to load: "small" (default) or "none". */
@@ -48,7 +55,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PUBLIC_URL: "http://localhost:3000",
     ...options.env,
   });
-  const handle = await createDb({ databaseUrl: databaseUrl ?? "memory://", schema, poolSize: 4 });
+  const handle = await createDb({
+    databaseUrl: databaseUrl ?? "memory://",
+    schema,
+    poolSize: 4,
+    image: databaseUrl ? undefined : migratedImage(),
+  });
   if ((options.seed ?? "small") === "small") {
     await seedDemoData(handle.db, { mediaDir: path.join(dataDir, "media"), scale: "small" });
   }
