@@ -31,6 +31,8 @@ import { createFreshnessService } from "./freshness/service.ts";
 import { createEducatorsService } from "./educators/service.ts";
 import { createPricesService } from "./prices/service.ts";
 import { createExpiryService } from "./expiry/service.ts";
+import { createSavedService } from "./saved/service.ts";
+import { createFollowingService } from "./following/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -74,6 +76,9 @@ export function createServices(deps: Deps) {
     educators: createEducatorsService(deps, settings),
     prices: createPricesService(deps),
     expiry: createExpiryService(deps),
+    // Saved deals, followed stores and categories, the personal feed (issue 12).
+    saved: createSavedService(deps),
+    following: createFollowingService(deps),
     // feature services: add one line per feature here
   };
 }

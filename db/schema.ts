@@ -513,12 +513,36 @@ export interface Database {
   products: ProductsTable;
   expiry_marks: ExpiryMarksTable;
   post_scope_counts: PostScopeCountsTable;
+  saved_deals: SavedDealsTable;
+  store_follows: StoreFollowsTable;
+  category_follows: CategoryFollowsTable;
 }
 
 /** A member's "Expired?" mark on a deal (migration 017). */
 export interface ExpiryMarksTable {
   post_id: number;
   user_id: number;
+  created_at: Generated<Date>;
+}
+
+/** A member's saved deal (migration 023). */
+export interface SavedDealsTable {
+  user_id: number;
+  post_id: number;
+  created_at: Generated<Date>;
+}
+
+/** A member follows a store (migration 023). */
+export interface StoreFollowsTable {
+  user_id: number;
+  store_id: number;
+  created_at: Generated<Date>;
+}
+
+/** A member follows a category (migration 023). */
+export interface CategoryFollowsTable {
+  user_id: number;
+  category_id: number;
   created_at: Generated<Date>;
 }
 

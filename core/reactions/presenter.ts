@@ -28,9 +28,14 @@ export function presentReaction(result: {
 }
 
 /** `POST /api/my_reactions`: is_liked per post the member reacted to (1 like, 2 unlike). */
-export function presentMyReactions(rows: { post_id: number; reaction: Reaction }[]) {
+export function presentMyReactions(
+  rows: { post_id: number; reaction: Reaction }[],
+  /** Issue 12: which of the posts asked about the member has saved (the cards' Save buttons). */
+  saved: number[] = [],
+) {
   return {
     status: "true" as const,
     reactions: rows.map((row) => ({ post_id: row.post_id, is_liked: isLikedOf(row.reaction) })),
+    saved,
   };
 }

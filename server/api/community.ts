@@ -33,13 +33,18 @@ export const communityApi: ApiModule = (app, services) => {
     tag: "Community",
     summary:
       "The signed-in member's reactions to some posts (post_ids, at most 100): is_liked 1 or 2 " +
-      "for each post they liked or unliked, others left out. Cards are the same for everyone; " +
-      "the site asks this after they show",
+      "for each post they liked or unliked, others left out; and saved: those of the posts " +
+      "they saved. Cards are the same for everyone; the site asks this after they show",
     body: MyReactionsSchema,
     response: MyReactionsResponse,
     auth: true,
-    handler: async ({ input, request }) =>
-      presentMyReactions(await services.reactions.mine(request.user, input)),
+    handler: async ({ input, request }) => {
+      const [reactions, saved] = await Promise.all([
+        services.reactions.mine(request.user, input),
+        services.saved.savedAmong(request.user, input.post_ids),
+      ]);
+      return presentMyReactions(reactions, saved);
+    },
   });
 
   apiRoute(app, {

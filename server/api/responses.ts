@@ -407,6 +407,9 @@ export const MyReactionsResponse = z.strictObject({
       is_liked: z.union([z.literal(1), z.literal(2)]).describe("1 liked, 2 unliked"),
     }),
   ),
+  saved: z
+    .array(z.number())
+    .describe("Not in the spec (issue 12): the post_ids asked about that the member has saved"),
 });
 
 export const CommentAddedResponse = z.strictObject({ ...message, comment: Comment });

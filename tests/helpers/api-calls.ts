@@ -838,6 +838,31 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
       reason: "That link is not an Amazon wishlist.",
     },
   }),
+  // Saved deals, followed stores and categories, the personal feed (issue 12).
+  "POST /save_deal_toggle": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { unique_id: w.ids.deal.unique_id },
+  }),
+  "POST /saved_deals": async (w) => {
+    const member = await freshMember(w);
+    await w.t.deps.db
+      .insertInto("saved_deals")
+      .values({ user_id: member.id, post_id: w.ids.deal.id })
+      .execute();
+    return { client: member.client, body: { page: 1 } };
+  },
+  "POST /follow_toggle": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { type: "store", id: w.ids.storeId },
+  }),
+  "POST /my_feed": async (w) => {
+    const member = await freshMember(w);
+    await w.t.deps.db
+      .insertInto("store_follows")
+      .values({ user_id: member.id, store_id: w.ids.storeId })
+      .execute();
+    return { client: member.client, body: { page: 1 } };
+  },
 };
 
 function moderator(w: ApiWorld) {
