@@ -26,6 +26,9 @@ export default [
   route("user/verify-educator", "routes/verify-educator.tsx"),
   route("user/verify-educator/confirm/:code", "routes/verify-educator-confirm.tsx"),
   route("user/wishlist/new", "routes/wishlist-new.tsx"),
+  // Saved deals and My Feed (issue 12).
+  route("user/saved", "routes/saved.tsx"),
+  route("user/feed", "routes/feed.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
   route("forgotpassword", "routes/forgot-password.tsx"),

@@ -11,7 +11,7 @@ import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
-import { COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./icons.tsx";
+import { BOOKMARK_ICON, COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./icons.tsx";
 import { VerifiedTag } from "./VerifiedTag.tsx";
 import "../styles/deal-card.css";
 
@@ -36,6 +36,24 @@ function usePageNow(): Date {
     }
   }
   return new Date();
+}
+
+/** Save (issue 12): a bookmark that stays pressed while the deal is among the viewer's saved. */
+function CardSave({ deal, voting }: { deal: DealCardView; voting: GridVoting }) {
+  const { saved, busy } = voting.saved(deal);
+  return (
+    <button
+      type="button"
+      className="card-save"
+      aria-pressed={saved}
+      aria-label={`Save ${deal.title}`}
+      aria-busy={busy || undefined}
+      title={saved ? "Saved" : "Save"}
+      onClick={() => voting.toggleSave(deal)}
+    >
+      {BOOKMARK_ICON}
+    </button>
+  );
 }
 
 /** − temperature +: one tap votes (optimistic), a second tap on the same button takes it back. */
@@ -127,6 +145,7 @@ export function DealCard({
           <time className="deal-card-age" dateTime={deal.created_at} suppressHydrationWarning>
             {timeAgo(deal.created_at, now)}
           </time>
+          {deal.post_type === "d" && <CardSave deal={deal} voting={voting} />}
         </div>
         <Heading className="deal-card-title">
           <a href={href}>{deal.title}</a>

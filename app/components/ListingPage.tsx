@@ -32,6 +32,8 @@ export interface ListingPageProps {
   visitStore?: VisitStore;
   /** Shown under the title: a store's or category's description. */
   intro?: ReactNode;
+  /** Shown beside the title (issue 12: Follow on a store or category page). */
+  titleAside?: ReactNode;
 }
 
 /**
@@ -48,6 +50,7 @@ export function ListingPage({
   filter,
   visitStore,
   intro,
+  titleAside,
 }: ListingPageProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -141,7 +144,14 @@ export function ListingPage({
   return (
     <div className="container listing">
       <Breadcrumbs items={breadcrumbs} />
-      <h1 className="page-title">{title}</h1>
+      {titleAside ? (
+        <div className="listing-title-row">
+          <h1 className="page-title">{title}</h1>
+          {titleAside}
+        </div>
+      ) : (
+        <h1 className="page-title">{title}</h1>
+      )}
       {intro}
       <div className="listing-layout">
         <FilterPanel

@@ -56,6 +56,9 @@ export function Navbar({ settings, user, csrfToken }: NavbarProps) {
   const account = user
     ? [
         { to: "/user/profile", label: "My Account" },
+        // Issue 12: the member's own lists.
+        { to: "/user/feed", label: "My Feed" },
+        { to: "/user/saved", label: "Saved" },
         // Staff reach the console from every page; the console checks the role itself.
         ...(user.role === "moderator" || user.role === "admin"
           ? [{ to: "/admin", label: "Console" }]

@@ -19,6 +19,7 @@ import { RelatedDeals } from "./RelatedDeals.tsx";
 import { ReportButton } from "./ReportButton.tsx";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { ShareButtons } from "./ShareButtons.tsx";
+import { SaveButton } from "./SaveButton.tsx";
 // Breadcrumbs are styled with the listing pages; the moderation banner with the console.
 import "../styles/listings.css";
 import "../styles/post.css";
@@ -263,6 +264,9 @@ export function PostDetail({
                 temperature={post.temperature}
                 viewerId={viewer?.id ?? null}
               />
+            )}
+            {isDeal && !details.moderation && (
+              <SaveButton uniqueId={post.unique_id} title={post.title} />
             )}
             <ShareButtons url={canonicalUrl} title={post.title} image={absoluteImage} />
             {!details.moderation && post.user_id !== viewer?.id && (

@@ -52,3 +52,6 @@ export const MOON_ICON = featherIcon("M21 12.79A9 9 0 1 1 11.21 3 7 7 0 0 0 21 1
 export const MONITOR_ICON = featherIcon(
   "M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zM8 21h8M12 17v4",
 );
+
+/** Save (issue 12): filled by CSS when pressed (`[aria-pressed="true"] svg { fill: … }`). */
+export const BOOKMARK_ICON = featherIcon("M19 21l-7-5-7 5V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z");

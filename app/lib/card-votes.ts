@@ -25,6 +25,10 @@ interface VoteState {
   temperatures: Map<number, { base: number; value: number }>;
   /** The server's refusal of the viewer's last vote on a post, shown on its card. */
   messages: Map<number, string>;
+  /** Issue 12: whether the viewer saved each post, once known (the same call answers it). */
+  saved: Map<number, boolean>;
+  /** A save on its way, per post. */
+  saving: Set<number>;
 }
 
 let viewer: number | null = null;
@@ -34,7 +38,13 @@ const inFlight = new Set<number>();
 const queued = new Map<number, Reaction>();
 
 function emptyState(): VoteState {
-  return { reactions: new Map(), temperatures: new Map(), messages: new Map() };
+  return {
+    reactions: new Map(),
+    temperatures: new Map(),
+    messages: new Map(),
+    saved: new Map(),
+    saving: new Set(),
+  };
 }
 const listeners = new Set<() => void>();
 const requested = new Set<number>();
@@ -47,6 +57,8 @@ function emit() {
     reactions: new Map(state.reactions),
     temperatures: new Map(state.temperatures),
     messages: new Map(state.messages),
+    saved: new Map(state.saved),
+    saving: new Set(state.saving),
   };
   for (const listener of listeners) listener();
 }
@@ -65,10 +77,11 @@ function forViewer(userId: number | null) {
   queue = [];
 }
 
-function settle(ids: number[], reactions: Map<number, Reaction>) {
+function settle(ids: number[], reactions: Map<number, Reaction>, saved: Set<number>) {
   for (const id of ids) {
     const reaction = reactions.get(id) ?? null;
     if (!state.reactions.has(id)) state.reactions.set(id, reaction);
+    if (!state.saved.has(id)) state.saved.set(id, saved.has(id));
     for (const resolve of waiting.get(id) ?? []) resolve(state.reactions.get(id) ?? null);
     waiting.delete(id);
   }
@@ -81,18 +94,20 @@ async function flush() {
   queue = [];
   for (let i = 0; i < ids.length; i += MAX_IDS_PER_CALL) {
     const chunk = ids.slice(i, i + MAX_IDS_PER_CALL);
-    const result = await apiCall<{ reactions?: { post_id: number; is_liked: 1 | 2 }[] }>(
-      "/my_reactions",
-      { post_ids: chunk },
-    );
+    const result = await apiCall<{
+      reactions?: { post_id: number; is_liked: 1 | 2 }[];
+      saved?: number[];
+    }>("/my_reactions", { post_ids: chunk });
     const found = new Map<number, Reaction>();
+    const saved = new Set<number>();
     if (result.ok) {
       for (const row of result.data.reactions ?? []) {
         found.set(row.post_id, row.is_liked === 1 ? "like" : "unlike");
       }
+      for (const id of result.data.saved ?? []) saved.add(id);
     }
     // A failed call leaves the buttons unpressed; a vote still works and says what it did.
-    settle(chunk, found);
+    settle(chunk, found, saved);
   }
 }
 
@@ -132,6 +147,35 @@ function setVote(
   emit();
 }
 
+/**
+ * Saves a post or takes the save back (issue 12): shown at once, rolled back with the server's
+ * message if it refuses. `want` is the state asked for; the call toggles, so it is sent only when
+ * the known state differs.
+ */
+async function submitSave(post: SavablePost, want: boolean) {
+  if (state.saving.has(post.id)) return;
+  const before = state.saved.get(post.id) ?? false;
+  if (before === want) return;
+  state.saving.add(post.id);
+  state.saved.set(post.id, want);
+  state.messages.delete(post.id);
+  emit();
+  const answer = await apiCall<{ saved?: boolean; message?: string }>("/save_deal_toggle", {
+    unique_id: post.unique_id,
+  });
+  state.saving.delete(post.id);
+  if (answer.ok && typeof answer.data.saved === "boolean") {
+    state.saved.set(post.id, answer.data.saved);
+  } else {
+    state.saved.set(post.id, before);
+    state.messages.set(
+      post.id,
+      answer.data.message || "Sorry, that did not work. Please try again.",
+    );
+  }
+  emit();
+}
+
 /** The signed-in member's id from the root loader, or null for a visitor. */
 export function useViewerId(): number | null {
   const root = useRouteLoaderData<RootLoaderData>("root");
@@ -142,6 +186,12 @@ interface VotablePost {
   id: number;
   post_type: "d" | "g";
   temperature: number;
+}
+
+/** What saving a card needs (issue 12). */
+interface SavablePost {
+  id: number;
+  unique_id: string;
 }
 
 /** What a card shows of its vote: the viewer's reaction, the temperature, a refusal. */
@@ -155,6 +205,9 @@ export interface CardVoteView {
 export interface GridVoting {
   view(post: VotablePost): CardVoteView;
   vote(post: VotablePost, btnType: Reaction): void;
+  /** Issue 12: the viewer's save of a card, and saving or unsaving it. */
+  saved(post: SavablePost): { saved: boolean; busy: boolean };
+  toggleSave(post: SavablePost): void;
 }
 
 function shownTemperature(snapshot: VoteState, post: VotablePost): number {
@@ -194,7 +247,7 @@ async function submit(
  * sent to sign in; back on this page, the vote is done (app/lib/pending-action.ts), unless they
  * had already voted so.
  */
-export function useGridVoting(posts: readonly VotablePost[]): GridVoting {
+export function useGridVoting(posts: readonly (VotablePost & SavablePost)[]): GridVoting {
   const viewerId = useViewerId();
   const signInFirst = useSignInFirst();
   const snapshot = useSyncExternalStore(
@@ -224,7 +277,33 @@ export function useGridVoting(posts: readonly VotablePost[]): GridVoting {
     (action) => posts.some((post) => post.id === action.postId),
   );
 
+  // Back from signing in after a Save: save now, unless the deal is saved already.
+  usePendingAction(
+    "save",
+    viewerId !== null,
+    (action) => {
+      const post = posts.find((candidate) => candidate.unique_id === action.uniqueId);
+      if (!post || viewerId === null) return;
+      void reactionOf(post.id).then(() => submitSave(post, true));
+    },
+    (action) => posts.some((post) => post.unique_id === action.uniqueId),
+  );
+
   return {
+    saved: (post) => ({
+      saved: snapshot.saved.get(post.id) ?? false,
+      busy: snapshot.saving.has(post.id),
+    }),
+    toggleSave: (post) => {
+      if (viewerId === null) {
+        signInFirst({ kind: "save", uniqueId: post.unique_id });
+        return;
+      }
+      void reactionOf(post.id).then((): Promise<void> | void => {
+        if (state.saving.has(post.id)) return;
+        return submitSave(post, !(state.saved.get(post.id) ?? false));
+      });
+    },
     view: (post) => ({
       reaction: snapshot.reactions.get(post.id) ?? null,
       temperature: shownTemperature(snapshot, post),

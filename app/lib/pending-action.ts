@@ -19,6 +19,8 @@ export type PendingAction =
     }
   | { kind: "follow"; userId: number }
   | { kind: "save"; uniqueId: string }
+  /** Issue 12: Follow on a store or category page. */
+  | { kind: "followScope"; scope: "store" | "category"; id: number }
   /** Report: the dialog opens again on return, for the visitor to choose a reason. */
   | { kind: "report"; itemType: "d" | "g" | "comment" | "user"; itemId: string | number };
 

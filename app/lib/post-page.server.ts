@@ -74,6 +74,8 @@ export async function loadPostPage(
     now: pageClock(),
     /** The deal's "Expired?" panel (issue 11, app/components/ExpiryPanel.tsx). */
     expiry: variant === "deal" ? await services.expiry.status(post.unique_id, user) : null,
+    /** Issue 12: the viewer saved this deal (the Save button); null where there is no button. */
+    saved: variant === "deal" && user ? await services.saved.isSaved(user, post.unique_id) : null,
   };
 }
 

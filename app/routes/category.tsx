@@ -2,14 +2,28 @@ import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { breadcrumbJsonLd } from "../components/Breadcrumbs.tsx";
 import { ListingPage } from "../components/ListingPage.tsx";
+import { ScopeFollowButton } from "../components/ScopeFollowButton.tsx";
 import { listingCanonical, selectedCategory, shouldRevalidateListing } from "../lib/listing.ts";
 import { loadListing } from "../lib/listing.server.ts";
 import { pageMeta, rootLoaderData } from "../lib/meta.ts";
 import type { Route } from "./+types/category";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services } = context.get(requestContext);
-  return loadListing(services, { type: "category", slug: params.slug }, new URL(request.url));
+  const { services, user } = context.get(requestContext);
+  const data = await loadListing(
+    services,
+    { type: "category", slug: params.slug },
+    new URL(request.url),
+  );
+  const category = selectedCategory(data);
+  return {
+    ...data,
+    // Issue 12: the Follow button beside the title.
+    viewerId: user?.id ?? null,
+    following: category
+      ? await services.following.isFollowing(user, "category", category.id)
+      : false,
+  };
 }
 
 export const shouldRevalidate = shouldRevalidateListing;
@@ -47,6 +61,15 @@ export default function CategoryPage() {
       breadcrumbs={crumbs(category.title)}
       data={data}
       filter={{ filter_type: "category", category_id: category.id }}
+      titleAside={
+        <ScopeFollowButton
+          type="category"
+          id={category.id}
+          title={category.title}
+          following={data.following}
+          viewerId={data.viewerId}
+        />
+      }
       intro={
         category.description ? <p className="listing-intro">{category.description}</p> : undefined
       }

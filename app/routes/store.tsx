@@ -2,6 +2,7 @@ import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { breadcrumbJsonLd } from "../components/Breadcrumbs.tsx";
 import { ListingPage } from "../components/ListingPage.tsx";
+import { ScopeFollowButton } from "../components/ScopeFollowButton.tsx";
 import { StoreClicks } from "../components/StoreClicks.tsx";
 import { listingCanonical, selectedStore, shouldRevalidateListing } from "../lib/listing.ts";
 import { loadListing } from "../lib/listing.server.ts";
@@ -9,7 +10,7 @@ import { pageMeta, rootLoaderData } from "../lib/meta.ts";
 import type { Route } from "./+types/store";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services } = context.get(requestContext);
+  const { services, user } = context.get(requestContext);
   const data = await loadListing(
     services,
     { type: "store", slug: params.slug },
@@ -17,7 +18,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   );
   const store = selectedStore(data);
   // Clicks through /go on its deals (issue 11): per-store day counters, kept a few minutes.
-  return { ...data, clicks: store ? await services.links.storeClicks(store.id) : 0 };
+  return {
+    ...data,
+    clicks: store ? await services.links.storeClicks(store.id) : 0,
+    // Issue 12: the Follow button beside the title.
+    viewerId: user?.id ?? null,
+    following: store ? await services.following.isFollowing(user, "store", store.id) : false,
+  };
 }
 
 export const shouldRevalidate = shouldRevalidateListing;
@@ -56,6 +63,15 @@ export default function StorePage() {
       data={data}
       filter={{ filter_type: "store", store_id: store.id }}
       visitStore={store}
+      titleAside={
+        <ScopeFollowButton
+          type="store"
+          id={store.id}
+          title={store.title}
+          following={data.following}
+          viewerId={data.viewerId}
+        />
+      }
       intro={
         <>
           {store.description && <p className="listing-intro">{store.description}</p>}

@@ -3,7 +3,11 @@ import type { DbOrTx } from "../../db/index.ts";
 import type { FollowScope } from "./schema.ts";
 
 export function findStore(db: DbOrTx, id: number) {
-  return db.selectFrom("stores").select(["id", "title", "slug"]).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("stores")
+    .select(["id", "title", "slug"])
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 export function findCategory(db: DbOrTx, id: number) {

@@ -54,7 +54,9 @@ export function createFollowingService({ db, now }: Deps) {
       const scope: FollowScope = input.type;
       const result = await db.transaction().execute(async (tx) => {
         const target =
-          scope === "store" ? await repo.findStore(tx, input.id) : await repo.findCategory(tx, input.id);
+          scope === "store"
+            ? await repo.findStore(tx, input.id)
+            : await repo.findCategory(tx, input.id);
         if (!target) {
           throw new NotFoundError(scope === "store" ? M.storeNotFound : M.categoryNotFound);
         }
