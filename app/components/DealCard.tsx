@@ -139,13 +139,13 @@ export function DealCard({
           <span className="deal-card-noimage" />
         )}
       </a>
+      {deal.post_type === "d" && <CardSave deal={deal} voting={voting} />}
       <div className="deal-card-body">
         <div className="deal-card-top">
           <CardVote deal={deal} voting={voting} badgeId={badgeId} />
           <time className="deal-card-age" dateTime={deal.created_at} suppressHydrationWarning>
             {timeAgo(deal.created_at, now)}
           </time>
-          {deal.post_type === "d" && <CardSave deal={deal} voting={voting} />}
         </div>
         <Heading className="deal-card-title">
           <a href={href}>{deal.title}</a>
