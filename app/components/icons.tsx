@@ -52,3 +52,7 @@ export const MOON_ICON = featherIcon("M21 12.79A9 9 0 1 1 11.21 3 7 7 0 0 0 21 1
 export const MONITOR_ICON = featherIcon(
   "M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zM8 21h8M12 17v4",
 );
+
+export const BELL_ICON = featherIcon(
+  "M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9M13.73 21a2 2 0 0 1-3.46 0",
+);

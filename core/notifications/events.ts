@@ -21,13 +21,7 @@ async function livePostAuthor(tx: DbOrTx, postId: number) {
   return tx
     .selectFrom("posts")
     .innerJoin("users", "users.id", "posts.user_id")
-    .select([
-      "posts.user_id",
-      "posts.title",
-      "posts.unique_id",
-      "posts.slug",
-      "posts.post_type",
-    ])
+    .select(["posts.user_id", "posts.title", "posts.unique_id", "posts.slug", "posts.post_type"])
     .where("posts.id", "=", postId)
     .where("users.deleted_at", "is", null)
     .executeTakeFirst();
@@ -53,8 +47,7 @@ export async function notifyNewComment(
   const link = post ? `${postPath(post)}#comment-${input.commentId}` : "";
   const title = post?.title ?? "";
   const out: NewNotification[] = [];
-  const parentAuthor =
-    input.parentId === null ? null : await liveCommentAuthor(tx, input.parentId);
+  const parentAuthor = input.parentId === null ? null : await liveCommentAuthor(tx, input.parentId);
   if (parentAuthor !== null && parentAuthor !== input.actor.id) {
     out.push({
       userId: parentAuthor,

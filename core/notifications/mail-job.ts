@@ -4,8 +4,12 @@ import { defineJob } from "../jobs/job.ts";
 import type { MailQueue } from "../mail/queue.ts";
 import { notificationsMail } from "../mail/templates.ts";
 import { DEFAULT_SITE_NAME } from "../settings/defaults.ts";
-import { findGeneralSettings } from "../settings/repository.ts";
-import { EMAIL_KIND_INFO, emailKindOf, notificationKindsOf, type EmailKind } from "./email-kinds.ts";
+import {
+  EMAIL_KIND_INFO,
+  emailKindOf,
+  notificationKindsOf,
+  type EmailKind,
+} from "./email-kinds.ts";
 
 /** At most one notification mail per member and kind in this window; later news waits for the next. */
 export const NOTIFICATION_MAIL_WINDOW_MS = 10 * 60 * 1000;
@@ -38,7 +42,12 @@ export interface NotificationMailDeps {
 }
 
 async function siteName(db: Db) {
-  return (await findGeneralSettings(db))?.website_name || DEFAULT_SITE_NAME;
+  const row = await db
+    .selectFrom("general_settings")
+    .select("website_name")
+    .where("id", "=", 1)
+    .executeTakeFirst();
+  return row?.website_name || DEFAULT_SITE_NAME;
 }
 
 export function mailNotifications(deps: NotificationMailDeps) {
@@ -139,7 +148,9 @@ export function mailNotifications(deps: NotificationMailDeps) {
         .insertInto("notification_mail_log")
         .values({ user_id: userId, kind, last_sent_at: at })
         .onConflict((oc) =>
-          oc.columns(["user_id", "kind"]).doUpdateSet({ last_sent_at: sql<Date>`excluded.last_sent_at` }),
+          oc
+            .columns(["user_id", "kind"])
+            .doUpdateSet({ last_sent_at: sql<Date>`excluded.last_sent_at` }),
         )
         .execute();
       return true;

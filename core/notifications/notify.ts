@@ -78,7 +78,8 @@ async function notifyGrouped(tx: DbOrTx, n: NewNotification & { group: object })
 export async function notify(tx: DbOrTx, notifications: readonly NewNotification[]) {
   const plain = notifications.filter((n) => !(n.group && n.actorId !== undefined));
   for (const n of notifications) {
-    if (n.group && n.actorId !== undefined) await notifyGrouped(tx, n as NewNotification & { group: object });
+    if (n.group && n.actorId !== undefined)
+      await notifyGrouped(tx, n as NewNotification & { group: object });
   }
   if (plain.length === 0) return;
   await tx

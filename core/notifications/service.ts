@@ -114,9 +114,9 @@ export function createNotificationsService({ db, now }: Deps) {
     /** One-click unsubscribe (RFC 8058): switches the token's kind off for its member. */
     async unsubscribe(token: string) {
       const { userId, kind } = await target(token);
-      await db.transaction().execute((trx) =>
-        saveEmailPreferences(trx, userId, { [kind]: false }, now()),
-      );
+      await db
+        .transaction()
+        .execute((trx) => saveEmailPreferences(trx, userId, { [kind]: false }, now()));
       const label = EMAIL_KIND_INFO[kind].label;
       return { kind, label, message: EMAIL_MESSAGES.unsubscribed(label) };
     },

@@ -715,7 +715,14 @@ export const NotificationsReadResponse = z.strictObject({
 // Notifications, mail preferences (issue 12) ---------------------------------------------------
 
 const EmailKindEntry = z.strictObject({
-  kind: z.enum(["comment_reply", "post_comment", "post_like", "new_follower", "moderation", "alert"]),
+  kind: z.enum([
+    "comment_reply",
+    "post_comment",
+    "post_like",
+    "new_follower",
+    "moderation",
+    "alert",
+  ]),
   label: z.string(),
   description: z.string(),
   enabled: z.boolean(),
