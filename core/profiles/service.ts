@@ -116,11 +116,11 @@ export function createProfilesService(deps: Deps) {
       assertCanFollow(actor, followeeId);
       const followee = await db.transaction().execute(async (trx) => {
         if (!(await repo.userExists(trx, followeeId))) throw new NotFoundError();
-        if (status === FOLLOW && !(await repo.isFollowing(trx, actor.id, followeeId))) {
+        if (status !== FOLLOW) await repo.unfollow(trx, actor.id, followeeId);
+        else if (!(await repo.isFollowing(trx, actor.id, followeeId))) {
           await repo.follow(trx, actor.id, followeeId);
           await notifyNewFollower(trx, { followeeId, actor });
         }
-        else await repo.unfollow(trx, actor.id, followeeId);
         return repo.findProfileUser(trx, followeeId);
       });
       if (!followee) throw new NotFoundError();
