@@ -66,7 +66,7 @@ for (const viewport of WIDTHS) {
       const before = await unreadOf(page);
 
       const other = await confirmedCommenter(browser, String(viewport.width));
-      await other.goto(new URL(deal.url).pathname);
+      await other.goto(new URL(deal.url, "http://site.test").pathname);
       const text = `Is this still on? ${Date.now()}`;
       await expect(async () => {
         await other.getByLabel("Your comment").fill(text);
