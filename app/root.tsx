@@ -42,6 +42,8 @@ export async function loader({ context, request: httpRequest }: Route.LoaderArgs
       : null,
     // For the Logout form; only signed-in pages, which are never cached for others, carry it.
     csrfToken: user ? csrfToken : null,
+    // The bell's count (issue 12): read here, with the page, not by a call of its own.
+    unread: user ? await request.services.notifications.unreadCount(user) : 0,
     publicConfig,
     year: new Date().getFullYear(),
     // Dark mode (issue 14): the visitor's chosen theme, rendered on <html> (app/lib/theme.ts).
@@ -80,7 +82,12 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         {showNav && (
           <header className="site-header">
-            <Navbar settings={settings} user={data?.user ?? null} csrfToken={data?.csrfToken} />
+            <Navbar
+              settings={settings}
+              user={data?.user ?? null}
+              csrfToken={data?.csrfToken}
+              unread={data?.unread ?? 0}
+            />
             <DisclosureBanner />
           </header>
         )}

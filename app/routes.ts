@@ -21,6 +21,9 @@ export default [
   route("user/profile", "routes/my-account.tsx"),
   route("user/profile-edit", "routes/profile-edit.tsx"),
   route("user/notifications", "routes/notifications.tsx"),
+  // Notifications and mail (issue 12): mail choices, and the one-click unsubscribe of every mail.
+  route("user/settings/email", "routes/email-settings.tsx"),
+  route("unsubscribe", "routes/unsubscribe.tsx"),
   route("profile/:userId", "routes/profile.tsx"),
   // Verified educators (issue 11): asking, the mailed link, a teacher's own wishlist entry.
   route("user/verify-educator", "routes/verify-educator.tsx"),

@@ -354,6 +354,12 @@ export interface NotificationsTable {
   link: Defaulted<string>;
   read_at: NullableTimestamp;
   created_at: Generated<Date>;
+  /** Migration 024: the group a notification collapses into (likes of one post), or null. */
+  group_key: string | null;
+  /** Migration 024: who acted, newest first (bigint[]: read as numbers or strings). */
+  actor_ids: ColumnType<(number | string)[], number[] | undefined, number[]>;
+  /** Migration 024: the mail job has dealt with it (mailed, or its kind is off). */
+  mailed_at: NullableTimestamp;
 }
 
 export interface SubscriptionPlansTable {
@@ -516,6 +522,9 @@ export interface Database {
   saved_deals: SavedDealsTable;
   store_follows: StoreFollowsTable;
   category_follows: CategoryFollowsTable;
+  email_preferences: EmailPreferencesTable;
+  notification_mail_log: NotificationMailLogTable;
+  site_secrets: SiteSecretsTable;
 }
 
 /** A member's "Expired?" mark on a deal (migration 017). */
@@ -553,3 +562,24 @@ export type PostUpdate = Updateable<PostsTable>;
 export type Store = Selectable<StoresTable>;
 export type Category = Selectable<CategoriesTable>;
 export type Comment = Selectable<CommentsTable>;
+
+// Notification mails and unsubscribe (migration 024) -------------------------------------------
+
+export interface EmailPreferencesTable {
+  user_id: number;
+  kind: string;
+  enabled: boolean;
+  updated_at: Generated<Date>;
+}
+
+export interface NotificationMailLogTable {
+  user_id: number;
+  kind: string;
+  last_sent_at: Timestamp;
+}
+
+export interface SiteSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}

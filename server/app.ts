@@ -83,7 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const deps: Deps = {
     db,
     config,
-    mail: createMailQueue(jobs),
+    mail: createMailQueue(jobs, { db, publicUrl: config.publicUrl }),
     jobs,
     changes: createChangeFeed(app.log),
     mediaDir: path.join(config.dataDir, "media"),
@@ -98,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     log: app.log,
     changes: deps.changes,
     linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
+    publicUrl: config.publicUrl,
   });
   const secureCookies = config.publicUrl.startsWith("https://");
 

@@ -3,13 +3,37 @@ import { Link, NavLink, useLocation } from "react-router";
 import { withReturnPath } from "../../core/auth/return-path.ts";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { CsrfField } from "./Form.tsx";
-import { CLOSE_ICON, MENU_ICON, SEARCH_ICON } from "./icons.tsx";
+import { BELL_ICON, CLOSE_ICON, MENU_ICON, SEARCH_ICON } from "./icons.tsx";
 
 interface NavbarProps {
   settings: SiteSettings;
   user: { id: number; name: string; role?: string } | null;
   /** The XSRF token for the Logout form (signed-in pages only). */
   csrfToken?: string | null;
+  /** How many of the signed-in member's notifications are unread (the root loader's count). */
+  unread?: number;
+}
+
+/** The bell: the member's unread notifications, linking to /user/notifications (issue 12). */
+function NotificationBell({ unread, onClick }: { unread: number; onClick: () => void }) {
+  const shown = unread > 99 ? "99+" : String(unread);
+  const label = unread === 0 ? "Notifications, none unread" : `Notifications, ${unread} unread`;
+  return (
+    <NavLink
+      to="/user/notifications"
+      className={({ isActive }) => (isActive ? "navbar-bell active" : "navbar-bell")}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+    >
+      {BELL_ICON}
+      {unread > 0 && (
+        <span className="navbar-bell-count" aria-hidden="true">
+          {shown}
+        </span>
+      )}
+    </NavLink>
+  );
 }
 
 /**
@@ -38,7 +62,7 @@ function LogoutLink({ csrfToken, onClick }: { csrfToken?: string | null; onClick
   );
 }
 
-export function Navbar({ settings, user, csrfToken }: NavbarProps) {
+export function Navbar({ settings, user, csrfToken, unread = 0 }: NavbarProps) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   // Login and Register come back to this page (issue 14); on their own pages, they keep its next.
@@ -123,6 +147,7 @@ export function Navbar({ settings, user, csrfToken }: NavbarProps) {
             </li>
           )}
         </ul>
+        {user && <NotificationBell unread={unread} onClick={close} />}
       </div>
     </nav>
   );

@@ -55,3 +55,6 @@ export const MONITOR_ICON = featherIcon(
 
 /** Save (issue 12): filled by CSS when pressed (`[aria-pressed="true"] svg { fill: … }`). */
 export const BOOKMARK_ICON = featherIcon("M19 21l-7-5-7 5V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z");
+export const BELL_ICON = featherIcon(
+  "M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9M13.73 21a2 2 0 0 1-3.46 0",
+);

@@ -63,6 +63,10 @@ export default function Notifications() {
           </button>
         )}
       </div>
+      <p className="notifications-settings">
+        <Link to="/user/settings/email">Email settings</Link>: choose which of these are also mailed
+        to you.
+      </p>
       {error && (
         <p className="alert alert-danger" role="alert">
           {error}
@@ -70,8 +74,8 @@ export default function Notifications() {
       )}
       {notifications.length === 0 ? (
         <p className="card notifications-empty">
-          You have no notifications yet. When a moderator acts on one of your reports or posts, you
-          will find it here.
+          You have no notifications yet. Replies to your comments, comments and likes on your posts,
+          new followers, alert matches and moderators&apos; decisions will show here.
         </p>
       ) : (
         <ol className="notifications-list">

@@ -4,6 +4,7 @@ import { htmlToText } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { isVerifiedEducator } from "../educators/educator-flag.ts";
+import { notifyNewComment } from "../notifications/events.ts";
 import { presentCommentTree } from "../posts/presenter.ts";
 import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
 import { commentTextToHtml } from "./content.ts";
@@ -38,6 +39,12 @@ export function createCommentsService({ db, now, changes }: Deps) {
           created_at: now(),
         });
         await adjustPostCounters(trx, post.id, { comments: 1 });
+        await notifyNewComment(trx, {
+          postId: post.id,
+          commentId: inserted.id,
+          parentId: fields.comment_id ?? null,
+          actor: author,
+        });
         return { row: inserted, postType: post.post_type };
       });
       changes.emit("comments");

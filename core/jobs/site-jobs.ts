@@ -12,6 +12,8 @@ import { deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
 import { dealExpiryJob, sweepDealExpiry } from "../expiry/sweep.ts";
+import { createMailQueue } from "../mail/queue.ts";
+import { mailNotifications, notificationMailJob } from "../notifications/mail-job.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
 export const JOB_KINDS = [
@@ -20,6 +22,7 @@ export const JOB_KINDS = [
   linkCheckSweepJob,
   linkCheckJob,
   dealExpiryJob,
+  notificationMailJob,
 ] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
@@ -42,6 +45,8 @@ export interface JobWorkerDeps {
   changes?: ChangeFeed;
   /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */
   linkCheck?: Partial<LinkCheckSettings>;
+  /** PUBLIC_URL, for links in mails the jobs write (notification mails); DESIGN.md's default if absent. */
+  publicUrl?: string;
 }
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
@@ -51,4 +56,13 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));
   await jobs.work(linkCheckJob, checkDealLink(deps));
   await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
+  const publicUrl = deps.publicUrl ?? "http://localhost:3000";
+  await jobs.work(
+    notificationMailJob,
+    mailNotifications({
+      ...deps,
+      publicUrl,
+      mail: createMailQueue(jobs, { db: deps.db, publicUrl }),
+    }),
+  );
 }

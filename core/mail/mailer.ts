@@ -10,6 +10,8 @@ export interface MailMessage {
   html: string;
   /** Where replies go, when not to the sender (contact messages: the visitor who wrote). */
   replyTo?: string;
+  /** Extra header lines (List-Unsubscribe of member mails), passed to nodemailer as they are. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

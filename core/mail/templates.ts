@@ -225,3 +225,48 @@ export function educatorConfirmMail(
     ),
   };
 }
+
+/**
+ * In-site notifications of one kind, mailed (core/notifications/mail-job.ts): the newest first,
+ * each with its link. The mail queue adds the unsubscribe link and headers (sendToMember).
+ */
+export function notificationsMail(
+  input: Common & {
+    kindLabel: string;
+    items: { message: string; url: string }[];
+    /** How many more unread notifications of this kind there are beyond `items`. */
+    more: number;
+    allUrl: string;
+  },
+): MailContent {
+  const { siteName, name, kindLabel, items, more, allUrl } = input;
+  const count = items.length + more;
+  const subject =
+    count === 1
+      ? items[0]!.message.replace(/[\r\n]+/g, " ").slice(0, 150)
+      : `${count} new notifications on ${siteName}: ${kindLabel.toLowerCase()}`;
+  const lines = items.map((item) => `- ${item.message}${item.url ? `\n  ${item.url}` : ""}`);
+  const moreLine = more > 0 ? `\nAnd ${more} more.\n` : "";
+  return {
+    subject,
+    text:
+      `Hello ${name},\n\n${lines.join("\n")}\n${moreLine}\n` +
+      `See all your notifications: ${allUrl}\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        items
+          .map((item) =>
+            item.url
+              ? `<a href="${escapeHtml(item.url)}" style="color:#353f66">${escapeHtml(item.message)}</a>`
+              : escapeHtml(item.message),
+          )
+          .join("<br><br>"),
+        ...(more > 0 ? [`And ${more} more.`] : []),
+      ],
+      { label: "See all notifications", url: allUrl },
+    ),
+  };
+}

@@ -11,6 +11,7 @@ import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { releaseUserImage, withStoredImage, type StoredImage } from "../media/images.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
+import { notifyNewFollower } from "../notifications/events.ts";
 import { assertCanFollow, isProfileOwner } from "./policy.ts";
 import {
   presentFollowEntry,
@@ -115,8 +116,11 @@ export function createProfilesService(deps: Deps) {
       assertCanFollow(actor, followeeId);
       const followee = await db.transaction().execute(async (trx) => {
         if (!(await repo.userExists(trx, followeeId))) throw new NotFoundError();
-        if (status === FOLLOW) await repo.follow(trx, actor.id, followeeId);
-        else await repo.unfollow(trx, actor.id, followeeId);
+        if (status !== FOLLOW) await repo.unfollow(trx, actor.id, followeeId);
+        else if (!(await repo.isFollowing(trx, actor.id, followeeId))) {
+          await repo.follow(trx, actor.id, followeeId);
+          await notifyNewFollower(trx, { followeeId, actor });
+        }
         return repo.findProfileUser(trx, followeeId);
       });
       if (!followee) throw new NotFoundError();

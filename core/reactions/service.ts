@@ -3,6 +3,7 @@ import { requireActingUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
+import { notifyPostLiked } from "../notifications/events.ts";
 import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
 import { temperatureOf } from "../posts/temperature.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
@@ -72,6 +73,7 @@ export function createReactionsService({ db, now, changes }: Deps) {
         } else {
           await repo.removeReaction(trx, actor.id, post.id);
         }
+        if (next === "like") await notifyPostLiked(trx, { postId: post.id, actor });
         const change = (reaction: Reaction) =>
           (next === reaction ? 1 : 0) - (previous === reaction ? 1 : 0);
         const counts = await adjustPostCounters(trx, post.id, {

@@ -1,9 +1,19 @@
-import { MarkReadBody, NotificationsPage } from "../../core/notifications/schema.ts";
-import { NotificationsReadResponse, NotificationsResponse } from "./responses.ts";
+import {
+  EmailPreferencesSaveBody,
+  MarkReadBody,
+  NotificationsPage,
+  NotificationsPageBody,
+} from "../../core/notifications/schema.ts";
+import {
+  EmailPreferencesResponse,
+  EmailPreferencesSaveResponse,
+  NotificationsReadResponse,
+  NotificationsResponse,
+} from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** The signed-in member's in-site notifications. */
+/** The signed-in member's in-site notifications and mail choices. */
 export const notificationsApi: ApiModule = (app, services) => {
   apiRoute(app, {
     method: "GET",
@@ -12,6 +22,21 @@ export const notificationsApi: ApiModule = (app, services) => {
     summary:
       "The signed-in member's notifications, newest first, 20 a page (?page=n), and how many are unread",
     body: NotificationsPage,
+    response: NotificationsResponse,
+    auth: true,
+    handler: async ({ input, request }) => ({
+      status: "true",
+      response: await services.notifications.list(request.user, input.page),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/notifications",
+    tag: "Notifications",
+    summary:
+      "The signed-in member's notifications {page}, newest first, 20 a page, and how many are unread (replies, comments, likes collapsed per post, new followers, alert matches, moderators' decisions)",
+    body: NotificationsPageBody,
     response: NotificationsResponse,
     auth: true,
     handler: async ({ input, request }) => ({
@@ -32,5 +57,34 @@ export const notificationsApi: ApiModule = (app, services) => {
       status: "true" as const,
       ...(await services.notifications.markRead(request.user, input)),
     }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/email_preferences",
+    tag: "Notifications",
+    summary:
+      "The signed-in member's mail choices: every kind (comment_reply, post_comment, post_like, new_follower, moderation, alert), on or off",
+    response: EmailPreferencesResponse,
+    auth: true,
+    handler: async ({ request }) => ({
+      status: "true",
+      response: await services.notifications.emailPreferences(request.user),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/email_preferences_save",
+    tag: "Notifications",
+    summary:
+      "Switches kinds of mail on or off: {comment_reply: true, post_like: false, …}; kinds left out stay as they are, an unknown kind is refused (422)",
+    body: EmailPreferencesSaveBody,
+    response: EmailPreferencesSaveResponse,
+    auth: true,
+    handler: async ({ input, request }) => {
+      const saved = await services.notifications.saveEmailPreferences(request.user, input);
+      return { status: "true", message: saved.message, response: { kinds: saved.kinds } };
+    },
   });
 };

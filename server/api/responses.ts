@@ -714,3 +714,32 @@ export const NotificationsReadResponse = z.strictObject({
   ...message,
   unread: z.number().int(),
 });
+
+// Notifications, mail preferences (issue 12) ---------------------------------------------------
+
+const EmailKindEntry = z.strictObject({
+  kind: z.enum([
+    "comment_reply",
+    "post_comment",
+    "post_like",
+    "new_follower",
+    "moderation",
+    "alert",
+  ]),
+  label: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+  default_enabled: z.boolean(),
+});
+
+export const EmailPreferencesResponse = z.strictObject({
+  status: TRUE,
+  response: z.strictObject({
+    kinds: z.array(EmailKindEntry).describe("every kind of member mail, on or off"),
+  }),
+});
+
+export const EmailPreferencesSaveResponse = z.strictObject({
+  ...message,
+  response: z.strictObject({ kinds: z.array(EmailKindEntry) }),
+});

@@ -38,6 +38,11 @@ function isApiCall(request: FastifyRequest): boolean {
   );
 }
 
+/** `POST /unsubscribe?token=…`, the one address exempt from the XSRF check. */
+function isOneClickUnsubscribe(url: string): boolean {
+  return url === "/unsubscribe" || url.startsWith("/unsubscribe?");
+}
+
 function refuse(request: FastifyRequest, reply: FastifyReply) {
   reply.code(403);
   return isApiCall(request)
@@ -110,6 +115,10 @@ export const csrfPlugin = fp<{ secureCookies: boolean }>(
         });
       }
       if (!UNSAFE.has(request.method)) return;
+      // One-click unsubscribe (RFC 8058): mail clients POST the mail's link with no cookie and no
+      // token. It acts on no session, only on its own signed token, and can only switch one kind
+      // of mail off (docs/decisions/0044-notifications-and-unsubscribe.md).
+      if (request.method === "POST" && isOneClickUnsubscribe(request.url)) return;
       const header = request.headers[XSRF_HEADER];
       const headerMatches = typeof header === "string" && !!existing && same(header, existing);
       if (isApiCall(request)) {

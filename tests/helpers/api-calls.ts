@@ -863,6 +863,14 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
       .execute();
     return { client: member.client, body: { page: 1 } };
   },
+
+  // Notifications and mail preferences (issue 12).
+  "POST /notifications": async (w) => ({ client: w.member.client, body: { page: 1 } }),
+  "POST /email_preferences": async (w) => ({ client: w.member.client, body: {} }),
+  "POST /email_preferences_save": async (w) => ({
+    client: w.member.client,
+    body: { post_like: true, new_follower: false },
+  }),
 };
 
 function moderator(w: ApiWorld) {
