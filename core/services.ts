@@ -31,6 +31,7 @@ import { createFreshnessService } from "./freshness/service.ts";
 import { createEducatorsService } from "./educators/service.ts";
 import { createPricesService } from "./prices/service.ts";
 import { createExpiryService } from "./expiry/service.ts";
+import { createAlertsService } from "./alerts/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -74,6 +75,8 @@ export function createServices(deps: Deps) {
     educators: createEducatorsService(deps, settings),
     prices: createPricesService(deps),
     expiry: createExpiryService(deps),
+    // Keyword alerts (issue 12).
+    alerts: createAlertsService(deps),
     // feature services: add one line per feature here
   };
 }

@@ -48,6 +48,7 @@ export async function runWorker(env = process.env): Promise<void> {
     now: () => new Date(),
     log,
     linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
+    publicUrl: config.publicUrl,
   });
   await jobs.start(log);
 

@@ -8,10 +8,18 @@ import {
 } from "../freshness/link-check-job.ts";
 import type { LinkCheckSettings } from "../freshness/link-check.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { deliverMail, sendMailJob } from "../mail/queue.ts";
+import { createMailQueue, deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
 import { dealExpiryJob, sweepDealExpiry } from "../expiry/sweep.ts";
+import {
+  alertDigestJob,
+  alertInstantJob,
+  alertMatchJob,
+  matchDealAlerts,
+  sendDailyDigests,
+  sendWaitingInstantMails,
+} from "../alerts/jobs.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
 export const JOB_KINDS = [
@@ -20,6 +28,9 @@ export const JOB_KINDS = [
   linkCheckSweepJob,
   linkCheckJob,
   dealExpiryJob,
+  alertMatchJob,
+  alertInstantJob,
+  alertDigestJob,
 ] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
@@ -42,6 +53,8 @@ export interface JobWorkerDeps {
   changes?: ChangeFeed;
   /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */
   linkCheck?: Partial<LinkCheckSettings>;
+  /** The site's address for links in mails (PUBLIC_URL). */
+  publicUrl?: string;
 }
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
@@ -51,4 +64,12 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));
   await jobs.work(linkCheckJob, checkDealLink(deps));
   await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
+  const alertDeps = {
+    ...deps,
+    mail: createMailQueue(jobs),
+    publicUrl: deps.publicUrl ?? "http://localhost:3000",
+  };
+  await jobs.work(alertMatchJob, matchDealAlerts(alertDeps));
+  await jobs.work(alertInstantJob, sendWaitingInstantMails(alertDeps));
+  await jobs.work(alertDigestJob, sendDailyDigests(alertDeps));
 }

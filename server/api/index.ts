@@ -29,6 +29,7 @@ import { freshnessApi } from "./freshness.ts";
 import { educatorsApi } from "./educators.ts";
 import { priceHistoryApi } from "./price-history.ts";
 import { expiryApi } from "./expiry.ts";
+import { alertsApi } from "./alerts.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -58,6 +59,7 @@ const modules: ApiModule[] = [
   educatorsApi,
   priceHistoryApi,
   expiryApi,
+  alertsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];
