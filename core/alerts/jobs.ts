@@ -5,7 +5,6 @@ import type { MailQueue } from "../mail/queue.ts";
 import { notify } from "../notifications/notify.ts";
 import { postPath } from "../posts/paths.ts";
 import { DEFAULT_SITE_NAME } from "../settings/defaults.ts";
-import { findGeneralSettings } from "../settings/repository.ts";
 import { alertLabel, mailDeal, sendAlertMail } from "./mail.ts";
 import * as repo from "./repository.ts";
 
@@ -67,7 +66,7 @@ export interface AlertJobDeps {
 }
 
 async function siteName(db: DbOrTx): Promise<string> {
-  return (await findGeneralSettings(db))?.website_name || DEFAULT_SITE_NAME;
+  return (await repo.findSiteName(db)) || DEFAULT_SITE_NAME;
 }
 
 /** Mails each alert's waiting matches (one mail per alert) and marks them mailed. */
@@ -94,7 +93,10 @@ async function mailInstant(
         publicUrl: deps.publicUrl,
         digest: false,
         alerts: [
-          { label: alertLabel(alert.keywords), deals: deals.map((d) => mailDeal(deps.publicUrl, d)) },
+          {
+            label: alertLabel(alert.keywords),
+            deals: deals.map((d) => mailDeal(deps.publicUrl, d)),
+          },
         ],
       });
       sent++;
@@ -159,7 +161,8 @@ export function sendDailyDigests(deps: AlertJobDeps) {
       if (alerts.length === 0) return 0;
       const name = await siteName(tx);
       const byUser = new Map<number, typeof alerts>();
-      for (const alert of alerts) byUser.set(alert.user_id, [...(byUser.get(alert.user_id) ?? []), alert]);
+      for (const alert of alerts)
+        byUser.set(alert.user_id, [...(byUser.get(alert.user_id) ?? []), alert]);
       let count = 0;
       for (const [userId, own] of byUser) {
         const member = await repo.findMember(tx, userId);

@@ -27,9 +27,10 @@ export function mailDeal(
 export function formatPrice(price: number | null, currency: string): string {
   if (price === null) return "";
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency: currency || "USD" }).format(
-      Number(price),
-    );
+    return new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: currency || "USD",
+    }).format(Number(price));
   } catch {
     return `$${Number(price).toFixed(2)}`;
   }

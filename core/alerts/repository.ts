@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { findNearestTerms } from "../listings/repository.ts";
+import { findNearestTerms } from "../deals/search-terms.ts";
 import { PREVIEW_DAYS, INSTANT_MAIL_SPACING_MINUTES, type Delivery } from "./schema.ts";
 
 /** All SQL of keyword alerts (docs/decisions/0045-alert-matching.md). */
@@ -37,7 +37,11 @@ export async function compileKeywords(db: DbOrTx, keywords: string): Promise<Com
       END AS q) AS compiled`.execute(db);
   const row = rows[0]!;
   const searchable = row.tree !== "T" && row.query !== "" && row.lexemes.length > 0;
-  return { query: searchable ? row.query : null, lexemes: searchable ? row.lexemes : [], searchable };
+  return {
+    query: searchable ? row.query : null,
+    lexemes: searchable ? row.lexemes : [],
+    searchable,
+  };
 }
 
 export interface AlertRow {
@@ -402,4 +406,14 @@ export async function findPreviewIds(
     ORDER BY created_at DESC, id DESC
     LIMIT ${limit}`.execute(db);
   return { ids: rows.map((r) => Number(r.id)), total: rows.length ? Number(rows[0]!.total) : 0 };
+}
+
+/** The site's name as mails show it (general settings). */
+export async function findSiteName(db: DbOrTx): Promise<string | null> {
+  const row = await db
+    .selectFrom("general_settings")
+    .select("website_name")
+    .where("id", "=", 1)
+    .executeTakeFirst();
+  return row?.website_name || null;
 }

@@ -19,7 +19,8 @@ export type Delivery = (typeof DELIVERIES)[number];
 export const DEFAULT_DIGEST_HOUR = 8;
 
 export const ALERT_MESSAGES = {
-  empty: "Give the alert some keywords or at least one filter (store, category, price or discount).",
+  empty:
+    "Give the alert some keywords or at least one filter (store, category, price or discount).",
   keywordsTooLong: `Keywords can be at most ${MAX_KEYWORDS_LENGTH} characters.`,
   noSearchableWord:
     "These keywords have no word that search can look for (very common words such as “the” are left out). Add a word that names what you want.",
@@ -87,7 +88,10 @@ export const AlertCriteria = z.object({
   min_discount: optionalNumber(M.discount, (n) => Number.isInteger(n) && n >= 0 && n <= 100),
 });
 
-const withSomething = <T extends z.output<typeof AlertCriteria>>(value: T, ctx: z.RefinementCtx) => {
+const withSomething = <T extends z.output<typeof AlertCriteria>>(
+  value: T,
+  ctx: z.RefinementCtx,
+) => {
   const nothing =
     !value.keywords &&
     value.store_id.length === 0 &&
