@@ -4,6 +4,7 @@ import { ALERT_MESSAGES as M } from "../../core/alerts/schema.ts";
 import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
+import { multipartBody } from "../helpers/multipart.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import type { TestClient } from "../helpers/session.ts";
@@ -224,6 +225,35 @@ describe("delivery", () => {
     expect(second.text).toContain("Left handed scissors");
     expect(second.text).not.toContain("Safety scissors");
     clock = T0;
+  });
+
+  it("a deal posted through the site reaches an instant alert's SMTP inbox within 60 s", async () => {
+    const m = await member("Real mail fan");
+    await saveAlert(m.client, { keywords: "tambourine", delivery: "instant" });
+    const dealCategory = await t.deps.db
+      .selectFrom("forum_categories")
+      .select("id")
+      .where("kind", "=", "deal")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const started = Date.now();
+    const form = await multipartBody({
+      deal_category: dealCategory.id,
+      store_id: 1,
+      category_id: 1,
+      title: "Music class tambourine set",
+      deal_description: "<p>Six tambourines.</p>",
+      price: "24.00",
+      discount: "10",
+      expiry: "2999-12-31",
+      deal_image: "",
+    });
+    const posted = await poster.client.request({ method: "POST", url: "/api/save_deal", ...form });
+    expect(posted.statusCode, posted.body).toBeLessThan(300);
+    const mail = await smtp.waitForMessage(m.email, { timeoutMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(mail.text).toContain("Music class tambourine set");
+    expect(mail.text).toContain("$24.00");
   });
 
   it("daily: the digest goes at the member's hour (UTC), site-only sends no mail", async () => {
