@@ -28,7 +28,10 @@ CREATE TABLE alerts (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX alerts_user_idx ON alerts (user_id, id);
-CREATE INDEX alerts_lexemes_idx ON alerts USING gin (lexemes) WHERE NOT paused;
+-- No pending list (fastupdate off): a GIN pending list is read in full by every search, and
+-- alert saves are rare while matches run on every deal.
+CREATE INDEX alerts_lexemes_idx ON alerts USING gin (lexemes) WITH (fastupdate = off)
+  WHERE NOT paused;
 CREATE INDEX alerts_filters_only_idx ON alerts (only_hot, category_id)
   WHERE NOT paused AND query IS NULL;
 
