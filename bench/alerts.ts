@@ -126,9 +126,12 @@ export async function benchAlerts(options: { pg: string; alerts: number; deals: 
     console.log(`candidate search plan: ${plan.map((r) => r["QUERY PLAN"].trim()).join(" | ")}`);
   } finally {
     await handle.close();
-    if (process.env.BENCH_KEEP_SCHEMA) return console.log(`kept ${schema}`);
-    const admin = await createDb({ databaseUrl: options.pg });
-    await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(admin.db);
-    await admin.close();
+    if (process.env.BENCH_KEEP_SCHEMA) {
+      console.log(`kept ${schema}`);
+    } else {
+      const admin = await createDb({ databaseUrl: options.pg });
+      await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(admin.db);
+      await admin.close();
+    }
   }
 }
