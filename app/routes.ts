@@ -21,6 +21,7 @@ export default [
   route("user/profile", "routes/my-account.tsx"),
   route("user/profile-edit", "routes/profile-edit.tsx"),
   route("user/notifications", "routes/notifications.tsx"),
+  route("user/alerts", "routes/alerts.tsx"),
   route("profile/:userId", "routes/profile.tsx"),
   // Verified educators (issue 11): asking, the mailed link, a teacher's own wishlist entry.
   route("user/verify-educator", "routes/verify-educator.tsx"),

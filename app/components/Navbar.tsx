@@ -56,6 +56,7 @@ export function Navbar({ settings, user, csrfToken }: NavbarProps) {
   const account = user
     ? [
         { to: "/user/profile", label: "My Account" },
+        { to: "/user/alerts", label: "Alerts" },
         // Staff reach the console from every page; the console checks the role itself.
         ...(user.role === "moderator" || user.role === "admin"
           ? [{ to: "/admin", label: "Console" }]
