@@ -24,6 +24,7 @@ export default [
   // Notifications and mail (issue 12): mail choices, and the one-click unsubscribe of every mail.
   route("user/settings/email", "routes/email-settings.tsx"),
   route("unsubscribe", "routes/unsubscribe.tsx"),
+  route("user/alerts", "routes/alerts.tsx"),
   route("profile/:userId", "routes/profile.tsx"),
   // Verified educators (issue 11): asking, the mailed link, a teacher's own wishlist entry.
   route("user/verify-educator", "routes/verify-educator.tsx"),

@@ -91,6 +91,16 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 }
 
 async function main() {
+  // Keyword alert matching (issue 12) runs against PostgreSQL alone: no server, no data set.
+  if (only === "alerts") {
+    const { benchAlerts } = await import("./alerts.ts");
+    await benchAlerts({
+      pg: arg("pg", process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"),
+      alerts: Number(arg("alerts", "100000")),
+      deals: Number(arg("publish", "200")),
+    });
+    return;
+  }
   console.log("Building the production bundle…");
   run("react-router", ["build"]);
 

@@ -33,6 +33,7 @@ import { createPricesService } from "./prices/service.ts";
 import { createExpiryService } from "./expiry/service.ts";
 import { createSavedService } from "./saved/service.ts";
 import { createFollowingService } from "./following/service.ts";
+import { createAlertsService } from "./alerts/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -79,6 +80,8 @@ export function createServices(deps: Deps) {
     // Saved deals, followed stores and categories, the personal feed (issue 12).
     saved: createSavedService(deps),
     following: createFollowingService(deps),
+    // Keyword alerts (issue 12).
+    alerts: createAlertsService(deps),
     // feature services: add one line per feature here
   };
 }

@@ -525,6 +525,8 @@ export interface Database {
   email_preferences: EmailPreferencesTable;
   notification_mail_log: NotificationMailLogTable;
   site_secrets: SiteSecretsTable;
+  alerts: AlertsTable;
+  alert_matches: AlertMatchesTable;
 }
 
 /** A member's "Expired?" mark on a deal (migration 017). */
@@ -553,6 +555,36 @@ export interface CategoryFollowsTable {
   user_id: number;
   category_id: number;
   created_at: Generated<Date>;
+}
+
+/** A member's keyword alert (migration 025, docs/decisions/0045-alert-matching.md). */
+export interface AlertsTable {
+  id: Generated<number>;
+  user_id: number;
+  keywords: Defaulted<string>;
+  /** A tsquery, read as its text; written through SQL (core/alerts/repository.ts). */
+  query: string | null;
+  lexemes: Defaulted<string[]>;
+  store_ids: Defaulted<number[]>;
+  category_id: number | null;
+  max_price: Numeric;
+  min_discount: number | null;
+  only_hot: Defaulted<boolean>;
+  delivery: "instant" | "daily" | "site";
+  digest_hour: Defaulted<number>;
+  paused: Defaulted<boolean>;
+  rss_token_hash: string;
+  last_mailed_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One deal an alert matched (migration 025). */
+export interface AlertMatchesTable {
+  alert_id: number;
+  post_id: number;
+  matched_at: Date;
+  mailed_at: NullableTimestamp;
 }
 
 export type User = Selectable<UsersTable>;

@@ -23,6 +23,7 @@ import { registerApi } from "./api/index.ts";
 import { registerDatabaseFaultHandling, servicesForPages } from "./database-faults.ts";
 import { registerFeeds } from "./feeds.ts";
 import { registerGoLinks } from "./go.ts";
+import { registerAlertFeeds } from "./alerts-rss.ts";
 import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerHttpCache } from "./plugins/http-cache.ts";
@@ -118,6 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await registerApi(app, services);
   await registerFeeds(app, services);
   registerGoLinks(app, services);
+  registerAlertFeeds(app, services);
   registerOAuth(app, services);
 
   await registerMedia(app, deps);

@@ -83,6 +83,7 @@ export function Navbar({ settings, user, csrfToken, unread = 0 }: NavbarProps) {
         // Issue 12: the member's own lists.
         { to: "/user/feed", label: "My Feed" },
         { to: "/user/saved", label: "Saved" },
+        { to: "/user/alerts", label: "Alerts" },
         // Staff reach the console from every page; the console checks the role itself.
         ...(user.role === "moderator" || user.role === "admin"
           ? [{ to: "/admin", label: "Console" }]

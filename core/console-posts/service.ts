@@ -228,12 +228,12 @@ export function createConsolePostsService(deps: Deps) {
       }
       default: {
         if (post.status === STATUS_OF[action]) return false;
-        await applyModeration(tx, actor, {
-          item_type: post.post_type,
-          item_id: post.unique_id,
-          action,
-          reason,
-        });
+        await applyModeration(
+          tx,
+          actor,
+          { item_type: post.post_type, item_id: post.unique_id, action, reason },
+          deps.jobs,
+        );
         return true;
       }
     }

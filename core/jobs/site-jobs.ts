@@ -8,12 +8,19 @@ import {
 } from "../freshness/link-check-job.ts";
 import type { LinkCheckSettings } from "../freshness/link-check.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { deliverMail, sendMailJob } from "../mail/queue.ts";
+import { createMailQueue, deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
 import { dealExpiryJob, sweepDealExpiry } from "../expiry/sweep.ts";
-import { createMailQueue } from "../mail/queue.ts";
 import { mailNotifications, notificationMailJob } from "../notifications/mail-job.ts";
+import {
+  alertDigestJob,
+  alertInstantJob,
+  alertMatchJob,
+  matchDealAlerts,
+  sendDailyDigests,
+  sendWaitingInstantMails,
+} from "../alerts/jobs.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
 export const JOB_KINDS = [
@@ -23,6 +30,9 @@ export const JOB_KINDS = [
   linkCheckJob,
   dealExpiryJob,
   notificationMailJob,
+  alertMatchJob,
+  alertInstantJob,
+  alertDigestJob,
 ] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
@@ -56,13 +66,15 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));
   await jobs.work(linkCheckJob, checkDealLink(deps));
   await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
+  // Member mails (notifications, alerts) carry the one-click unsubscribe (sendToMember).
   const publicUrl = deps.publicUrl ?? "http://localhost:3000";
-  await jobs.work(
-    notificationMailJob,
-    mailNotifications({
-      ...deps,
-      publicUrl,
-      mail: createMailQueue(jobs, { db: deps.db, publicUrl }),
-    }),
-  );
+  const memberDeps = {
+    ...deps,
+    publicUrl,
+    mail: createMailQueue(jobs, { db: deps.db, publicUrl }),
+  };
+  await jobs.work(notificationMailJob, mailNotifications(memberDeps));
+  await jobs.work(alertMatchJob, matchDealAlerts(memberDeps));
+  await jobs.work(alertInstantJob, sendWaitingInstantMails(memberDeps));
+  await jobs.work(alertDigestJob, sendDailyDigests(memberDeps));
 }

@@ -270,3 +270,61 @@ export function notificationsMail(
     ),
   };
 }
+
+/** One deal in an alert mail. */
+export interface AlertMailDeal {
+  title: string;
+  /** "$12.99", or "" when the deal has no price. */
+  price: string;
+  store: string;
+  url: string;
+}
+
+/**
+ * Keyword alerts (issue 12): the deals one or more of the member's alerts matched, per alert, with
+ * a link to each deal and to the alerts page. Instant mails carry one alert, digests several.
+ */
+export function alertMatchesMail(
+  input: Common & {
+    digest: boolean;
+    alerts: { label: string; deals: AlertMailDeal[] }[];
+    alertsLink: string;
+  },
+): MailContent {
+  const count = input.alerts.reduce((n, a) => n + a.deals.length, 0);
+  const subject = input.digest
+    ? `Your daily alert digest: ${count} new deal${count === 1 ? "" : "s"}`
+    : `New deal${count === 1 ? "" : "s"} for your alert “${input.alerts[0]?.label ?? ""}”`;
+  const dealLine = (d: AlertMailDeal) =>
+    [d.title, d.price, d.store].filter(Boolean).join(" · ") + `\n  ${d.url}`;
+  const text = `Hi ${input.name},
+
+${input.alerts
+  .map((a) => `Your alert “${a.label}”:\n${a.deals.map((d) => `- ${dealLine(d)}`).join("\n")}`)
+  .join("\n\n")}
+
+Change or pause your alerts: ${input.alertsLink}
+
+${signature(input.siteName)}`;
+  const dealHtml = (d: AlertMailDeal) =>
+    `<a href="${escapeHtml(d.url)}" style="color:#353f66;font-weight:bold">${escapeHtml(d.title)}</a>` +
+    [d.price, d.store]
+      .filter(Boolean)
+      .map((part) => ` · ${escapeHtml(part)}`)
+      .join("");
+  const paragraphs = [
+    `Hi ${escapeHtml(input.name)},`,
+    ...input.alerts.map(
+      (a) =>
+        `Your alert “${escapeHtml(a.label)}”:<br>${a.deals.map((d) => `• ${dealHtml(d)}`).join("<br>")}`,
+    ),
+  ];
+  return {
+    subject,
+    text,
+    html: layout(input.siteName, paragraphs, {
+      label: "Manage your alerts",
+      url: input.alertsLink,
+    }),
+  };
+}

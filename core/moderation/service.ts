@@ -4,6 +4,8 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import { lastPage } from "../constants.ts";
 import { htmlToText } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
+import type { JobQueue } from "../jobs/queue.ts";
+import { queueAlertMatching } from "../alerts/jobs.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { notify, type NewNotification } from "../notifications/notify.ts";
 import { postPath } from "../posts/paths.ts";
@@ -113,11 +115,16 @@ async function moderatePost(
   tx: DbOrTx,
   actor: Actor,
   input: ModerateInput & { item_type: "d" | "g" },
+  jobs?: JobQueue,
 ) {
   const status = STATUS_AFTER[input.action];
   const post = await repo.lockPostForModeration(tx, input.item_id, input.item_type);
   if (!post) throw new NotFoundError("That post does not exist.");
   await repo.setPostStatus(tx, post.id, status, input.action === "restore" ? "" : input.reason);
+  // Keyword alerts (issue 12): a deal that becomes public (approved, restored) is matched then.
+  if (jobs && post.post_type === "d" && status === "active" && post.status !== "active") {
+    await queueAlertMatching(jobs, tx, { postId: post.id, trigger: "publish" });
+  }
   await audit(tx, actor, {
     action: `post.${input.action}`,
     itemType: input.item_type,
@@ -252,9 +259,10 @@ function moderateItem(
   tx: DbOrTx,
   actor: Actor,
   input: ModerateInput,
+  jobs?: JobQueue,
 ): Promise<ModerationOutcome & { topic: "posts" | "comments" | "users" }> {
   if (input.item_type === "d" || input.item_type === "g") {
-    return moderatePost(tx, actor, { ...input, item_type: input.item_type });
+    return moderatePost(tx, actor, { ...input, item_type: input.item_type }, jobs);
   }
   if (input.item_type === "comment") return moderateComment(tx, actor, input);
   return dismissUserReports(tx, actor, input);
@@ -271,8 +279,10 @@ export async function applyModeration(
   tx: DbOrTx,
   actor: CurrentUser,
   input: ModerateInput,
+  /** The queue, so a deal made public is matched against keyword alerts (issue 12). */
+  jobs?: JobQueue,
 ): Promise<ModerationOutcome & { topic: "posts" | "comments" | "users" }> {
-  return moderateItem(tx, actor, input);
+  return moderateItem(tx, actor, input, jobs);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -372,7 +382,7 @@ export function createModerationService(deps: Deps) {
       const actor = requireRole(user, "moderator");
       const { topic, ...outcome } = await db
         .transaction()
-        .execute((tx) => applyModeration(tx, actor, input));
+        .execute((tx) => applyModeration(tx, actor, input, deps.jobs));
       changes.emit(topic);
       return outcome;
     },

@@ -5,7 +5,8 @@ import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { notifyPostLiked } from "../notifications/events.ts";
 import { adjustPostCounters, lockLivePost } from "../posts/post-counters.ts";
-import { temperatureOf } from "../posts/temperature.ts";
+import { DEGREES_PER_VOTE, HOT_DEGREES, temperatureOf } from "../posts/temperature.ts";
+import { queueAlertMatching } from "../alerts/jobs.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
 import type { LikeInput, MyReactionsInput, Reaction } from "./schema.ts";
@@ -17,7 +18,7 @@ export interface ReactionContext {
 }
 
 /** Thumbs up / thumbs down on posts: at most one reaction per user and post. */
-export function createReactionsService({ db, now, changes }: Deps) {
+export function createReactionsService({ db, now, changes, jobs }: Deps) {
   let salt: { day: string; value: Promise<string> } | null = null;
 
   /**
@@ -80,6 +81,12 @@ export function createReactionsService({ db, now, changes }: Deps) {
           likes: change("like"),
           unlikes: change("unlike"),
         });
+        // Keyword alerts (issue 12): "only hot" alerts match when a vote makes a deal hot.
+        const degrees = temperatureOf(counts);
+        const before = degrees - DEGREES_PER_VOTE * (change("like") - change("unlike"));
+        if (post_type === "d" && degrees >= HOT_DEGREES && before < HOT_DEGREES) {
+          await queueAlertMatching(jobs, trx, { postId: post.id, trigger: "hot" });
+        }
         return {
           reaction: next,
           likes: counts.likes_count,

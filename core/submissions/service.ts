@@ -1,6 +1,7 @@
 import type { CurrentUser } from "../auth/sessions.ts";
 import { SUBMIT_MESSAGES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
+import { queueAlertMatching } from "../alerts/jobs.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { withStoredImage } from "../media/images.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
@@ -123,6 +124,10 @@ export function createSubmissionsService(deps: Deps) {
             updated_at: at,
           });
           if (stored) await insertMediaRecord(tx, poster.id, stored);
+          // Keyword alerts (issue 12): a public deal is matched now; a held one on approval.
+          if (!held) {
+            await queueAlertMatching(deps.jobs, tx, { postId: post.id, trigger: "publish" });
+          }
           return post;
         }),
       );

@@ -30,6 +30,7 @@ import { educatorsApi } from "./educators.ts";
 import { priceHistoryApi } from "./price-history.ts";
 import { expiryApi } from "./expiry.ts";
 import { savedApi } from "./saved.ts";
+import { alertsApi } from "./alerts.ts";
 
 /** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
 const modules: ApiModule[] = [
@@ -60,6 +61,7 @@ const modules: ApiModule[] = [
   priceHistoryApi,
   expiryApi,
   savedApi,
+  alertsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

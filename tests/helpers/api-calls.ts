@@ -440,6 +440,25 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
   },
   "GET /notifications": async (w) => ({ client: w.member.client }),
 
+  // Keyword alerts (issue 12): each call on an alert of a fresh member's own.
+  "POST /alerts": async (w) => ({ client: w.member.client, body: {} }),
+  "POST /alert_save": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { id: "", keywords: "crayons", store_id: [w.ids.storeId], delivery: "instant" },
+  }),
+  "POST /alert_delete": async (w) => {
+    const { client } = await freshMember(w);
+    return { client, body: { id: await savedAlertId(client) } };
+  },
+  "POST /alert_rss_revoke": async (w) => {
+    const { client } = await freshMember(w);
+    return { client, body: { id: await savedAlertId(client) } };
+  },
+  "POST /alert_preview": async (w) => ({
+    client: w.member.client,
+    body: { keywords: "deal", store_id: [], max_price: 500 },
+  }),
+
   // Freshness (issue 11): a fresh member (never the poster) answers on a live public deal.
   "POST /coupon_feedback": async (w) => ({
     client: (await freshMember(w)).client,
@@ -1024,4 +1043,11 @@ export async function send(
     headers: { "content-type": "application/json" },
     payload: body === undefined ? "{}" : JSON.stringify(body),
   });
+}
+
+/** A new alert of the member signed in on `client`: its id. */
+async function savedAlertId(client: TestClient): Promise<number> {
+  const saved = await client.post("/api/alert_save", { keywords: "markers", delivery: "site" });
+  if (saved.statusCode !== 200) throw new Error(`alert_save failed: ${saved.body}`);
+  return (saved.json() as { alert: { id: number } }).alert.id;
 }
