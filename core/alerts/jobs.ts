@@ -2,6 +2,7 @@ import type { Db, DbOrTx } from "../../db/index.ts";
 import { defineJob } from "../jobs/job.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import type { MailQueue } from "../mail/queue.ts";
+import { notifyFollowersOfDeal } from "../following/new-deal-news.ts";
 import { notify } from "../notifications/notify.ts";
 import { postPath } from "../posts/paths.ts";
 import { DEFAULT_SITE_NAME } from "../settings/defaults.ts";
@@ -110,11 +111,16 @@ async function mailInstant(
   return sent;
 }
 
-/** The match job's work: record matches, notify in-site, mail instant alerts that are due. */
+/**
+ * The match job's work, when a deal becomes public or hot: tell followers (on publish), record
+ * alert matches, notify in-site, mail instant alerts that are due.
+ */
 export function matchDealAlerts(deps: AlertJobDeps) {
   return async ({ postId, trigger }: AlertMatchData) => {
     const at = deps.now();
     await deps.db.transaction().execute(async (tx) => {
+      // The same moment makes the deal news for its followers' feeds (in-site only).
+      if (trigger === "publish") await notifyFollowersOfDeal(tx, postId);
       const matches = await repo.matchDeal(tx, postId, trigger === "hot", at);
       if (matches.length === 0) return;
       const deal = await repo.findDealSummary(tx, postId);

@@ -202,6 +202,61 @@ describe("matching", () => {
   });
 });
 
+describe("followers' feed news", () => {
+  it("tells followers of the store, category and poster once, in one notification kept fresh", async () => {
+    const byStore = await member("Store follower");
+    const byCategory = await member("Category follower");
+    const byPoster = await member("Poster follower");
+    const bystander = await member("Follows nothing");
+    expect((await api(byStore.client, "/follow_toggle", { type: "store", id: 2 })).status).toBe(
+      200,
+    );
+    expect(
+      (await api(byCategory.client, "/follow_toggle", { type: "category", id: 2 })).status,
+    ).toBe(200);
+    await t.deps.db
+      .insertInto("follows")
+      .values({ follower_id: byPoster.id, followee_id: poster.id })
+      .execute();
+    // Follows the store and the poster: still one notification.
+    expect((await api(byPoster.client, "/follow_toggle", { type: "store", id: 2 })).status).toBe(
+      200,
+    );
+
+    const news = async (userId: number) =>
+      t.deps.db
+        .selectFrom("notifications")
+        .select(["message", "link", "read_at"])
+        .where("user_id", "=", userId)
+        .where("kind", "=", "followed_deal")
+        .execute();
+
+    await publish({ title: "Glue sticks 30 pack", store_id: 2, category_id: 3 });
+    expect(await news(byStore.id)).toEqual([
+      { message: "New in your feed: Glue sticks 30 pack", link: "/user/feed", read_at: null },
+    ]);
+    expect(await news(byCategory.id)).toEqual([]);
+    expect(await news(byPoster.id)).toHaveLength(1);
+    expect(await news(bystander.id)).toEqual([]);
+    expect(await news(poster.id)).toEqual([]);
+
+    await publish({ title: "Dry erase markers", store_id: 5, category_id: 2 });
+    const [fresh] = await news(byStore.id);
+    expect(fresh!.message).toBe("New in your feed: Glue sticks 30 pack");
+    expect(await news(byCategory.id)).toHaveLength(1);
+    const poster2 = await news(byPoster.id);
+    expect(poster2).toHaveLength(1);
+    expect(poster2[0]!.message).toBe("New deals in your feed, the latest: Dry erase markers");
+
+    // The bell counts it; read, the next deal starts a new one.
+    const listed = await api(byPoster.client, "/notifications", { page: 1 });
+    expect(listed.body.response.unread).toBeGreaterThanOrEqual(1);
+    expect((await api(byPoster.client, "/notifications_read", {})).status).toBe(200);
+    await publish({ title: "Laminating pouches", store_id: 2, category_id: 3 });
+    expect((await news(byPoster.id)).filter((n) => n.read_at === null)).toHaveLength(1);
+  });
+});
+
 describe("delivery", () => {
   it("instant: one mail now, later matches wait 10 minutes and go together", async () => {
     const m = await member("Instant fan");
