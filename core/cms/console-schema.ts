@@ -19,6 +19,7 @@ import { PRIVACY_POLICY_SLUG } from "./paths.ts";
  */
 export const RESERVED_PAGE_SLUGS: readonly string[] = [
   "admin",
+  "alerts",
   "api",
   "assets",
   "auth",
@@ -46,6 +47,7 @@ export const RESERVED_PAGE_SLUGS: readonly string[] = [
   "sitemaps",
   "store",
   "submitdeal",
+  "unsubscribe",
   "user",
   "verify",
 ];
