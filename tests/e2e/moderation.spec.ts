@@ -130,7 +130,8 @@ test("three members report a deal, it leaves /newdeals, and a moderator restores
   expect((await newDealsLinks(browser)).some((href) => href.startsWith(path))).toBe(true);
   const reporter = await signedIn(browser, REPORTERS[0]!.email);
   await reporter.goto("/user/profile");
-  await reporter.getByRole("link", { name: /Notifications/ }).click();
+  // The bell of the navigation bar ("Notifications, N unread").
+  await reporter.getByRole("link", { name: /^Notifications, / }).click();
   await expect(reporter).toHaveURL(/\/user\/notifications$/);
   await expect(
     reporter.getByText(
