@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type Expression } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "./schema.ts";
 
@@ -82,34 +82,101 @@ export async function reopen(db: DbOrTx, postId: number, at: Date) {
   await db.deleteFrom("expiry_marks").where("post_id", "=", postId).execute();
 }
 
+/** Rows one statement of the sweep changes at most: a minute's work is bounded, and so are locks. */
+export const EXPIRY_SWEEP_BATCH = 1_000;
+
 /**
  * The minute sweep: deals whose end has come are marked expired (posts_expiring_idx), and marked
  * deals given a later end (or none) since are live again (posts_expired_idx). How many of each.
+ *
+ * Each statement picks its rows by walking its partial index in `expires_at` order with a LIMIT.
+ * Without the order and limit the planner multiplies the two conditions' selectivities as if
+ * independent (at a million deals it expects 200,000 matches where there are none) and reads
+ * every deal: 1.9 s a minute in the embedded database, with every request waiting behind it.
  */
-export async function sweepExpiry(db: DbOrTx, at: Date) {
-  const ended = await db
-    .updateTable("posts")
-    .set({ expired: true })
-    .where("expired", "=", false)
-    .where("expires_at", "is not", null)
-    .where("expires_at", "<=", at)
-    .executeTakeFirst();
-  // Two searches of posts_expired_idx, each reaching only the few rows it changes: with an OR
-  // the planner walked every expired deal, seconds a minute at a million deals.
-  const extended = await db
-    .updateTable("posts")
-    .set({ expired: false })
-    .where("expired", "=", true)
-    .where("expires_at", ">", at)
-    .executeTakeFirst();
-  const cleared = await db
-    .updateTable("posts")
-    .set({ expired: false })
-    .where("expired", "=", true)
-    .where("expires_at", "is", null)
-    .executeTakeFirst();
-  return {
-    expired: Number(ended.numUpdatedRows),
-    reopened: Number(extended.numUpdatedRows) + Number(cleared.numUpdatedRows),
-  };
+export async function sweepExpiry(db: DbOrTx, at: Date, batch = EXPIRY_SWEEP_BATCH) {
+  const expired = await updateInBatches(batch, () =>
+    db
+      .updateTable("posts")
+      .set({ expired: true })
+      .where(({ eb, selectFrom }) =>
+        eb(
+          "id",
+          "=",
+          anyOf(
+            selectFrom("posts")
+              .select("id")
+              .where(sql<boolean>`NOT expired`)
+              .where("expires_at", "is not", null)
+              .where("expires_at", "<=", at)
+              .orderBy("expires_at")
+              .limit(batch),
+          ),
+        ),
+      )
+      .executeTakeFirst(),
+  );
+  const extended = await updateInBatches(batch, () =>
+    db
+      .updateTable("posts")
+      .set({ expired: false })
+      .where(({ eb, selectFrom }) =>
+        eb(
+          "id",
+          "=",
+          anyOf(
+            selectFrom("posts")
+              .select("id")
+              .where(sql<boolean>`expired`)
+              .where("expires_at", ">", at)
+              .orderBy("expires_at", "desc")
+              .limit(batch),
+          ),
+        ),
+      )
+      .executeTakeFirst(),
+  );
+  const cleared = await updateInBatches(batch, () =>
+    db
+      .updateTable("posts")
+      .set({ expired: false })
+      .where(({ eb, selectFrom }) =>
+        eb(
+          "id",
+          "=",
+          anyOf(
+            selectFrom("posts")
+              .select("id")
+              .where(sql<boolean>`expired`)
+              .where("expires_at", "is", null)
+              // Descending puts the nulls first, so this too is a walk of posts_expired_idx.
+              .orderBy("expires_at", "desc")
+              .limit(batch),
+          ),
+        ),
+      )
+      .executeTakeFirst(),
+  );
+  return { expired, reopened: extended + cleared };
+}
+
+/**
+ * `= any(array(subquery))`: the ids are read first, then changed by primary key. With `IN
+ * (subquery)` the planner may hash-join the ids against a scan of every deal.
+ */
+function anyOf(ids: { compile(): unknown } & Expression<unknown>) {
+  return sql<number>`any(array(${ids}))`;
+}
+
+/** Runs a batch update until a batch changes fewer rows than a full one; the rows changed in all. */
+async function updateInBatches(
+  size: number,
+  update: () => Promise<{ numUpdatedRows: bigint }>,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const changed = Number((await update()).numUpdatedRows);
+    total += changed;
+    if (changed < size) return total;
+  }
 }

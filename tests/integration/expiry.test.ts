@@ -4,6 +4,7 @@ import { ANCHOR_STRIDE } from "../../core/deals/paging.ts";
 import { DEAL_SORTS, type DealSort } from "../../core/deals/deal-sort.ts";
 import * as dealsRepo from "../../core/deals/repository.ts";
 import { EXPIRY_MESSAGES } from "../../core/expiry/schema.ts";
+import { sweepExpiry } from "../../core/expiry/repository.ts";
 import { dealExpiryJob } from "../../core/expiry/sweep.ts";
 import { SETTINGS_MESSAGES } from "../../core/settings/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -131,6 +132,17 @@ describe("the minute sweep", () => {
       .execute();
     await sweep();
     expect(await flags(moved.id)).toMatchObject({ expired: false });
+  });
+  it("works in batches until every due deal is changed, and says how many", async () => {
+    clock = at(90);
+    const due = [];
+    for (let i = 0; i < 5; i++) due.push(await deal({ expires_at: at(80 + i) }));
+    const back = [];
+    for (let i = 0; i < 3; i++) back.push(await deal({ expires_at: null, expired: true }));
+    expect(await sweepExpiry(t.deps.db, clock, 2)).toEqual({ expired: 5, reopened: 3 });
+    for (const row of due) expect(await flags(row.id)).toMatchObject({ expired: true });
+    for (const row of back) expect(await flags(row.id)).toMatchObject({ expired: false });
+    expect(await sweepExpiry(t.deps.db, clock, 2)).toEqual({ expired: 0, reopened: 0 });
   });
 });
 
