@@ -66,10 +66,19 @@ export interface RowKey {
   id: number;
 }
 
-/** At or after `key` in the sort's order (a row comparison the sort's index seeks to). */
-function atOrAfter(sort: DealSort, key: RowKey) {
+/**
+ * At or after `key` in the sort's order (a row comparison the sort's index seeks to). A live-only
+ * scope already fixes the live flag by equality, and a row comparison that starts on a column
+ * bound by equality no longer positions the index scan: it would walk the list from its start and
+ * filter (9 ms at page 2,000 of a million deals). So there the comparison leaves the flag out.
+ */
+function atOrAfter(sort: DealSort, key: RowKey, scope: DealScope) {
+  const value = sortKeyValue(sort, key.key);
+  const { expression } = sortKey(sort);
   return () =>
-    sql<boolean>`(${LIVE_KEY}, ${sortKey(sort).expression}, posts.id) <= (${key.live}::boolean, ${sortKeyValue(sort, key.key)}, ${key.id}::int)`;
+    scope.liveOnly
+      ? sql<boolean>`(${expression}, posts.id) <= (${value}, ${key.id}::int)`
+      : sql<boolean>`(${LIVE_KEY}, ${expression}, posts.id) <= (${key.live}::boolean, ${value}, ${key.id}::int)`;
 }
 
 /**
@@ -88,7 +97,7 @@ export function findScopeKey(
     .select([LIVE_SQL.as("live"), sortKeyText(sort).as("key"), "posts.id"])
     .where("posts.status", "=", "active")
     .where(inScope(scope));
-  if (from) query = query.where(atOrAfter(sort, from));
+  if (from) query = query.where(atOrAfter(sort, from, scope));
   return inSortOrder(query, sort).offset(skip).limit(1).executeTakeFirst();
 }
 
@@ -101,7 +110,7 @@ export function findScopeCardsQuery(
   sort: DealSort = "new",
 ) {
   let query = dealCardQuery(db).where(inScope(scope));
-  if (from) query = query.where(atOrAfter(sort, from));
+  if (from) query = query.where(atOrAfter(sort, from, scope));
   return inSortOrder(query, sort).limit(limit);
 }
 
@@ -141,7 +150,7 @@ export async function findScopeAnchors(
     ])
     .where("posts.status", "=", "active")
     .where(inScope(scope));
-  if (from) keys = keys.where(atOrAfter(sort, from));
+  if (from) keys = keys.where(atOrAfter(sort, from, scope));
   const rows = await db
     .selectFrom(
       inSortOrder(keys, sort)
