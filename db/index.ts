@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrate.ts";
+import { sendMarkedStatementsPrepared } from "./prepared.ts";
 
 // int8 (counts, bigserial ids) and numeric (prices) as JavaScript numbers: ids stay far below 2^53
 // and prices have two decimals.
@@ -86,6 +87,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     }
     const pool = new pg.Pool(poolOptions);
     survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
+    sendMarkedStatementsPrepared(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
     return { db, pool, engine: "postgres", close: () => db.destroy() };
@@ -103,6 +105,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   });
   const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
   survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
+  sendMarkedStatementsPrepared(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db);
   return {

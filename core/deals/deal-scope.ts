@@ -7,6 +7,7 @@
  * a category. `liveOnly` ("Hide expired") keeps the lists' live prefix.
  */
 import type { DbOrTx } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { PostType } from "../../db/schema.ts";
 
 export type DealScope = (
@@ -35,8 +36,7 @@ export function scopeKey(scope: DealScope): string {
 export async function countScopes(db: DbOrTx, scopes: DealScope[]): Promise<Map<string, number>> {
   const keys = scopes.map(scopeKey);
   if (keys.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("post_scope_counts")
+  const rows = await prepared(db.selectFrom("post_scope_counts"))
     .select(["scope", "total"])
     .where("scope", "in", keys)
     .execute();

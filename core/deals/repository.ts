@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { Database } from "../../db/schema.ts";
 import type { DealScope } from "./deal-scope.ts";
 import { dealCardQuery, isLive } from "./deal-card-query.ts";
@@ -92,8 +93,7 @@ export function findScopeKey(
   skip: number,
   sort: DealSort = "new",
 ) {
-  let query = db
-    .selectFrom("posts")
+  let query = prepared(db.selectFrom("posts"))
     .select([LIVE_SQL.as("live"), sortKeyText(sort).as("key"), "posts.id"])
     .where("posts.status", "=", "active")
     .where(inScope(scope));
@@ -109,7 +109,7 @@ export function findScopeCardsQuery(
   limit: number,
   sort: DealSort = "new",
 ) {
-  let query = dealCardQuery(db).where(inScope(scope));
+  let query = prepared(dealCardQuery(db)).where(inScope(scope));
   if (from) query = query.where(atOrAfter(sort, from, scope));
   return inSortOrder(query, sort).limit(limit);
 }

@@ -35,6 +35,8 @@ export interface TestApp extends BuiltApp {
   dataDir: string;
   /** The app's job queue, running: wait for its jobs with tests/helpers/jobs.ts. */
   jobs: JobQueue;
+  /** The pool under the app's database, for tests of the connection itself. */
+  pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     dataDir,
     jobs,
+    pool: handle.pool,
     async close() {
       await built.app.close();
       await jobs.stop();

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findScopeCardsQuery } from "../../core/deals/repository.ts";
+import { prepared } from "../../db/prepared.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * db/prepared.ts: the hottest reads go as named prepared statements, parsed once per connection
+ * (on PGlite and PostgreSQL alike); every other statement stays unnamed.
+ */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ seed: "none" });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The statements `run` left prepared on one connection (those it had before left out). */
+async function preparedOnConnection(
+  run: (query: (text: string, values: unknown[]) => Promise<unknown>) => Promise<void>,
+) {
+  const client = await t.pool.connect();
+  const statements = async () =>
+    (
+      await client.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements")
+    ).rows.map((row) => row.statement);
+  try {
+    const before = new Set(await statements());
+    await run((text, values) => client.query(text, values));
+    return (await statements()).filter((statement) => !before.has(statement));
+  } finally {
+    client.release();
+  }
+}
+
+describe("prepared statements", () => {
+  it("send a marked read as one named statement however often it runs", async () => {
+    const { sql } = prepared(t.deps.db.selectFrom("posts").select("id"))
+      .where("id", "=", 1)
+      .compile();
+    const statements = await preparedOnConnection(async (query) => {
+      expect(await query(sql, [1])).toMatchObject({ rows: [] });
+      await query(sql, [2]);
+      await query(sql, [3]);
+    });
+    expect(statements).toEqual([sql]);
+  });
+
+  it("leave unmarked statements unnamed", async () => {
+    const { sql } = t.deps.db.selectFrom("posts").select("id").where("id", "=", 1).compile();
+    expect(await preparedOnConnection((query) => query(sql, [1]).then(() => undefined))).toEqual(
+      [],
+    );
+  });
+
+  it("cover a listing's card query", () => {
+    const scope = { kind: "store", storeId: 1 } as const;
+    expect(findScopeCardsQuery(t.deps.db, scope, null, 15).compile().sql).toMatch(
+      /^select \/\* prepared \*\/ /,
+    );
+  });
+});
