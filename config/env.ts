@@ -11,6 +11,8 @@ const optionalText = z.string().min(1).optional();
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
   .refine((value) => {
+    // Zod runs this check even after the URL check failed: an unreadable URL is that one's error.
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return !url.search && !url.hash && !url.username && !url.password;
   }, "must have no query, fragment or credentials")
