@@ -19,6 +19,7 @@ import { NavigationProgress } from "./components/NavigationProgress.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { ScrollManager } from "./components/ScrollManager.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
+import { MediaBaseProvider } from "./lib/media-url.tsx";
 import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
 
@@ -76,27 +77,29 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links nonce="" />
       </head>
       <body>
-        <NavigationProgress />
-        <a className="skip-link" href="#main">
-          Skip to content
-        </a>
-        {showNav && (
-          <header className="site-header">
-            <Navbar
-              settings={settings}
-              user={data?.user ?? null}
-              csrfToken={data?.csrfToken}
-              unread={data?.unread ?? 0}
-            />
-            <DisclosureBanner />
-          </header>
-        )}
-        <main id="main" className="site-main" tabIndex={-1}>
-          {children}
-        </main>
-        <Footer settings={settings} year={data?.year ?? new Date().getFullYear()} />
-        {/* The spec's scroll to the top on a route change; Back/Forward and filters keep place. */}
-        <ScrollManager />
+        <MediaBaseProvider baseUrl={data?.publicConfig.mediaBaseUrl}>
+          <NavigationProgress />
+          <a className="skip-link" href="#main">
+            Skip to content
+          </a>
+          {showNav && (
+            <header className="site-header">
+              <Navbar
+                settings={settings}
+                user={data?.user ?? null}
+                csrfToken={data?.csrfToken}
+                unread={data?.unread ?? 0}
+              />
+              <DisclosureBanner />
+            </header>
+          )}
+          <main id="main" className="site-main" tabIndex={-1}>
+            {children}
+          </main>
+          <Footer settings={settings} year={data?.year ?? new Date().getFullYear()} />
+          {/* The spec's scroll to the top on a route change; Back/Forward and filters keep place. */}
+          <ScrollManager />
+        </MediaBaseProvider>
         <Scripts />
       </body>
     </html>

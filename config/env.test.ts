@@ -80,4 +80,79 @@ describe("loadConfig", () => {
       'Invalid environment variable TRUST_PROXY="10.0.0.1,proxy.example.com": "proxy.example.com" is not a hop count, an IP address or a CIDR range',
     );
   });
+
+  describe("media storage (S3_*, MEDIA_BASE_URL)", () => {
+    const s3 = {
+      S3_BUCKET: "chalkboard-media",
+      S3_REGION: "eu-central-1",
+      S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      S3_SECRET_ACCESS_KEY: "secret",
+    };
+
+    it("keeps media in DATA_DIR/media by default, linked at /media/", () => {
+      const config = loadConfig({});
+      expect(config.s3).toBeUndefined();
+      expect(config.mediaBaseUrl).toBeUndefined();
+      expect("s3" in config || "mediaBaseUrl" in config).toBe(false);
+    });
+
+    it("reads the bucket, its region, keys and an optional S3-compatible endpoint", () => {
+      expect(loadConfig(s3).s3).toEqual({
+        bucket: "chalkboard-media",
+        region: "eu-central-1",
+        endpoint: undefined,
+        accessKeyId: "AKIAEXAMPLE",
+        secretAccessKey: "secret",
+      });
+      expect(loadConfig({ ...s3, S3_ENDPOINT: "http://127.0.0.1:9000/" }).s3?.endpoint).toBe(
+        "http://127.0.0.1:9000",
+      );
+    });
+
+    it.each(["S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const)(
+      "refuses S3_BUCKET without %s",
+      (name) => {
+        expect(() => loadConfig({ ...s3, [name]: undefined })).toThrow(
+          `Invalid environment variable ${name}: S3_BUCKET is set, so S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY must be set too`,
+        );
+        // An empty value counts as unset.
+        expect(() => loadConfig({ ...s3, [name]: "" })).toThrow(ConfigError);
+      },
+    );
+
+    it.each(["S3_REGION", "S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const)(
+      "refuses %s without S3_BUCKET rather than ignore it",
+      (name) => {
+        const value = name === "S3_ENDPOINT" ? "http://127.0.0.1:9000" : "eu-west-1";
+        expect(() => loadConfig({ [name]: value })).toThrow(
+          `Invalid environment variable ${name}: it only applies with S3_BUCKET, which is not set (media are kept in DATA_DIR/media)`,
+        );
+      },
+    );
+
+    it.each([
+      ["S3_BUCKET", "Chalkboard_Media"],
+      ["S3_BUCKET", "ab"],
+      ["S3_REGION", "EU West"],
+      ["S3_ENDPOINT", "minio:9000"],
+      ["S3_ENDPOINT", "ftp://minio.internal"],
+      ["MEDIA_BASE_URL", "cdn.example.com"],
+      ["MEDIA_BASE_URL", "javascript:alert(1)"],
+      ["MEDIA_BASE_URL", "https://cdn.example.com/media?v=1"],
+      ["MEDIA_BASE_URL", "https://user:pass@cdn.example.com"],
+    ])("refuses %s=%s with a line naming it", (name, value) => {
+      expect(() => loadConfig({ ...s3, [name]: value })).toThrow(
+        new RegExp(`^Invalid environment variable ${name}=`),
+      );
+    });
+
+    it("reads MEDIA_BASE_URL without its trailing slash, with or without a bucket", () => {
+      expect(loadConfig({ MEDIA_BASE_URL: "https://cdn.example.com/media/" }).mediaBaseUrl).toBe(
+        "https://cdn.example.com/media",
+      );
+      expect(loadConfig({ ...s3, MEDIA_BASE_URL: "http://cdn.internal:8080" }).mediaBaseUrl).toBe(
+        "http://cdn.internal:8080",
+      );
+    });
+  });
 });

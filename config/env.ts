@@ -7,6 +7,16 @@ import { z } from "zod";
 const onOff = z.enum(["on", "off"]);
 const optionalUrl = z.url().optional();
 const optionalText = z.string().min(1).optional();
+/** An http(s) URL without a query or fragment; a trailing slash is dropped. */
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+  .refine((value) => {
+    // Zod runs this check even after the URL check failed: an unreadable URL is that one's error.
+    if (!URL.canParse(value)) return true;
+    const url = new URL(value);
+    return !url.search && !url.hash && !url.username && !url.password;
+  }, "must have no query, fragment or credentials")
+  .transform((value) => value.replace(/\/+$/, ""));
 
 /** Names of address ranges that Fastify's trustProxy (proxy-addr) understands. */
 const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -76,6 +86,23 @@ const EnvSchema = z.object({
   /** Where the Stripe client sends API calls instead of api.stripe.com (tests' local fake). */
   STRIPE_API_BASE: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Object storage for media (docs/decisions/0046-media-storage.md); unset: DATA_DIR/media. */
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      "must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens",
+    )
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "must be a region name such as us-east-1")
+    .optional(),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** Where pages link media (a CDN), in place of /media/: MEDIA_BASE_URL + "/deals/….webp". */
+  MEDIA_BASE_URL: httpUrl.optional(),
   /** Tests only: the link check may fetch loopback addresses (a local server). Never in production. */
   LINK_CHECK_ALLOW_LOOPBACK: onOff.default("off"),
 });
@@ -107,9 +134,57 @@ export interface Config {
   logLevel: string;
   /** The link check may reach loopback addresses (tests' local servers); refused in production. */
   linkCheckAllowLoopback: boolean;
+  /** Object storage for media; undefined: the folder DATA_DIR/media. */
+  s3?: S3Config;
+  /** Where pages link media instead of /media/ (a CDN), without a trailing slash. */
+  mediaBaseUrl?: string;
+}
+
+/** S3-compatible object storage for media (S3_*). */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** An S3-compatible server's URL (path-style addressing); unset: AWS's own endpoint. */
+  endpoint?: string;
+  accessKeyId: string;
+  secretAccessKey: string;
 }
 
 export class ConfigError extends Error {}
+
+const S3_COMPANIONS = [
+  "S3_REGION",
+  "S3_ENDPOINT",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+] as const;
+const S3_REQUIRED = ["S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
+
+/** S3_BUCKET turns object storage on and needs its region and keys; the others need S3_BUCKET. */
+function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {
+  if (!e.S3_BUCKET) {
+    const stray = S3_COMPANIONS.find((name) => e[name] !== undefined);
+    if (stray) {
+      throw new ConfigError(
+        `Invalid environment variable ${stray}: it only applies with S3_BUCKET, which is not set (media are kept in DATA_DIR/media)`,
+      );
+    }
+    return undefined;
+  }
+  const missing = S3_REQUIRED.find((name) => e[name] === undefined);
+  if (missing) {
+    throw new ConfigError(
+      `Invalid environment variable ${missing}: S3_BUCKET is set, so ${S3_REQUIRED.join(", ")} must be set too`,
+    );
+  }
+  return {
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION!,
+    endpoint: e.S3_ENDPOINT,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+  };
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings count as unset, as shells and .env files often leave them.
@@ -142,6 +217,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "Invalid environment variable LINK_CHECK_ALLOW_LOOPBACK: it is for tests and cannot be on when NODE_ENV=production",
     );
   }
+  const s3 = s3Config(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
   return {
     env: e.NODE_ENV,
@@ -180,5 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     logLevel: e.LOG_LEVEL,
     linkCheckAllowLoopback: e.LINK_CHECK_ALLOW_LOOPBACK === "on",
+    ...(s3 ? { s3 } : {}),
+    ...(e.MEDIA_BASE_URL ? { mediaBaseUrl: e.MEDIA_BASE_URL } : {}),
   };
 }

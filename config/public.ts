@@ -5,6 +5,11 @@ export interface PublicConfig {
   publicUrl: string;
   oauthProviders: { google: boolean; facebook: boolean };
   stripePublishableKey: string | null;
+  /**
+   * MEDIA_BASE_URL: where pages link /media/ files (app/lib/media-url.tsx). Absent when unset, so
+   * pages carry nothing more than before.
+   */
+  mediaBaseUrl?: string;
 }
 
 export function publicConfig(config: Config): PublicConfig {
@@ -15,5 +20,6 @@ export function publicConfig(config: Config): PublicConfig {
       facebook: Boolean(config.oauth.facebook),
     },
     stripePublishableKey: config.stripe?.publishableKey ?? null,
+    ...(config.mediaBaseUrl ? { mediaBaseUrl: config.mediaBaseUrl } : {}),
   };
 }

@@ -17,6 +17,7 @@ import type { JobQueue } from "../core/jobs/queue.ts";
 import { workSiteJobs } from "../core/jobs/site-jobs.ts";
 import { mailerFor, type Mailer } from "../core/mail/mailer.ts";
 import { createMailQueue } from "../core/mail/queue.ts";
+import { createMediaStorage } from "../core/media/storage.ts";
 import { createServices, type Services } from "../core/services.ts";
 import type { Db } from "../db/index.ts";
 import { registerApi } from "./api/index.ts";
@@ -87,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     mail: createMailQueue(jobs, { db, publicUrl: config.publicUrl }),
     jobs,
     changes: createChangeFeed(app.log),
+    media: createMediaStorage(config),
     mediaDir: path.join(config.dataDir, "media"),
     log: app.log,
     now: options.now ?? (() => new Date()),
@@ -105,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   registerDatabaseFaultHandling(app, db);
   await app.register(cookie);
-  await registerSecurityHeaders(app, { dev });
+  await registerSecurityHeaders(app, { dev, mediaBaseUrl: config.mediaBaseUrl });
   await registerHttpCache(app);
   await app.register(compress, { threshold: 1024 });
   await registerRateLimits(app, { enabled: config.rateLimit, redisUrl: config.redisUrl });

@@ -1,9 +1,20 @@
 import "../styles/content.css";
+import { useMediaUrl } from "../lib/media-url.tsx";
 
 /** A member's picture, or their initial on a coloured disc when they have none. */
 export function Avatar({ name, image, size = 40 }: { name: string; image: string; size?: number }) {
+  const mediaUrl = useMediaUrl();
   if (image) {
-    return <img className="avatar" src={image} alt="" width={size} height={size} loading="lazy" />;
+    return (
+      <img
+        className="avatar"
+        src={mediaUrl(image)}
+        alt=""
+        width={size}
+        height={size}
+        loading="lazy"
+      />
+    );
   }
   const initial = name.trim().charAt(0).toUpperCase() || "?";
   return (

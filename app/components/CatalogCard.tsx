@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { useMediaUrl } from "../lib/media-url.tsx";
 
 /** What a card of the /store or /category grid shows: a store or a category. */
 export interface CatalogItem {
@@ -17,12 +18,13 @@ export function liveDealsLabel(count: number): string {
 
 /** A store or category card, opening `{basePath}/{slug}` (/store/{slug}, /category/{slug}). */
 export function CatalogCard({ item, basePath }: { item: CatalogItem; basePath: string }) {
+  const mediaUrl = useMediaUrl();
   return (
     <Link to={`${basePath}/${item.slug}`} className="catalog-card">
       <span className="catalog-card-image">
         {item.image_url ? (
           <img
-            src={item.image_url}
+            src={mediaUrl(item.image_url)}
             alt=""
             width={300}
             height={200}

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { FeaturedStore } from "../../core/cms/presenter.ts";
 import { FEATURED_STORES_INTERVAL_MS } from "../../core/constants.ts";
+import { useMediaUrl } from "../lib/media-url.tsx";
 
 // useLayoutEffect warns during server rendering; the slide animation only matters in the browser.
 const useBrowserLayoutEffect = typeof window === "undefined" ? useEffect : useLayoutEffect;
@@ -20,6 +21,7 @@ function prefersReducedMotion(): boolean {
  * stands still for visitors who ask for reduced motion.
  */
 export function FeaturedStoresCarousel({ stores }: { stores: FeaturedStore[] }) {
+  const mediaUrl = useMediaUrl();
   const [start, setStart] = useState(0);
   const [paused, setPaused] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
@@ -67,7 +69,7 @@ export function FeaturedStoresCarousel({ stores }: { stores: FeaturedStore[] }) 
               <Link to={`/store/${store.slug}`}>
                 {store.image_url ? (
                   <img
-                    src={store.image_url}
+                    src={mediaUrl(store.image_url)}
                     alt={store.title}
                     width={120}
                     height={120}

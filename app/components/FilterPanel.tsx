@@ -4,6 +4,7 @@ import "rc-slider/assets/index.css";
 import type { StoreOption } from "../../core/listings/presenter.ts";
 import { EMPTY_PANEL, isPanelFiltered, type PanelFilter } from "../../core/listings/schema.ts";
 import { commonJsDefault } from "../lib/interop.ts";
+import { useMediaUrl } from "../lib/media-url.tsx";
 
 const Slider = commonJsDefault(RcSlider);
 
@@ -313,10 +314,16 @@ function FilterFields({
 }
 
 function VisitStoreCard({ visitStore }: { visitStore: VisitStore }) {
+  const mediaUrl = useMediaUrl();
   return (
     <div className="visit-store">
       {visitStore.image_url && (
-        <img src={visitStore.image_url} alt={`${visitStore.title} logo`} width={240} height={120} />
+        <img
+          src={mediaUrl(visitStore.image_url)}
+          alt={`${visitStore.title} logo`}
+          width={240}
+          height={120}
+        />
       )}
       <a
         className="btn btn-accent"

@@ -5,8 +5,10 @@ import { SEARCH_ICON } from "./icons.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 import { BROWSE_LINKS } from "../lib/browse-links.ts";
 import "../styles/site-links.css";
+import { useMediaUrl } from "../lib/media-url.tsx";
 
 export function Footer({ settings, year }: { settings: SiteSettings; year: number }) {
+  const mediaUrl = useMediaUrl();
   const footer = settings.footer[0];
   const social = settings.social;
   return (
@@ -16,7 +18,7 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
           {footer?.playstoreUrl && footer.playStoreImage && (
             <a href={footer.playstoreUrl} target="_blank" rel="noopener noreferrer">
               <img
-                src={footer.playStoreImage}
+                src={mediaUrl(footer.playStoreImage)}
                 alt="Get it on Google Play"
                 width={150}
                 height={45}
@@ -27,7 +29,7 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
           {footer?.appStoreUrl && footer.appStoreImage && (
             <a href={footer.appStoreUrl} target="_blank" rel="noopener noreferrer">
               <img
-                src={footer.appStoreImage}
+                src={mediaUrl(footer.appStoreImage)}
                 alt="Download on the App Store"
                 width={150}
                 height={45}

@@ -1,9 +1,11 @@
 import { Link, useNavigate } from "react-router";
 import type { EducatorPost } from "../../core/listings/presenter.ts";
 import { formatDate } from "../lib/format.ts";
+import { useMediaUrl } from "../lib/media-url.tsx";
 
 /** The Educators forum table: Posts, Rating, Views, By; a row opens its post. */
 export function ForumTable({ posts, caption }: { posts: EducatorPost[]; caption: string }) {
+  const mediaUrl = useMediaUrl();
   const navigate = useNavigate();
   if (posts.length === 0) return <p className="no-data">No Data Found</p>;
   return (
@@ -31,7 +33,13 @@ export function ForumTable({ posts, caption }: { posts: EducatorPost[]; caption:
               <td>
                 <div className="forum-post">
                   {post.image_url && (
-                    <img src={post.image_url} alt="" width={64} height={48} loading="lazy" />
+                    <img
+                      src={mediaUrl(post.image_url)}
+                      alt=""
+                      width={64}
+                      height={48}
+                      loading="lazy"
+                    />
                   )}
                   <div>
                     <Link

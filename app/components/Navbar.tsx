@@ -4,6 +4,7 @@ import { withReturnPath } from "../../core/auth/return-path.ts";
 import type { SiteSettings } from "../../core/settings/service.ts";
 import { CsrfField } from "./Form.tsx";
 import { BELL_ICON, CLOSE_ICON, MENU_ICON, SEARCH_ICON } from "./icons.tsx";
+import { useMediaUrl } from "../lib/media-url.tsx";
 
 interface NavbarProps {
   settings: SiteSettings;
@@ -63,6 +64,7 @@ function LogoutLink({ csrfToken, onClick }: { csrfToken?: string | null; onClick
 }
 
 export function Navbar({ settings, user, csrfToken, unread = 0 }: NavbarProps) {
+  const mediaUrl = useMediaUrl();
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   // Login and Register come back to this page (issue 14); on their own pages, they keep its next.
@@ -100,7 +102,7 @@ export function Navbar({ settings, user, csrfToken, unread = 0 }: NavbarProps) {
       <div className="container navbar-inner">
         <Link to="/" className="navbar-brand" onClick={close}>
           {settings.logo ? (
-            <img src={settings.logo} alt={siteName} width={180} height={40} />
+            <img src={mediaUrl(settings.logo)} alt={siteName} width={180} height={40} />
           ) : (
             <span>{siteName}</span>
           )}

@@ -1,4 +1,5 @@
-import { imageVariants } from "../../core/media/variants.ts";
+import { imageVariants, mediaUrl } from "../../core/media/variants.ts";
+import { useMediaBaseUrl } from "../lib/media-url.tsx";
 import "../styles/images.css";
 
 /**
@@ -47,10 +48,11 @@ export function ResponsiveImage({
   priority = false,
   className,
 }: ResponsiveImageProps) {
-  const variants = imageVariants(src);
+  const baseUrl = useMediaBaseUrl();
+  const variants = imageVariants(src, baseUrl);
   const img = (
     <img
-      src={src}
+      src={mediaUrl(src, baseUrl)}
       srcSet={variants?.srcset.webp}
       sizes={variants ? sizes : undefined}
       alt={alt}

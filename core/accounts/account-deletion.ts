@@ -14,7 +14,7 @@ import { anonymiseUser } from "./repository.ts";
  * uploaded avatar is removed.
  */
 export async function deleteAccount(
-  deps: Pick<Deps, "db" | "changes" | "now" | "mediaDir" | "log">,
+  deps: Pick<Deps, "db" | "changes" | "now" | "media" | "log">,
   userId: number,
   inTransaction?: (tx: Transaction<Database>) => Promise<void>,
 ): Promise<void> {

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import type { DbOrTx } from "../../db/index.ts";
@@ -7,6 +6,7 @@ import { MAX_UPLOAD_BYTES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
 import { deleteMediaRecord, deleteSiteMediaRecord } from "./image-records.ts";
+import { mediaContentType, type MediaStorage } from "./storage.ts";
 import {
   VARIANT_FORMATS,
   sizedName,
@@ -36,7 +36,7 @@ function sniffImage(bytes: Buffer): "jpeg" | "png" | "gif" | "webp" | null {
   return null;
 }
 
-/** Where each kind of upload is kept, below mediaDir (and /media/). */
+/** Where each kind of upload is kept, below the media root (and /media/). */
 export type MediaFolder = "deals" | "avatars" | "discussions" | "stores" | "categories" | "site";
 
 export interface StoredImage {
@@ -93,18 +93,16 @@ export async function encodeVariants(
   return Promise.all(jobs);
 }
 
-/** Writes files below mediaDir; when one fails, removes those already written and throws. */
-async function writeAll(mediaDir: string, files: EncodedFile[]): Promise<void> {
+/** Stores the files; when one fails, removes those already stored and throws. */
+async function writeAll(media: MediaStorage, files: EncodedFile[]): Promise<void> {
   const written: string[] = [];
   try {
     for (const file of files) {
-      await fs.writeFile(path.join(mediaDir, file.relative), file.data);
+      await media.put(file.relative, file.data, mediaContentType(file.relative));
       written.push(file.relative);
     }
   } catch (error) {
-    await Promise.all(
-      written.map((relative) => fs.rm(path.join(mediaDir, relative), { force: true })),
-    );
+    await Promise.all(written.map((relative) => media.remove(relative).catch(() => undefined)));
     throw error;
   }
 }
@@ -147,12 +145,12 @@ async function encodeUpload(
 /**
  * Checks an upload by its bytes (JPEG, PNG, GIF or WebP, at most 5 MB), re-encodes it as WebP with
  * sharp — which drops EXIF and location data — bounded to `maxSize` pixels, and stores it under a
- * server-made name in mediaDir/<folder>/. With `variants`, the image is also stored in the widths
+ * server-made name in <folder>/ of the media storage. With `variants`, the image is also stored in the widths
  * and formats of core/media/variants.ts, beside it, and its name carries its size. A bad file is a
  * 422 for `field` and nothing is written.
  */
 export async function storeUploadedImage(
-  mediaDir: string,
+  media: MediaStorage,
   folder: MediaFolder,
   bytes: Buffer,
   options: { field?: string; maxSize?: number; variants?: boolean } = {},
@@ -172,9 +170,8 @@ export async function storeUploadedImage(
     });
   }
   const { relative, original, variants } = encoded;
-  await fs.mkdir(path.join(mediaDir, folder), { recursive: true });
   // The variants first: an image whose name promises variants is never there without them.
-  await writeAll(mediaDir, [...variants, { relative, data: original.data }]);
+  await writeAll(media, [...variants, { relative, data: original.data }]);
   return {
     url: `/media/${relative}`,
     path: relative,
@@ -184,17 +181,17 @@ export async function storeUploadedImage(
   };
 }
 
-type MediaDeps = Pick<Deps, "mediaDir" | "log">;
+type MediaDeps = Pick<Deps, "media" | "log">;
 
 /**
  * Deletes a stored file nothing refers to any more, with its variants. A file that cannot be
  * removed is logged, not thrown: the request that let go of it has succeeded (or failed for a
  * reason of its own).
  */
-async function removeStoredFile({ mediaDir, log }: MediaDeps, relativePath: string) {
+async function removeStoredFile({ media, log }: MediaDeps, relativePath: string) {
   for (const file of [relativePath, ...variantFiles(relativePath)]) {
     try {
-      await fs.rm(path.join(mediaDir, file), { force: true });
+      await media.remove(file);
     } catch (error) {
       log.warn(`could not remove the stored image ${file}: ${String(error)}`);
     }
@@ -217,7 +214,7 @@ export async function withStoredImage<T>(
   write: (stored: StoredImage | null) => Promise<T>,
 ): Promise<T> {
   const stored = upload.bytes
-    ? await storeUploadedImage(deps.mediaDir, upload.folder, upload.bytes, {
+    ? await storeUploadedImage(deps.media, upload.folder, upload.bytes, {
         maxSize: upload.maxSize,
         variants: upload.variants,
       })

@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import sharp from "sharp";
 import type { Deps } from "../deps.ts";
 import { VARIANT_ENCODING } from "./images.ts";
+import { mediaContentType } from "./storage.ts";
 import { SIZED_EXTENSIONS, parseVariantPath, type VariantFormat } from "./variants.ts";
 
 /** At most this many variants are encoded at once; more requests wait their turn. */
@@ -24,7 +22,7 @@ export interface MadeVariant {
  * a stored image that exists: at most six files per stored image, each made once (requests for
  * the same one share the work), a few at a time.
  */
-export function createVariantMaker({ mediaDir, log }: Pick<Deps, "mediaDir" | "log">) {
+export function createVariantMaker({ media, log }: Pick<Deps, "media" | "log">) {
   const inFlight = new Map<string, Promise<MadeVariant | null>>();
   let running = 0;
   const waiting: (() => void)[] = [];
@@ -40,22 +38,26 @@ export function createVariantMaker({ mediaDir, log }: Pick<Deps, "mediaDir" | "l
     }
   }
 
-  async function findOriginal(base: string): Promise<string | null> {
+  /** The stored image a variant is made from, read from the media storage. */
+  async function readOriginal(base: string): Promise<Buffer | null> {
     for (const ext of SIZED_EXTENSIONS) {
-      const candidate = path.join(mediaDir, `${base}.${ext}`);
-      try {
-        if ((await fs.stat(candidate)).isFile()) return candidate;
-      } catch {
-        /* not this extension */
-      }
+      const bytes = await media.get(`${base}.${ext}`);
+      if (bytes) return bytes;
     }
     return null;
+  }
+
+  async function originalExists(base: string): Promise<boolean> {
+    for (const ext of SIZED_EXTENSIONS) {
+      if (await media.exists(`${base}.${ext}`)) return true;
+    }
+    return false;
   }
 
   async function make(relative: string): Promise<MadeVariant | null> {
     const variant = parseVariantPath(relative);
     if (!variant) return null;
-    const original = await findOriginal(variant.base);
+    const original = await readOriginal(variant.base);
     if (!original) return null;
     const data = await withSlot(() => {
       const resized = sharp(original).resize({ width: variant.width, withoutEnlargement: true });
@@ -65,15 +67,11 @@ export function createVariantMaker({ mediaDir, log }: Pick<Deps, "mediaDir" | "l
           : resized.webp(VARIANT_ENCODING.webp)
       ).toBuffer();
     });
-    const target = path.join(mediaDir, relative);
-    const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
     try {
-      await fs.writeFile(temp, data);
-      await fs.rename(temp, target);
+      await media.put(relative, data, mediaContentType(relative));
       // Deleted while this was made: the variant goes with it.
-      if (!(await findOriginal(variant.base))) await fs.rm(target, { force: true });
+      if (!(await originalExists(variant.base))) await media.remove(relative);
     } catch (error) {
-      await fs.rm(temp, { force: true });
       log.warn(`could not keep the image variant ${relative}: ${String(error)}`);
     }
     return { data, format: variant.format };
@@ -81,7 +79,7 @@ export function createVariantMaker({ mediaDir, log }: Pick<Deps, "mediaDir" | "l
 
   return {
     /**
-     * The variant at `relative` (a path below the media folder, as in its URL after /media/),
+     * The variant at `relative` (a path below the media root, as in its URL after /media/),
      * made now and kept; null when no such variant can exist.
      */
     get(relative: string): Promise<MadeVariant | null> {

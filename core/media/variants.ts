@@ -58,6 +58,17 @@ function parseSized(path: string): { width: number; height: number } | null {
 }
 
 /**
+ * Where a page links a stored image: with `baseUrl` (MEDIA_BASE_URL, a CDN or the bucket's own
+ * address; no trailing slash), `/media/deals/x.webp` becomes `<baseUrl>/deals/x.webp`; without it,
+ * or for a link to elsewhere, the URL is left as it is. The database always keeps /media/ URLs
+ * (docs/decisions/0046-media-storage.md): this is the one place that maps them.
+ */
+export function mediaUrl(url: string, baseUrl: string | null | undefined): string {
+  if (!baseUrl || !url.startsWith(MEDIA_PREFIX)) return url;
+  return `${baseUrl}/${url.slice(MEDIA_PREFIX.length)}`;
+}
+
+/**
  * The variants of the images pages showed lately: every card of every listing render asks, and
  * the same few hundred images come back request after request. Bounded: emptied when full.
  */
@@ -66,25 +77,30 @@ const RECENT_VARIANTS_LIMIT = 2_000;
 
 /**
  * The variants a stored image's URL has, derived from its name; null for a URL without them (an
- * older upload, another site's image), which is then shown as it is.
+ * older upload, another site's image), which is then shown as it is. With `baseUrl`, the srcset
+ * links them there (see mediaUrl).
  */
-export function imageVariants(url: string | null | undefined): ImageVariants | null {
+export function imageVariants(
+  url: string | null | undefined,
+  baseUrl?: string | null,
+): ImageVariants | null {
   if (!url?.startsWith(MEDIA_PREFIX)) return null;
-  let variants = recentVariants.get(url);
+  const key = baseUrl ? `${baseUrl}\n${url}` : url;
+  let variants = recentVariants.get(key);
   if (variants === undefined) {
     if (recentVariants.size >= RECENT_VARIANTS_LIMIT) recentVariants.clear();
-    variants = deriveVariants(url);
-    recentVariants.set(url, variants);
+    variants = deriveVariants(url, baseUrl);
+    recentVariants.set(key, variants);
   }
   return variants;
 }
 
-function deriveVariants(url: string): ImageVariants | null {
+function deriveVariants(url: string, baseUrl: string | null | undefined): ImageVariants | null {
   const size = parseSized(url);
   if (!size) return null;
   const widths = variantWidths(size.width);
   const srcsetOf = (format: VariantFormat) =>
-    widths.map((w) => `${variantPath(url, w, format)} ${w}w`).join(", ");
+    widths.map((w) => `${mediaUrl(variantPath(url, w, format), baseUrl)} ${w}w`).join(", ");
   return { ...size, srcset: { avif: srcsetOf("avif"), webp: srcsetOf("webp") } };
 }
 

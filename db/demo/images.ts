@@ -1,19 +1,18 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
+import type { MediaStorage } from "../../core/media/storage.ts";
 import { sizedName } from "../../core/media/variants.ts";
 
 /**
  * Demo images drawn as SVG and encoded by sharp, so that a first start needs no network. Files go
- * to <mediaDir>/demo/ and are served at /media/demo/<file>; an existing file is left as it is (its
- * name determines its content).
+ * to demo/ of the media storage (DATA_DIR/media or the bucket) and are served at
+ * /media/demo/<file>; an existing file is left as it is (its name determines its content).
  */
 
 export const DEMO_MEDIA_URL = "/media/demo";
 
 export interface ImageJob {
   /**
-   * File name inside <mediaDir>/demo/, ending in .png or .webp. A name with the image's size
+   * File name inside demo/ of the media storage, ending in .png or .webp. A name with the image's size
    * (`<stem>.<W>x<H>.webp`, core/media/variants.ts) has responsive variants, made when first
    * asked for (core/media/variant-maker.ts): drawing them all here would make a first start
    * minutes longer.
@@ -253,36 +252,32 @@ export function avatarSvg(name: string, color: string): string {
   );
 }
 
-async function renderOne(dir: string, job: ImageJob): Promise<boolean> {
-  const target = path.join(dir, job.file);
-  if (fs.existsSync(target)) return false;
+async function renderOne(media: MediaStorage, job: ImageJob): Promise<boolean> {
+  const relative = `demo/${job.file}`;
+  if (await media.exists(relative)) return false;
   const image = sharp(Buffer.from(job.svg()));
-  const data = job.file.endsWith(".png")
+  const png = job.file.endsWith(".png");
+  const data = png
     ? await image.png({ compressionLevel: 9 }).toBuffer()
     : await image.webp({ quality: 82, effort: 2 }).toBuffer();
-  // Written beside the target and renamed, so that an interrupted run never leaves half a file
-  // that a later run would keep.
-  const temp = `${target}.${process.pid}.tmp`;
-  await fs.promises.writeFile(temp, data);
-  await fs.promises.rename(temp, target);
+  // The storage never keeps half a file that a later run would keep (core/media/storage.ts).
+  await media.put(relative, data, png ? "image/png" : "image/webp");
   return true;
 }
 
-/** Renders the jobs into <mediaDir>/demo/, a few at a time; returns how many files it wrote. */
+/** Renders the jobs into demo/ of the media storage, a few at a time; returns how many it wrote. */
 export async function renderImages(
-  mediaDir: string,
+  media: MediaStorage,
   jobs: readonly ImageJob[],
   concurrency = 4,
 ): Promise<number> {
-  const dir = path.join(mediaDir, "demo");
-  await fs.promises.mkdir(dir, { recursive: true });
   const unique = [...new Map(jobs.map((j) => [j.file, j])).values()];
   let next = 0;
   let written = 0;
   const worker = async () => {
     while (next < unique.length) {
       const job = unique[next++]!;
-      if (await renderOne(dir, job)) written++;
+      if (await renderOne(media, job)) written++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, unique.length) }, worker));

@@ -1,5 +1,5 @@
-import path from "node:path";
 import type { Config } from "../../config/env.ts";
+import { createMediaStorage } from "../../core/media/storage.ts";
 import type { Db } from "../index.ts";
 import { seedDemoData } from "./seed.ts";
 
@@ -20,7 +20,7 @@ export async function seedIfEmpty(
   if (settings || post || user) return false;
   const started = Date.now();
   log("empty database: filling it with demo content");
-  await seedDemoData(db, { mediaDir: path.join(config.dataDir, "media") });
+  await seedDemoData(db, { media: createMediaStorage(config) });
   log(`demo content ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;
 }

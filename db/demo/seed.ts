@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../core/auth/password.ts";
+import { createFolderStorage, type MediaStorage } from "../../core/media/storage.ts";
 import type { Database } from "../schema.ts";
 import { demoImageUrl, renderImages } from "./images.ts";
 import { DEMO_NEWCOMER, DEMO_PASSWORD, DEMO_STAFF } from "./people.ts";
@@ -16,14 +17,21 @@ import {
 export { DEMO_EMAIL, DEMO_PASSWORD } from "./people.ts";
 export type { DemoScale } from "./plan.ts";
 
-export interface SeedOptions {
-  /** Images are written to <mediaDir>/demo/ and referenced as /media/demo/<file>. */
-  mediaDir: string;
+export type SeedOptions = {
   /** "full" (default): the site's demo content; "small": the same shape, fewer rows, for tests. */
   scale?: DemoScale;
   /** The moment the content is dated against (default: now). */
   now?: Date;
-}
+} & (
+  | {
+      /** Images are written to demo/ of this storage and referenced as /media/demo/<file>. */
+      media: MediaStorage;
+    }
+  | {
+      /** Images are written to <mediaDir>/demo/ and referenced as /media/demo/<file>. */
+      mediaDir: string;
+    }
+);
 
 export class DemoDataError extends Error {}
 
@@ -71,14 +79,15 @@ async function insertChunked<T extends keyof Database & string>(
 
 /**
  * Fills an empty, migrated database with the demo content, in one transaction, and draws its
- * images into <mediaDir>/demo/. The content is the same on every run (ids, unique_ids, titles,
+ * images into demo/ of the media storage. The content is the same on every run (ids, unique_ids, titles,
  * links); dates are relative to options.now. Every demo account signs in with DEMO_PASSWORD.
  */
 export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): Promise<void> {
   const plan = buildDemoPlan(options.scale ?? "full");
   const now = options.now ?? new Date();
   // The images are drawn on sharp's threads while the database work runs on this one.
-  const images = renderImages(options.mediaDir, plan.images);
+  const media = "media" in options ? options.media : createFolderStorage(options.mediaDir);
+  const images = renderImages(media, plan.images);
   try {
     const passwordHash = await hashPassword(DEMO_PASSWORD);
     await db.transaction().execute(async (tx) => {

@@ -1,44 +1,101 @@
 import fs from "node:fs";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../core/deps.ts";
-import { createVariantMaker } from "../../core/media/variant-maker.ts";
+import { createVariantMaker, type VariantMaker } from "../../core/media/variant-maker.ts";
+import { isMediaPath, type S3MediaStorage } from "../../core/media/storage.ts";
 
 const MEDIA_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
+/** The media path a request names (its URL after /media/, undecoded: stored names are ASCII). */
+function requestedPath(request: FastifyRequest): string {
+  return request.url.split("?")[0]!.slice("/media/".length);
+}
+
 /**
- * /media/: the stored images, as files. A responsive variant that is not there yet (the demo
+ * A missing file: a responsive variant not made yet is made now and kept (core/media/variant-maker.ts);
+ * anything else is a 404.
+ */
+async function sendVariantOr404(
+  variants: VariantMaker,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const relative = requestedPath(request);
+  const made =
+    (request.method === "GET" || request.method === "HEAD") && isMediaPath(relative)
+      ? await variants.get(relative)
+      : null;
+  if (!made) return reply.code(404).send({ status: false, message: "No such image." });
+  return reply
+    .type(`image/${made.format}`)
+    .header("cache-control", `public, max-age=${MEDIA_MAX_AGE_SECONDS}`)
+    .header("x-content-type-options", "nosniff")
+    .send(made.data);
+}
+
+/**
+ * /media/: the stored images. Kept in a folder, they are served as files; kept in a bucket
+ * (S3_BUCKET), each is streamed from it, so a page may link /media/ whichever storage holds them
+ * (docs/decisions/0046-media-storage.md). A responsive variant that is not there yet (the demo
  * content's, see core/media/variant-maker.ts) is made on its first request and kept, so the next
  * one is a plain file again; any other missing file is a 404.
  */
-export async function registerMedia(app: FastifyInstance, deps: Pick<Deps, "mediaDir" | "log">) {
-  fs.mkdirSync(deps.mediaDir, { recursive: true });
+export async function registerMedia(app: FastifyInstance, deps: Pick<Deps, "media" | "log">) {
+  const { media } = deps;
   const variants = createVariantMaker(deps);
+  if (media.kind === "folder") fs.mkdirSync(media.dir, { recursive: true });
   await app.register(
-    async (media) => {
-      await media.register(fastifyStatic, {
-        root: deps.mediaDir,
-        prefix: "/",
-        decorateReply: false,
-        index: false,
-        maxAge: MEDIA_MAX_AGE_SECONDS * 1000,
-        setHeaders: (reply) => reply.header("x-content-type-options", "nosniff"),
-      });
-      media.setNotFoundHandler(async (request, reply) => {
-        // Variant names are plain ASCII: an encoded or odd path is simply not one.
-        const relative = request.url.split("?")[0]!.slice("/media/".length);
-        const made =
-          request.method === "GET" || request.method === "HEAD"
-            ? await variants.get(relative)
-            : null;
-        if (!made) return reply.code(404).send({ status: false, message: "No such image." });
-        return reply
-          .type(`image/${made.format}`)
-          .header("cache-control", `public, max-age=${MEDIA_MAX_AGE_SECONDS}`)
-          .header("x-content-type-options", "nosniff")
-          .send(made.data);
-      });
+    async (scope) => {
+      if (media.kind === "folder") {
+        await scope.register(fastifyStatic, {
+          root: media.dir,
+          prefix: "/",
+          decorateReply: false,
+          index: false,
+          maxAge: MEDIA_MAX_AGE_SECONDS * 1000,
+          setHeaders: (reply) => reply.header("x-content-type-options", "nosniff"),
+        });
+      } else {
+        scope.get("/*", (request, reply) => sendFromBucket(media, variants, request, reply));
+      }
+      scope.setNotFoundHandler((request, reply) => sendVariantOr404(variants, request, reply));
     },
     { prefix: "/media" },
   );
+}
+
+async function sendFromBucket(
+  media: S3MediaStorage,
+  variants: VariantMaker,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const relative = requestedPath(request);
+  if (!isMediaPath(relative)) {
+    return reply.code(404).send({ status: false, message: "No such image." });
+  }
+  let object;
+  try {
+    object = await media.open(relative);
+  } catch (error) {
+    request.log.error({ msg: `could not read ${relative} from the media bucket`, err: error });
+    return reply
+      .code(503)
+      .header("retry-after", "5")
+      .send({ status: false, message: "Images are unavailable for a moment. Please try again." });
+  }
+  if (!object) return sendVariantOr404(variants, request, reply);
+  reply
+    .type(object.contentType)
+    .header("cache-control", `public, max-age=${MEDIA_MAX_AGE_SECONDS}`)
+    .header("x-content-type-options", "nosniff");
+  if (object.etag) reply.header("etag", object.etag);
+  if (object.lastModified) reply.header("last-modified", object.lastModified.toUTCString());
+  if (object.etag && request.headers["if-none-match"] === object.etag) {
+    object.body.destroy();
+    return reply.code(304).send();
+  }
+  if (object.contentLength !== undefined) reply.header("content-length", object.contentLength);
+  return reply.send(object.body);
 }

@@ -12,13 +12,22 @@ declare module "fastify" {
   }
 }
 
-function policy(scriptSources: string, dev: boolean): string {
+/**
+ * The origin images may also come from: MEDIA_BASE_URL's (a CDN or bucket in front of /media/).
+ * `https:` already admits an https origin; an http one (a CDN inside a private network) must be
+ * named, and naming it either way keeps the policy saying where media come from.
+ */
+export function mediaImageSource(mediaBaseUrl: string | undefined): string {
+  return mediaBaseUrl ? ` ${new URL(mediaBaseUrl).origin}` : "";
+}
+
+function policy(scriptSources: string, dev: boolean, imageSources: string): string {
   return [
     "default-src 'self'",
     `script-src ${scriptSources}`,
     // Inline style attributes (sliders, carousels) need 'unsafe-inline'; styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    `img-src 'self' data: blob: https:${imageSources}`,
     "font-src 'self' data:",
     `connect-src 'self' https://api.stripe.com${dev ? " ws: wss:" : ""}`,
     "frame-src https://js.stripe.com https://hooks.stripe.com",
@@ -42,8 +51,12 @@ function pageScriptSources(nonce: string, dev: boolean): string {
  * scripts that carry this response's nonce, which only React Router's own scripts are given.
  * Nothing here reads or buffers the body: caching is server/plugins/http-cache.ts.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { dev: boolean }) {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { dev: boolean; mediaBaseUrl?: string },
+) {
   const { dev } = options;
+  const imageSources = mediaImageSource(options.mediaBaseUrl);
   await app.register(helmet, {
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
@@ -60,7 +73,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { d
     const isHtml = String(reply.getHeader("content-type") ?? "").startsWith("text/html");
     reply.header(
       "content-security-policy",
-      policy(isHtml ? pageScriptSources(request.cspNonce, dev) : "'self'", dev),
+      policy(isHtml ? pageScriptSources(request.cspNonce, dev) : "'self'", dev, imageSources),
     );
     return payload;
   });

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from "../../config/env.ts";
 import type { JobQueue } from "../../core/jobs/queue.ts";
 import { createSiteJobQueue } from "../../core/jobs/site-jobs.ts";
 import type { Mailer } from "../../core/mail/mailer.ts";
+import { createMediaStorage } from "../../core/media/storage.ts";
 import { createDb } from "../../db/index.ts";
 import { seedDemoData } from "../../db/demo/seed.ts";
 import { buildApp, type BuiltApp } from "../../server/app.ts";
@@ -64,7 +65,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     image: databaseUrl ? undefined : migratedImage(),
   });
   if ((options.seed ?? "small") === "small") {
-    await seedDemoData(handle.db, { mediaDir: path.join(dataDir, "media"), scale: "small" });
+    // Demo images go where the app keeps media: DATA_DIR/media, or the bucket of S3_BUCKET.
+    await seedDemoData(handle.db, { media: createMediaStorage(config), scale: "small" });
   }
   const jobsSchema = schema ? `${schema}_jobs` : undefined;
   const jobs = createSiteJobQueue(handle, { schema: jobsSchema });

@@ -437,7 +437,7 @@ describe("POST /api/admin/posts/bulk", () => {
 describe("POST /api/admin/posts/delete", () => {
   it("deletes posts with their comments, likes, views and uploaded image", async () => {
     const db = t.deps.db;
-    const image = await storeUploadedImage(t.deps.mediaDir, "deals", await pngImage());
+    const image = await storeUploadedImage(t.deps.media, "deals", await pngImage());
     await insertMediaRecord(db, author.id, image);
     const deal = await insertPost(db, { user_id: author.id, image_url: image.url });
     const other = await insertPost(db);

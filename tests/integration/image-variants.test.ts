@@ -133,7 +133,7 @@ describe("variants at upload", () => {
   });
 
   it("keeps images that need no variants (avatars, store tiles) as before", async () => {
-    const avatar = await storeUploadedImage(t.deps.mediaDir, "avatars", await photo(300, 300));
+    const avatar = await storeUploadedImage(t.deps.media, "avatars", await photo(300, 300));
     expect(avatar.url).toMatch(/^\/media\/avatars\/[\w-]+\.webp$/);
     expect(imageVariants(avatar.url)).toBeNull();
     expect(mediaFiles(t.deps.mediaDir, "avatars")).toEqual([path.basename(avatar.path)]);
@@ -142,7 +142,7 @@ describe("variants at upload", () => {
 
 describe("deleting an image", () => {
   it("removes its variants with it", async () => {
-    const image = await storeUploadedImage(t.deps.mediaDir, "deals", await photo(1000, 750), {
+    const image = await storeUploadedImage(t.deps.media, "deals", await photo(1000, 750), {
       variants: true,
     });
     const author = await createTestUser(t.deps.db);

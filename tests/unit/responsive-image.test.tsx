@@ -4,7 +4,9 @@ import type { ReactNode } from "react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { DealGrid } from "../../app/components/DealCard.tsx";
+import { Avatar } from "../../app/components/Avatar.tsx";
 import { IMAGE_SIZES, ResponsiveImage } from "../../app/components/ResponsiveImage.tsx";
+import { MediaBaseProvider } from "../../app/lib/media-url.tsx";
 import { presentDealCard } from "../../core/deals/presenter.ts";
 import type { DealCardRow } from "../../core/deals/deal-card-query.ts";
 
@@ -128,5 +130,51 @@ describe("DealGrid", () => {
     const { container } = renderGrid(<DealGrid deals={deals} />);
     const images = [...container.querySelectorAll(".deal-card-image img")];
     expect(images.map((img) => img.getAttribute("loading"))).toEqual(["lazy", "lazy", "lazy"]);
+  });
+});
+
+describe("MEDIA_BASE_URL", () => {
+  const CDN = "https://cdn.example.com/media";
+
+  it("links an image and every variant of its srcset there", () => {
+    const { container } = render(
+      <MediaBaseProvider baseUrl={CDN}>
+        <ResponsiveImage
+          src="/media/deals/abc.800x600.webp"
+          alt=""
+          width={400}
+          height={300}
+          sizes={IMAGE_SIZES.card}
+        />
+      </MediaBaseProvider>,
+    );
+    expect(container.querySelector("img")!.getAttribute("src")).toBe(
+      `${CDN}/deals/abc.800x600.webp`,
+    );
+    expect(container.querySelector("source")!.getAttribute("srcset")).toBe(
+      `${CDN}/deals/abc.800x600.w320.avif 320w, ${CDN}/deals/abc.800x600.w640.avif 640w, ${CDN}/deals/abc.800x600.w800.avif 800w`,
+    );
+    expect(container.querySelector("img")!.getAttribute("srcset")).toMatch(
+      new RegExp(`^${CDN}/deals/abc\\.800x600\\.w320\\.webp 320w, `),
+    );
+  });
+
+  it("leaves other sites' images alone, and /media/ as it is without a base", () => {
+    const { container } = render(
+      <>
+        <MediaBaseProvider baseUrl={CDN}>
+          <Avatar name="Sam" image="https://lh3.example.com/a.png" />
+          <Avatar name="Kim" image="/media/avatars/k.webp" />
+        </MediaBaseProvider>
+        <MediaBaseProvider baseUrl={null}>
+          <Avatar name="Lee" image="/media/avatars/l.webp" />
+        </MediaBaseProvider>
+      </>,
+    );
+    expect([...container.querySelectorAll("img")].map((img) => img.getAttribute("src"))).toEqual([
+      "https://lh3.example.com/a.png",
+      `${CDN}/avatars/k.webp`,
+      "/media/avatars/l.webp",
+    ]);
   });
 });

@@ -1,0 +1,209 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { imageVariants, variantFiles } from "../../core/media/variants.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { signedInStaff } from "../helpers/console.ts";
+import { multipartBody, pngImage } from "../helpers/multipart.ts";
+import { startLocalS3, type LocalS3 } from "../helpers/s3-server.ts";
+import { TestClient } from "../helpers/session.ts";
+import { createTestUser } from "../helpers/users.ts";
+
+/**
+ * Media in an S3-compatible bucket (docs/decisions/0046-media-storage.md): with S3_BUCKET set, the
+ * real API stores uploads and their variants in the bucket (here a local s3rver), /media/ serves
+ * them from it, a removal deletes them there, and nothing is written to DATA_DIR/media.
+ */
+const MEDIA_BASE_URL = "http://media.chalkboard.test:8080/media";
+
+let s3: LocalS3;
+let t: TestApp;
+let admin: { id: number; client: TestClient };
+
+beforeAll(async () => {
+  s3 = await startLocalS3();
+  t = await createTestApp({ env: { ...s3.env, MEDIA_BASE_URL } });
+  admin = await signedInStaff(t.app, t.deps.db, "admin");
+});
+afterAll(async () => {
+  await t?.close();
+  await s3?.close();
+});
+
+async function signedInMember() {
+  const id = await createTestUser(t.deps.db);
+  const client = new TestClient(t.app);
+  await client.signInAs(t.deps.db, id);
+  return { id, client };
+}
+
+function photo(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+    .jpeg()
+    .toBuffer();
+}
+
+async function postDealWithImage(member: { id: number; client: TestClient }, image: Buffer) {
+  const db = t.deps.db;
+  const [forumCategory, store, category] = await Promise.all([
+    db
+      .selectFrom("forum_categories")
+      .select("id")
+      .where("kind", "=", "deal")
+      .executeTakeFirstOrThrow(),
+    db.selectFrom("stores").select("id").executeTakeFirstOrThrow(),
+    db.selectFrom("categories").select("id").executeTakeFirstOrThrow(),
+  ]);
+  const body = await multipartBody(
+    {
+      user_id: member.id,
+      deal_category: forumCategory.id,
+      store_id: store.id,
+      category_id: category.id,
+      title: "Whiteboard markers, 24 colours",
+      deal_description: "<p>Low-odour dry-erase markers.</p>",
+      link: `https://www.example-shop.com/p/markers-${Date.now()}`,
+      price: 12.5,
+    },
+    { name: "markers.jpg", type: "image/jpeg", bytes: image },
+  );
+  const response = await member.client.request({ method: "POST", url: "/api/save_deal", ...body });
+  expect(response.statusCode, response.body).toBe(200);
+  return db
+    .selectFrom("posts")
+    .select(["id", "unique_id", "image_url"])
+    .where("unique_id", "=", response.json().response.unique_id)
+    .executeTakeFirstOrThrow();
+}
+
+describe("uploads with S3_BUCKET", () => {
+  it("land in the bucket with their variants, are served at /media/, and leave no file on disk", async () => {
+    expect(t.deps.media.kind).toBe("s3");
+    const member = await signedInMember();
+    const post = await postDealWithImage(member, await photo(1200, 900));
+    // The database keeps /media/ URLs whichever storage holds the bytes.
+    expect(post.image_url).toMatch(/^\/media\/deals\/[\w-]+\.1200x900\.webp$/);
+    const stored = post.image_url.slice("/media/".length);
+    const expected = [stored, ...variantFiles(stored)].sort();
+    expect(expected).toHaveLength(7);
+    expect(await s3.keys(stored.replace(/\.webp$/, ""))).toEqual(expected);
+    expect(fs.existsSync(path.join(t.dataDir, "media", "deals"))).toBe(false);
+
+    const original = await t.app.inject({ method: "GET", url: post.image_url });
+    expect(original.statusCode).toBe(200);
+    expect(original.headers["content-type"]).toBe("image/webp");
+    expect(original.headers["cache-control"]).toBe("public, max-age=604800");
+    expect(original.headers["x-content-type-options"]).toBe("nosniff");
+    expect(await sharp(original.rawPayload).metadata()).toMatchObject({
+      format: "webp",
+      width: 1200,
+      height: 900,
+    });
+    expect(original.rawPayload.equals((await t.deps.media.get(stored))!)).toBe(true);
+
+    // Conditional requests: the bucket's ETag answers 304.
+    const etag = original.headers["etag"] as string;
+    expect(etag).toBeTruthy();
+    const again = await t.app.inject({
+      method: "GET",
+      url: post.image_url,
+      headers: { "if-none-match": etag },
+    });
+    expect(again.statusCode).toBe(304);
+
+    // Every variant of the srcset is served from the bucket with its type.
+    for (const file of variantFiles(stored)) {
+      const served = await t.app.inject({ method: "GET", url: `/media/${file}` });
+      expect(served.statusCode, file).toBe(200);
+      expect(served.headers["content-type"]).toBe(
+        file.endsWith(".avif") ? "image/avif" : "image/webp",
+      );
+    }
+  });
+
+  it("are deleted from the bucket, variants and all, when their post is deleted", async () => {
+    const member = await signedInMember();
+    const post = await postDealWithImage(member, await photo(800, 600));
+    const stored = post.image_url.slice("/media/".length);
+    const stem = stored.replace(/\.webp$/, "");
+    expect(await s3.keys(stem)).toHaveLength(7);
+
+    const response = await admin.client.post("/api/admin/posts/delete", {
+      ids: [post.unique_id],
+      reason: "Duplicate",
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await s3.keys(stem)).toEqual([]);
+    const gone = await t.app.inject({ method: "GET", url: post.image_url });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({ status: false, message: "No such image." });
+  });
+
+  it("a member's avatar leaves the bucket with their account", async () => {
+    const member = await signedInMember();
+    const body = await multipartBody(
+      { user_id: String(member.id), name: "Riley Park", mobile: "5551234567" },
+      { name: "me.png", type: "image/png", bytes: await pngImage(200, 200) },
+    );
+    const update = await member.client.request({
+      method: "POST",
+      url: "/api/profile_update",
+      ...body,
+    });
+    expect(update.statusCode, update.body).toBe(200);
+    const avatar = update.json().data.user_image as string;
+    expect(avatar).toMatch(/^\/media\/avatars\/[\w-]+\.webp$/);
+    const key = avatar.slice("/media/".length);
+    expect(await s3.keys(key)).toEqual([key]);
+    expect((await t.app.inject({ method: "GET", url: avatar })).statusCode).toBe(200);
+
+    const deleted = await member.client.post("/api/user_deleted", { user_id: member.id });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await s3.keys(key)).toEqual([]);
+  });
+});
+
+describe("/media/ from the bucket", () => {
+  it("makes a demo picture's missing variant from the bucket's original, and keeps it there", async () => {
+    const row = await t.deps.db
+      .selectFrom("posts")
+      .select("image_url")
+      .where("image_url", "like", "/media/demo/deal-%")
+      .executeTakeFirstOrThrow();
+    // The demo content's pictures were drawn into the bucket too.
+    expect(await s3.keys(row.image_url.slice("/media/".length))).toHaveLength(1);
+    const variantUrl = imageVariants(row.image_url)!.srcset.webp.split(" ")[0]!;
+    const key = variantUrl.slice("/media/".length);
+    expect(await s3.keys(key)).toEqual([]);
+
+    const made = await t.app.inject({ method: "GET", url: variantUrl });
+    expect(made.statusCode).toBe(200);
+    expect(made.headers["content-type"]).toBe("image/webp");
+    expect(await sharp(made.rawPayload).metadata()).toMatchObject({ width: 320, height: 240 });
+    expect(await s3.keys(key)).toEqual([key]);
+    const kept = await t.app.inject({ method: "GET", url: variantUrl });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.rawPayload.equals(made.rawPayload)).toBe(true);
+  });
+
+  it("answers 404 for anything not stored, and for paths that are not media paths", async () => {
+    for (const url of [
+      "/media/deals/missing.webp",
+      "/media/demo/deal-no-such-thing.800x600.w320.webp",
+      "/media/demo/%2e%2e/deal.800x600.w320.webp",
+      "/media/deals/../../etc/passwd",
+      "/media/",
+    ]) {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(404);
+    }
+  });
+
+  it("links pages to MEDIA_BASE_URL, which the Content-Security-Policy admits", async () => {
+    expect(t.deps.media.publicUrl("deals/a.webp")).toBe(`${MEDIA_BASE_URL}/deals/a.webp`);
+    const response = await t.app.inject({ method: "GET", url: "/api/general_settings" });
+    const csp = String(response.headers["content-security-policy"]);
+    expect(csp).toContain("img-src 'self' data: blob: https: http://media.chalkboard.test:8080;");
+  });
+});
