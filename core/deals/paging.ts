@@ -27,7 +27,8 @@ export const SPARSE_MATCHES = 20_000;
  * How long filtered lists' counts, anchors, bounds, checklists and rankings live. After that a
  * count, bounds, checklist or ranking is answered from its last value while it is recomputed, and
  * anchors are found again. A change of posts drops them all at once (the deals service subscribes).
- * A scope's count (every deal, a store's, a category's) is not cached: it is kept in the database.
+ * A scope's count (every deal, a store's, a category's) is kept exact in the database and cached
+ * here the same way.
  */
 export const LIST_CACHE_TTL_MS = 30_000;
 
@@ -155,8 +156,10 @@ export function createDealPager(db: DbOrTx) {
     return repo.findScopeCards(db, scope, from, size, sort);
   }
 
-  // Kept by triggers (migration 022), so exact at once and not worth caching.
-  const scopeCount = (scope: DealScope) => countScope(db, scope);
+  // Kept by triggers (migration 022), so exact at once; still one statement of the embedded
+  // database per listing request, so it is kept like the other counts until posts change.
+  const scopeCount = (scope: DealScope) =>
+    caches.counts.get(`scope:${scopeKey(scope)}`, () => countScope(db, scope));
 
   /** Deals of a filter in a sort's order (newest first by default), and how many there are. */
   async function filteredPage(
