@@ -20,8 +20,17 @@ export function prepared<DB, TB extends keyof DB, O>(
   return query.modifyFront(sql.raw(MARKER));
 }
 
+/** Names by statement text: the few marked texts recur on every request. */
+const names = new Map<string, string>();
+const NAMES_KEPT = 1_000;
+
 function statementName(text: string): string {
-  return `p_${createHash("sha1").update(text).digest("base64url").slice(0, 24)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `p_${createHash("sha1").update(text).digest("base64url").slice(0, 24)}`;
+    if (names.size < NAMES_KEPT) names.set(text, name);
+  }
+  return name;
 }
 
 type QueryFunction = (...args: unknown[]) => unknown;
