@@ -18,7 +18,7 @@ import type { DealSort } from "./deal-sort.ts";
  * page thus costs at most what page 20 does; the anchors come from one index-only scan, paid
  * once per TTL.
  */
-export const ANCHOR_STRIDE = 300;
+export const ANCHOR_STRIDE = 60;
 
 /** Up to this many matches, a filtered list is read whole and sorted rather than walked in order. */
 export const SPARSE_MATCHES = 20_000;
