@@ -26,6 +26,10 @@ async function confirmedMember(page: Page, label: string) {
   });
   expect(signup.status(), await signup.text()).toBe(201);
   await page.goto(await mailbox.linkTo(email, /\/confirm\//));
+  // The page confirms once its script runs (POST /api/verify): wait for it to say so.
+  await expect(page.getByRole("main").getByRole("link", { name: "Login" })).toBeVisible({
+    timeout: 20_000,
+  });
   const signin = await page.request.post("/api/signin", { data: { email, password: PASSWORD } });
   expect(signin.ok(), await signin.text()).toBe(true);
 }

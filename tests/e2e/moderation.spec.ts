@@ -48,6 +48,8 @@ async function newDealsLinks(browser: Browser): Promise<string[]> {
 test("three members report a deal, it leaves /newdeals, and a moderator restores it", async ({
   browser,
 }) => {
+  // Five members' sessions and two moderator passes: a long journey on a busy machine.
+  test.slow();
   const moderator = await signedIn(browser, MODERATOR);
   const queue = await (await moderator.request.get("/api/admin/reports")).json();
   const alreadyReported = new Set(

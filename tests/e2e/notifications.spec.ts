@@ -32,6 +32,10 @@ async function confirmedCommenter(browser: Browser, label: string): Promise<Page
   });
   expect(signup.status(), await signup.text()).toBe(201);
   await page.goto(await mailbox.linkTo(email, /\/confirm\//));
+  // The page confirms once its script runs (POST /api/verify): wait for it to say so.
+  await expect(page.getByRole("main").getByRole("link", { name: "Login" })).toBeVisible({
+    timeout: 20_000,
+  });
   await signInThroughApi(page, { email, password: PASSWORD });
   return page;
 }
