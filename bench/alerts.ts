@@ -12,6 +12,7 @@ import { sql } from "kysely";
 import { matchDeal } from "../core/alerts/repository.ts";
 import { createDb } from "../db/index.ts";
 import { seedDemoData } from "../db/demo/seed.ts";
+import { createFolderStorage } from "../core/media/storage.ts";
 
 const WORDS = (
   "crayon marker pencil pen eraser notebook binder folder stapler scissors glue tape ruler " +
@@ -39,7 +40,7 @@ export async function benchAlerts(options: { pg: string; alerts: number; deals: 
   try {
     await seedDemoData(db, {
       scale: "small",
-      mediaDir: fs.mkdtempSync(path.join(os.tmpdir(), "bench-alerts-")),
+      media: createFolderStorage(fs.mkdtempSync(path.join(os.tmpdir(), "bench-alerts-"))),
     });
     console.log(`Creating ${options.alerts.toLocaleString("en-US")} alerts in ${schema}…`);
     // 2,000 members, each with up to 50 alerts: 1–3 keywords from the vocabulary (95%) or

@@ -20,8 +20,6 @@ export interface Deps {
    * S3_BUCKET (core/media/storage.ts). Every write, read and removal of media goes through it.
    */
   media: MediaStorage;
-  /** DATA_DIR/media: the folder storage's root (unused while media are in a bucket). */
-  mediaDir: string;
   log: { info(msg: string): void; warn(msg: string): void; error(msg: string | object): void };
   /** The current time; tests may pin it. */
   now: () => Date;

@@ -89,7 +89,6 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     jobs,
     changes: createChangeFeed(app.log),
     media: createMediaStorage(config),
-    mediaDir: path.join(config.dataDir, "media"),
     log: app.log,
     now: options.now ?? (() => new Date()),
   };

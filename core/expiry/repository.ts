@@ -1,4 +1,5 @@
-import { sql, type Expression } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
+import type { Database } from "../../db/schema.ts";
 import type { DbOrTx } from "../../db/index.ts";
 import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "./schema.ts";
 
@@ -95,88 +96,58 @@ export const EXPIRY_SWEEP_BATCH = 1_000;
  * every deal: 1.9 s a minute in the embedded database, with every request waiting behind it.
  */
 export async function sweepExpiry(db: DbOrTx, at: Date, batch = EXPIRY_SWEEP_BATCH) {
-  const expired = await updateInBatches(batch, () =>
-    db
-      .updateTable("posts")
-      .set({ expired: true })
-      .where(({ eb, selectFrom }) =>
-        eb(
-          "id",
-          "=",
-          anyOf(
-            selectFrom("posts")
-              .select("id")
-              .where(sql<boolean>`NOT expired`)
-              .where("expires_at", "is not", null)
-              .where("expires_at", "<=", at)
-              .orderBy("expires_at")
-              .limit(batch),
-          ),
-        ),
-      )
-      .executeTakeFirst(),
+  const expired = await setExpiredInBatches(db, true, batch, (posts) =>
+    posts
+      .where(sql<boolean>`NOT expired`)
+      .where("expires_at", "is not", null)
+      .where("expires_at", "<=", at)
+      .orderBy("expires_at"),
   );
-  const extended = await updateInBatches(batch, () =>
-    db
-      .updateTable("posts")
-      .set({ expired: false })
-      .where(({ eb, selectFrom }) =>
-        eb(
-          "id",
-          "=",
-          anyOf(
-            selectFrom("posts")
-              .select("id")
-              .where(sql<boolean>`expired`)
-              .where("expires_at", ">", at)
-              .orderBy("expires_at", "desc")
-              .limit(batch),
-          ),
-        ),
-      )
-      .executeTakeFirst(),
+  const extended = await setExpiredInBatches(db, false, batch, (posts) =>
+    posts
+      .where(sql<boolean>`expired`)
+      .where("expires_at", ">", at)
+      .orderBy("expires_at", "desc"),
   );
-  const cleared = await updateInBatches(batch, () =>
-    db
-      .updateTable("posts")
-      .set({ expired: false })
-      .where(({ eb, selectFrom }) =>
-        eb(
-          "id",
-          "=",
-          anyOf(
-            selectFrom("posts")
-              .select("id")
-              .where(sql<boolean>`expired`)
-              .where("expires_at", "is", null)
-              // Descending puts the nulls first, so this too is a walk of posts_expired_idx.
-              .orderBy("expires_at", "desc")
-              .limit(batch),
-          ),
-        ),
-      )
-      .executeTakeFirst(),
+  const cleared = await setExpiredInBatches(db, false, batch, (posts) =>
+    // Descending puts the nulls first, so this too is a walk of posts_expired_idx.
+    posts
+      .where(sql<boolean>`expired`)
+      .where("expires_at", "is", null)
+      .orderBy("expires_at", "desc"),
   );
   return { expired, reopened: extended + cleared };
 }
 
-/**
- * `= any(array(subquery))`: the ids are read first, then changed by primary key. With `IN
- * (subquery)` the planner may hash-join the ids against a scan of every deal.
- */
-function anyOf(ids: { compile(): unknown } & Expression<unknown>) {
-  return sql<number>`any(array(${ids}))`;
-}
+type PostIds = SelectQueryBuilder<Database, "posts", { id: number }>;
 
-/** Runs a batch update until a batch changes fewer rows than a full one; the rows changed in all. */
-async function updateInBatches(
-  size: number,
-  update: () => Promise<{ numUpdatedRows: bigint }>,
+/**
+ * Sets `expired` on the posts `pick` chooses, `batch` at a time, until a batch changes fewer rows
+ * than a full one; how many it changed in all. The ids are read first (`= any(array(subquery))`)
+ * and changed by primary key: with `IN (subquery)` the planner may hash-join the ids against a scan
+ * of every deal.
+ */
+async function setExpiredInBatches(
+  db: DbOrTx,
+  expired: boolean,
+  batch: number,
+  pick: (posts: PostIds) => PostIds,
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const changed = Number((await update()).numUpdatedRows);
+    const result = await db
+      .updateTable("posts")
+      .set({ expired })
+      .where(({ eb, selectFrom }) =>
+        eb(
+          "id",
+          "=",
+          sql<number>`any(array(${pick(selectFrom("posts").select("id")).limit(batch)}))`,
+        ),
+      )
+      .executeTakeFirst();
+    const changed = Number(result.numUpdatedRows);
     total += changed;
-    if (changed < size) return total;
+    if (changed < batch) return total;
   }
 }

@@ -20,6 +20,7 @@ import type { Database } from "../schema.ts";
 import { CATEGORIES, GENERAL_STORES } from "./categories.ts";
 import { slugOf } from "./plan.ts";
 import { seedDemoData } from "./seed.ts";
+import { createFolderStorage } from "../../core/media/storage.ts";
 
 export interface LargeDataOptions {
   /** How many deals and coupons to add. */
@@ -340,7 +341,7 @@ async function main(): Promise<void> {
     const hasContent = await handle.db.selectFrom("posts").select("id").limit(1).executeTakeFirst();
     if (!hasContent) {
       console.log("empty database: adding the demo content");
-      await seedDemoData(handle.db, { mediaDir: path.join(dataDir, "media") });
+      await seedDemoData(handle.db, { media: createFolderStorage(path.join(dataDir, "media")) });
       console.log(`demo content ready (${seconds()} s)`);
     }
     const result = await generateLargeData(handle.db, {

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../core/auth/password.ts";
-import { createFolderStorage, type MediaStorage } from "../../core/media/storage.ts";
+import type { MediaStorage } from "../../core/media/storage.ts";
 import type { Database } from "../schema.ts";
 import { demoImageUrl, renderImages } from "./images.ts";
 import { DEMO_NEWCOMER, DEMO_PASSWORD, DEMO_STAFF } from "./people.ts";
@@ -17,21 +17,14 @@ import {
 export { DEMO_EMAIL, DEMO_PASSWORD } from "./people.ts";
 export type { DemoScale } from "./plan.ts";
 
-export type SeedOptions = {
+export interface SeedOptions {
+  /** Images are written to demo/ of this storage and referenced as /media/demo/<file>. */
+  media: MediaStorage;
   /** "full" (default): the site's demo content; "small": the same shape, fewer rows, for tests. */
   scale?: DemoScale;
   /** The moment the content is dated against (default: now). */
   now?: Date;
-} & (
-  | {
-      /** Images are written to demo/ of this storage and referenced as /media/demo/<file>. */
-      media: MediaStorage;
-    }
-  | {
-      /** Images are written to <mediaDir>/demo/ and referenced as /media/demo/<file>. */
-      mediaDir: string;
-    }
-);
+}
 
 export class DemoDataError extends Error {}
 
@@ -86,8 +79,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
   const plan = buildDemoPlan(options.scale ?? "full");
   const now = options.now ?? new Date();
   // The images are drawn on sharp's threads while the database work runs on this one.
-  const media = "media" in options ? options.media : createFolderStorage(options.mediaDir);
-  const images = renderImages(media, plan.images);
+  const images = renderImages(options.media, plan.images);
   try {
     const passwordHash = await hashPassword(DEMO_PASSWORD);
     await db.transaction().execute(async (tx) => {

@@ -34,6 +34,8 @@ export interface TestAppOptions {
 export interface TestApp extends BuiltApp {
   config: Config;
   dataDir: string;
+  /** DATA_DIR/media: where the folder storage keeps media (empty while they are in a bucket). */
+  mediaDir: string;
   /** The app's job queue, running: wait for its jobs with tests/helpers/jobs.ts. */
   jobs: JobQueue;
   /** The pool under the app's database, for tests of the connection itself. */
@@ -84,6 +86,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...built,
     config,
     dataDir,
+    mediaDir: path.join(dataDir, "media"),
     jobs,
     pool: handle.pool,
     async close() {

@@ -3,6 +3,7 @@ import { createSession } from "../../core/auth/sessions.ts";
 import { seedDemoData } from "../../db/demo/seed.ts";
 import type { Db } from "../../db/index.ts";
 import { createTestUser } from "./users.ts";
+import { createFolderStorage } from "../../core/media/storage.ts";
 
 /**
  * Mixed traffic for database-fault tests: comment writes (each with a unique text, so a test can
@@ -17,7 +18,7 @@ export interface LoadTarget {
 
 /** Demo content, a confirmed member with a session (bearer token) and a deal to comment on. */
 export async function prepareLoadTarget(db: Db, mediaDir: string): Promise<LoadTarget> {
-  await seedDemoData(db, { mediaDir, scale: "small" });
+  await seedDemoData(db, { media: createFolderStorage(mediaDir), scale: "small" });
   const userId = await createTestUser(db, { name: "Fault Tester" });
   const { token } = await createSession(db, userId, "fault-load");
   const post = await db

@@ -25,7 +25,7 @@ beforeAll(async () => {
   ({ client: admin, id: adminId } = await signInWithRole(t, "admin", "Ada Admin"));
   ({ client: moderator } = await signInWithRole(t, "moderator", "Mo Moderator"));
   ({ client: member } = await signInWithRole(t, "member"));
-  mediaDir = t.deps.mediaDir;
+  mediaDir = t.mediaDir;
 });
 
 afterAll(async () => {

@@ -199,7 +199,7 @@ describe("POST /api/admin/settings/image", () => {
     const { url, message } = response.json();
     expect(message).toBe("The logo has been saved.");
     expect(url).toMatch(/^\/media\/site\/[\w-]+\.webp$/);
-    expect(fs.existsSync(path.join(t.deps.mediaDir, url.slice("/media/".length)))).toBe(true);
+    expect(fs.existsSync(path.join(t.mediaDir, url.slice("/media/".length)))).toBe(true);
     expect((await publicSettings()).site_setting[0].Website_Logo).toBe(url);
     const entry = (await settingsAudit()).at(-1)!;
     expect(entry).toMatchObject({ action: "settings.image", item_id: "website_logo" });
@@ -212,7 +212,7 @@ describe("POST /api/admin/settings/image", () => {
 
   it("refuses a file that is not an image, by its bytes, and stores nothing", async () => {
     const logo = (await publicSettings()).site_setting[0].Website_Logo;
-    const files = mediaFiles(t.deps.mediaDir, "site");
+    const files = mediaFiles(t.mediaDir, "site");
     const response = await uploadImage(
       admin,
       "website_logo",
@@ -221,7 +221,7 @@ describe("POST /api/admin/settings/image", () => {
     );
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual({ image: IMAGE_MESSAGES.notImage });
-    expect(mediaFiles(t.deps.mediaDir, "site")).toEqual(files);
+    expect(mediaFiles(t.mediaDir, "site")).toEqual(files);
     expect((await publicSettings()).site_setting[0].Website_Logo).toBe(logo);
 
     const nothing = await admin.post("/api/admin/settings/image", { field: "website_logo" });

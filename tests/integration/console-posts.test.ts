@@ -486,7 +486,7 @@ describe("POST /api/admin/posts/delete", () => {
              (SELECT count(*) FROM likes WHERE post_id = ${deal.id}) AS likes,
              (SELECT count(*) FROM post_views WHERE post_id = ${deal.id}) AS views`.execute(db);
     expect(left.rows[0]).toEqual({ comments: 0, likes: 0, views: 0 });
-    expect(fs.existsSync(path.join(t.deps.mediaDir, image.path))).toBe(false);
+    expect(fs.existsSync(path.join(t.mediaDir, image.path))).toBe(false);
     expect(
       await db.selectFrom("media").select("id").where("path", "=", image.path).execute(),
     ).toEqual([]);

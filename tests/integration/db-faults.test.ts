@@ -26,6 +26,7 @@ import {
   type ServerSchema,
 } from "../helpers/server-process.ts";
 import { createTestUser } from "../helpers/users.ts";
+import { createFolderStorage } from "../../core/media/storage.ts";
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const SKIP_REASON = "needs PostgreSQL: set DATABASE_URL (PGlite runs in-process and cannot drop)";
@@ -154,7 +155,10 @@ describe.skipIf(!DATABASE_URL)(`while PostgreSQL is out of reach (${SKIP_REASON}
     viaRelay.hostname = "127.0.0.1";
     viaRelay.port = String(relay.port);
     handle = await createDb({ databaseUrl: viaRelay.href, schema, poolSize: 4 });
-    await seedDemoData(handle.db, { mediaDir: path.join(data.dir, "media"), scale: "small" });
+    await seedDemoData(handle.db, {
+      media: createFolderStorage(path.join(data.dir, "media")),
+      scale: "small",
+    });
     const userId = await createTestUser(handle.db);
     sessionToken = (await createSession(handle.db, userId)).token;
     const config = loadConfig({

@@ -7,7 +7,8 @@ import { storeUploadedImage } from "../../core/media/images.ts";
 import { imageVariants, variantFiles } from "../../core/media/variants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost, signedInStaff } from "../helpers/console.ts";
-import { mediaFiles, multipartBody } from "../helpers/multipart.ts";
+import { postDealWithImage } from "../helpers/deal-uploads.ts";
+import { mediaFiles } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
@@ -43,41 +44,18 @@ function photo(width: number, height: number): Promise<Buffer> {
 }
 
 function mediaPath(url: string): string {
-  return path.join(t.deps.mediaDir, url.slice("/media/".length));
+  return path.join(t.mediaDir, url.slice("/media/".length));
 }
 
-async function dealWithImage(image: Buffer) {
-  const db = t.deps.db;
-  const [forumCategory, store, category] = await Promise.all([
-    db
-      .selectFrom("forum_categories")
-      .select("id")
-      .where("kind", "=", "deal")
-      .executeTakeFirstOrThrow(),
-    db.selectFrom("stores").select("id").executeTakeFirstOrThrow(),
-    db.selectFrom("categories").select("id").executeTakeFirstOrThrow(),
-  ]);
-  const body = await multipartBody(
-    {
-      user_id: member.id,
-      deal_category: forumCategory.id,
-      store_id: store.id,
-      category_id: category.id,
-      title: "Laminator with 50 pouches",
-      deal_description: "<p>Classroom laminator, 9 inch, with pouches.</p>",
-      link: `https://www.example-shop.com/p/laminator-${Date.now()}`,
-      price: 24.99,
-    },
-    { name: "laminator.jpg", type: "image/jpeg", bytes: image },
-  );
-  const response = await member.client.request({ method: "POST", url: "/api/save_deal", ...body });
-  expect(response.statusCode, response.body).toBe(200);
-  return db
-    .selectFrom("posts")
-    .select(["id", "unique_id", "image_url"])
-    .where("unique_id", "=", response.json().response.unique_id)
-    .executeTakeFirstOrThrow();
-}
+const LAMINATOR = {
+  title: "Laminator with 50 pouches",
+  description: "<p>Classroom laminator, 9 inch, with pouches.</p>",
+  linkStem: "laminator",
+  price: 24.99,
+  fileName: "laminator.jpg",
+};
+
+const dealWithImage = (image: Buffer) => postDealWithImage(t.deps.db, member, image, LAMINATOR);
 
 describe("variants at upload", () => {
   it("stores a deal image in 320, 640 and 960 px as AVIF and WebP, without EXIF", async () => {
@@ -91,7 +69,7 @@ describe("variants at upload", () => {
     expect(files).toHaveLength(6);
     for (const file of files) {
       const [, width, format] = /\.w(\d+)\.(avif|webp)$/.exec(file)!;
-      const meta = await sharp(path.join(t.deps.mediaDir, file)).metadata();
+      const meta = await sharp(path.join(t.mediaDir, file)).metadata();
       expect(meta.format).toBe(format === "avif" ? "heif" : "webp");
       if (format === "avif") expect(meta.compression).toBe("av1");
       expect(meta.width).toBe(Number(width));
@@ -119,7 +97,7 @@ describe("variants at upload", () => {
     const post = await dealWithImage(await photo(500, 375));
     expect(post.image_url).toMatch(/\.500x375\.webp$/);
     const stem = path.basename(post.image_url, ".500x375.webp");
-    const files = mediaFiles(t.deps.mediaDir, "deals").filter((file) => file.startsWith(stem));
+    const files = mediaFiles(t.mediaDir, "deals").filter((file) => file.startsWith(stem));
     expect(files).toEqual(
       [
         `${stem}.500x375.webp`,
@@ -136,7 +114,7 @@ describe("variants at upload", () => {
     const avatar = await storeUploadedImage(t.deps.media, "avatars", await photo(300, 300));
     expect(avatar.url).toMatch(/^\/media\/avatars\/[\w-]+\.webp$/);
     expect(imageVariants(avatar.url)).toBeNull();
-    expect(mediaFiles(t.deps.mediaDir, "avatars")).toEqual([path.basename(avatar.path)]);
+    expect(mediaFiles(t.mediaDir, "avatars")).toEqual([path.basename(avatar.path)]);
   });
 });
 
@@ -150,14 +128,14 @@ describe("deleting an image", () => {
     const deal = await insertPost(t.deps.db, { user_id: author, image_url: image.url });
     const files = [image.path, ...variantFiles(image.path)];
     expect(files).toHaveLength(7);
-    for (const file of files) expect(fs.existsSync(path.join(t.deps.mediaDir, file))).toBe(true);
+    for (const file of files) expect(fs.existsSync(path.join(t.mediaDir, file))).toBe(true);
 
     const response = await admin.client.post("/api/admin/posts/delete", {
       ids: [deal.unique_id],
       reason: "Duplicate",
     });
     expect(response.statusCode).toBe(200);
-    for (const file of files) expect(fs.existsSync(path.join(t.deps.mediaDir, file))).toBe(false);
+    for (const file of files) expect(fs.existsSync(path.join(t.mediaDir, file))).toBe(false);
   });
   // A request that fails after storing leaves no file, variants included: uploads.test.ts.
 });
@@ -212,6 +190,6 @@ describe("demo pictures", () => {
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toEqual({ status: false, message: "No such image." });
     }
-    expect(mediaFiles(t.deps.mediaDir, "demo").filter((f) => /\.w(960|321)\./.test(f))).toEqual([]);
+    expect(mediaFiles(t.mediaDir, "demo").filter((f) => /\.w(960|321)\./.test(f))).toEqual([]);
   });
 });

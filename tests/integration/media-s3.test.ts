@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageVariants, variantFiles } from "../../core/media/variants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { signedInStaff } from "../helpers/console.ts";
+import { postDealWithImage } from "../helpers/deal-uploads.ts";
 import { multipartBody, pngImage } from "../helpers/multipart.ts";
 import { startLocalS3, type LocalS3 } from "../helpers/s3-server.ts";
 import { TestClient } from "../helpers/session.ts";
@@ -44,44 +45,19 @@ function photo(width: number, height: number): Promise<Buffer> {
     .toBuffer();
 }
 
-async function postDealWithImage(member: { id: number; client: TestClient }, image: Buffer) {
-  const db = t.deps.db;
-  const [forumCategory, store, category] = await Promise.all([
-    db
-      .selectFrom("forum_categories")
-      .select("id")
-      .where("kind", "=", "deal")
-      .executeTakeFirstOrThrow(),
-    db.selectFrom("stores").select("id").executeTakeFirstOrThrow(),
-    db.selectFrom("categories").select("id").executeTakeFirstOrThrow(),
-  ]);
-  const body = await multipartBody(
-    {
-      user_id: member.id,
-      deal_category: forumCategory.id,
-      store_id: store.id,
-      category_id: category.id,
-      title: "Whiteboard markers, 24 colours",
-      deal_description: "<p>Low-odour dry-erase markers.</p>",
-      link: `https://www.example-shop.com/p/markers-${Date.now()}`,
-      price: 12.5,
-    },
-    { name: "markers.jpg", type: "image/jpeg", bytes: image },
-  );
-  const response = await member.client.request({ method: "POST", url: "/api/save_deal", ...body });
-  expect(response.statusCode, response.body).toBe(200);
-  return db
-    .selectFrom("posts")
-    .select(["id", "unique_id", "image_url"])
-    .where("unique_id", "=", response.json().response.unique_id)
-    .executeTakeFirstOrThrow();
-}
+const MARKERS = {
+  title: "Whiteboard markers, 24 colours",
+  description: "<p>Low-odour dry-erase markers.</p>",
+  linkStem: "markers",
+  price: 12.5,
+  fileName: "markers.jpg",
+};
 
 describe("uploads with S3_BUCKET", () => {
   it("land in the bucket with their variants, are served at /media/, and leave no file on disk", async () => {
     expect(t.deps.media.kind).toBe("s3");
     const member = await signedInMember();
-    const post = await postDealWithImage(member, await photo(1200, 900));
+    const post = await postDealWithImage(t.deps.db, member, await photo(1200, 900), MARKERS);
     // The database keeps /media/ URLs whichever storage holds the bytes.
     expect(post.image_url).toMatch(/^\/media\/deals\/[\w-]+\.1200x900\.webp$/);
     const stored = post.image_url.slice("/media/".length);
@@ -124,7 +100,7 @@ describe("uploads with S3_BUCKET", () => {
 
   it("are deleted from the bucket, variants and all, when their post is deleted", async () => {
     const member = await signedInMember();
-    const post = await postDealWithImage(member, await photo(800, 600));
+    const post = await postDealWithImage(t.deps.db, member, await photo(800, 600), MARKERS);
     const stored = post.image_url.slice("/media/".length);
     const stem = stored.replace(/\.webp$/, "");
     expect(await s3.keys(stem)).toHaveLength(7);

@@ -402,7 +402,7 @@ describe("privacy: a profile shows others only what the privacy policy allows", 
 describe("POST /api/profile_update", () => {
   let member: number;
   let client: TestClient;
-  const avatarsDir = () => path.join(t.deps.mediaDir, "avatars");
+  const avatarsDir = () => path.join(t.mediaDir, "avatars");
   const avatarFiles = () =>
     fs.existsSync(avatarsDir()) ? fs.readdirSync(avatarsDir()).sort() : [];
   const userRow = () =>
@@ -455,7 +455,7 @@ describe("POST /api/profile_update", () => {
     expect(after.email).toBe(before.email);
     expect(after.image_url).toBe(body.data.user_image);
 
-    const file = path.join(t.deps.mediaDir, after.image_url!.slice("/media/".length));
+    const file = path.join(t.mediaDir, after.image_url!.slice("/media/".length));
     const meta = await sharp(file).metadata();
     expect(meta.format).toBe("webp");
     expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(512);
@@ -473,7 +473,7 @@ describe("POST /api/profile_update", () => {
     expect(response.statusCode).toBe(200);
     const now = (await userRow()).image_url!;
     expect(now).not.toBe(old);
-    expect(fs.existsSync(path.join(t.deps.mediaDir, old.slice(7)))).toBe(false);
+    expect(fs.existsSync(path.join(t.mediaDir, old.slice(7)))).toBe(false);
     expect(avatarFiles()).toEqual([path.basename(now)]);
     expect((await mediaRows()).map((m) => m.path)).toEqual([now.slice(7)]);
 

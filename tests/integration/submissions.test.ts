@@ -115,7 +115,7 @@ describe("GET /api/submit_deal", () => {
 describe("POST /api/save_deal", () => {
   it("posts a deal with an uploaded image, live in the recent deals at once", async () => {
     await t.app.inject({ method: "POST", url: "/api/home", payload: {} }); // warm the count cache
-    const before = mediaFiles(t.deps.mediaDir, "deals");
+    const before = mediaFiles(t.mediaDir, "deals");
     const response = await postForm(
       poster,
       "/api/save_deal",
@@ -154,7 +154,7 @@ describe("POST /api/save_deal", () => {
     // Named with its size; beside it, its responsive variants (64 px wide: one width, two formats).
     expect(post.image_url).toMatch(/^\/media\/deals\/[\w-]+\.64x48\.webp$/);
 
-    const after = mediaFiles(t.deps.mediaDir, "deals");
+    const after = mediaFiles(t.mediaDir, "deals");
     expect(after.length).toBe(before.length + 3);
     const media = await t.deps.db
       .selectFrom("media")
@@ -281,7 +281,7 @@ describe("duplicate deals", () => {
       .selectFrom("posts")
       .select(t.deps.db.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
-    const filesBefore = mediaFiles(t.deps.mediaDir, "deals");
+    const filesBefore = mediaFiles(t.mediaDir, "deals");
     const again = await postForm(
       poster,
       "/api/save_deal",
@@ -307,7 +307,7 @@ describe("duplicate deals", () => {
       .select(t.deps.db.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
     expect(Number(postsAfter.n)).toBe(Number(postsBefore.n));
-    expect(mediaFiles(t.deps.mediaDir, "deals")).toEqual(filesBefore);
+    expect(mediaFiles(t.mediaDir, "deals")).toEqual(filesBefore);
   });
 
   it("an expired or removed deal with the same link does not block a new one", async () => {
@@ -372,9 +372,7 @@ describe("POST /api/save_discussion", () => {
       description_text: "We break one a month.QuietCheap",
     });
     expect(post.image_url).toMatch(/^\/media\/discussions\/[\w-]+\.\d+x\d+\.webp$/);
-    expect(fs.existsSync(path.join(t.deps.mediaDir, post.image_url.replace("/media/", "")))).toBe(
-      true,
-    );
+    expect(fs.existsSync(path.join(t.mediaDir, post.image_url.replace("/media/", "")))).toBe(true);
   });
 
   it("needs a discussion category, a title and a description", async () => {

@@ -70,7 +70,7 @@ async function counts() {
   return {
     posts: Number(posts.n),
     media: Number(media.n),
-    files: [...mediaFiles(t.deps.mediaDir, "deals"), ...mediaFiles(t.deps.mediaDir, "discussions")],
+    files: [...mediaFiles(t.mediaDir, "deals"), ...mediaFiles(t.mediaDir, "discussions")],
   };
 }
 

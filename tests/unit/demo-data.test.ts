@@ -7,6 +7,7 @@ import { verifyPassword } from "../../core/auth/password.ts";
 import { PAGE_SIZE } from "../../core/constants.ts";
 import { createDb, type Db, type DbHandle } from "../../db/index.ts";
 import { DEMO_EMAIL, DEMO_PASSWORD, DemoDataError, seedDemoData } from "../../db/demo/seed.ts";
+import { createFolderStorage } from "../../core/media/storage.ts";
 
 const NOW = new Date("2026-01-15T15:00:00Z");
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +20,7 @@ async function count(db: Db, query: string): Promise<number> {
 async function seeded(scale: "small" | "full", now = NOW) {
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "chalkboard-demo-"));
   const handle = await createDb({ databaseUrl: "memory://" });
-  await seedDemoData(handle.db, { mediaDir, scale, now });
+  await seedDemoData(handle.db, { media: createFolderStorage(mediaDir), scale, now });
   return { handle, mediaDir };
 }
 
@@ -398,9 +399,9 @@ describe("demo data, small scale", () => {
   });
 
   it("refuses a database that already has content", async () => {
-    await expect(seedDemoData(db, { mediaDir, scale: "small", now: NOW })).rejects.toBeInstanceOf(
-      DemoDataError,
-    );
+    await expect(
+      seedDemoData(db, { media: createFolderStorage(mediaDir), scale: "small", now: NOW }),
+    ).rejects.toBeInstanceOf(DemoDataError);
   });
 
   it("produces the same content on every run, whatever the date", async () => {
