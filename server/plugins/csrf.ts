@@ -140,7 +140,12 @@ export const csrfPlugin = fp<{ db: Db; secureCookies: boolean }>(
       const checkBinding = session ? session : null;
       const cookie = request.cookies[XSRF_COOKIE];
       const incoming = isXsrfTokenValid(secret, checkBinding, cookie) ? cookie! : null;
-      return (request.xsrfState = { checkBinding, incoming, issueBinding: checkBinding, token: null });
+      return (request.xsrfState = {
+        checkBinding,
+        incoming,
+        issueBinding: checkBinding,
+        token: null,
+      });
     }
 
     function setTokenCookie(reply: FastifyReply, token: string, bound: boolean) {
@@ -171,20 +176,23 @@ export const csrfPlugin = fp<{ db: Db; secureCookies: boolean }>(
     });
     app.decorateRequest("csrfInForm", false);
     app.decorateRequest("xsrfState", null);
-    app.decorateReply("bindXsrfToSession", function (this: FastifyReply, sessionToken: string | null) {
-      const state = stateOf(this.request);
-      state.issueBinding = sessionToken;
-      if (sessionToken !== null) {
-        state.token = makeXsrfToken(secret, sessionToken);
-        setTokenCookie(this, state.token, true);
-      } else {
-        if (state.token || this.request.cookies[XSRF_COOKIE]) {
-          this.clearCookie(XSRF_COOKIE, { path: "/", sameSite: "lax", secure: secureCookies });
+    app.decorateReply(
+      "bindXsrfToSession",
+      function (this: FastifyReply, sessionToken: string | null) {
+        const state = stateOf(this.request);
+        state.issueBinding = sessionToken;
+        if (sessionToken !== null) {
+          state.token = makeXsrfToken(secret, sessionToken);
+          setTokenCookie(this, state.token, true);
+        } else {
+          if (state.token || this.request.cookies[XSRF_COOKIE]) {
+            this.clearCookie(XSRF_COOKIE, { path: "/", sameSite: "lax", secure: secureCookies });
+          }
+          // A form on this same response (the login page after an ended session) gets a new one.
+          state.token = null;
         }
-        // A form on this same response (the login page after an ended session) gets a new one.
-        state.token = null;
-      }
-    });
+      },
+    );
 
     app.addHook("onRequest", async (request, reply) => {
       request.csrfToken = () => tokenFor(request, reply);
