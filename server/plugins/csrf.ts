@@ -34,8 +34,8 @@ declare module "fastify" {
   }
   interface FastifyReply {
     /**
-     * This response starts the browser's session `sessionToken` (sign-in, sign-up, OAuth) or ends
-     * it (null): the XSRF cookie is replaced by one bound to the new session, or removed.
+     * This response starts the browser's session `sessionToken` (sign-in, social sign-in, OAuth)
+     * or ends it (null): the XSRF cookie is replaced by one bound to the new session, or removed.
      */
     bindXsrfToSession(sessionToken: string | null): void;
   }
