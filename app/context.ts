@@ -12,8 +12,12 @@ import type { Services } from "../core/services.ts";
 export interface RequestContext {
   services: Services;
   user: CurrentUser | null;
-  /** The XSRF token, echoed as the `_csrf` field of forms that post without JavaScript. */
-  csrfToken: string;
+  /**
+   * The XSRF token, echoed as the `_csrf` field of forms that post without JavaScript. Asking for it
+   * sets the XSRF cookie on this response when the browser has no valid one: call it only on pages
+   * that render such a form, so that other anonymous pages set no cookie and may be cached.
+   */
+  csrfToken(): string;
   /** This response's Content-Security-Policy nonce, for the scripts React Router writes. */
   cspNonce: string;
   /** Starts or ends the browser's session: sets or clears the session cookie of this response. */

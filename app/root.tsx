@@ -42,7 +42,7 @@ export async function loader({ context, request: httpRequest }: Route.LoaderArgs
       ? { id: user.id, name: user.name, image_url: user.image_url, role: user.role }
       : null,
     // For the Logout form; only signed-in pages, which are never cached for others, carry it.
-    csrfToken: user ? csrfToken : null,
+    csrfToken: user ? csrfToken() : null,
     // The bell's count (issue 12): read here, with the page, not by a call of its own.
     unread: user ? await request.services.notifications.unreadCount(user) : 0,
     publicConfig,

@@ -111,7 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await app.register(compress, { threshold: 1024 });
   await registerRateLimits(app, { enabled: config.rateLimit, redisUrl: config.redisUrl });
   await app.register(sessionPlugin, { db, secureCookies, now: deps.now });
-  await app.register(csrfPlugin, { secureCookies });
+  await app.register(csrfPlugin, { db, secureCookies });
   await app.register(multipart, {
     throwFileSizeLimit: true,
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 40, fieldSize: 200 * 1024, parts: 45 },
@@ -145,7 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
         context.set(requestContext, {
           services: pageServices,
           user: request.user,
-          csrfToken: request.csrfToken,
+          csrfToken: () => request.csrfToken(),
           cspNonce: request.cspNonce,
           session: {
             start: (token) => void reply.setSessionCookie(token),

@@ -31,7 +31,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       ? (decodeSuspensionNotice(cookieValue(request, SUSPENSION_NOTICE_COOKIE)) ??
         SUSPENDED_FALLBACK_MESSAGE)
       : null;
-  return { socialFailed: socialError !== null && !suspended, suspended, csrfToken, next };
+  return {
+    socialFailed: socialError !== null && !suspended,
+    suspended,
+    csrfToken: csrfToken(),
+    next,
+  };
 }
 
 function cookieValue(request: Request, name: string): string | undefined {

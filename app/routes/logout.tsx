@@ -6,7 +6,7 @@ import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/logout";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { csrfToken: context.get(requestContext).csrfToken };
+  return { csrfToken: context.get(requestContext).csrfToken() };
 }
 
 /** The page carries this visitor's XSRF token: never a shared cache's copy. */

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db, DbOrTx } from "../../db/index.ts";
+import { readOrMakeSiteSecret } from "../auth/site-secrets.ts";
 import { isEmailKind, type EmailKind } from "./email-kinds.ts";
 
 /**
@@ -33,25 +34,9 @@ export function createUnsubscribeKeys(db: Db): UnsubscribeKeys {
 
   async function secret(tx?: DbOrTx): Promise<string> {
     if (cached) return cached;
-    const through = tx ?? db;
-    const found = await through
-      .selectFrom("site_secrets")
-      .select("value")
-      .where("name", "=", SECRET_NAME)
-      .executeTakeFirst();
-    if (found) return (cached = found.value);
-    await through
-      .insertInto("site_secrets")
-      .values({ name: SECRET_NAME, value: randomBytes(32).toString("base64url") })
-      .onConflict((oc) => oc.column("name").doNothing())
-      .execute();
-    const made = await through
-      .selectFrom("site_secrets")
-      .select("value")
-      .where("name", "=", SECRET_NAME)
-      .executeTakeFirstOrThrow();
-    if (!tx) cached = made.value;
-    return made.value;
+    const value = await readOrMakeSiteSecret(tx ?? db, SECRET_NAME);
+    if (!tx) cached = value;
+    return value;
   }
 
   return {

@@ -73,7 +73,8 @@ function openApiDocument() {
       version: "1.0.0",
       description:
         "The JSON contract used by the web site and the mobile apps. POST, PUT, PATCH and DELETE calls " +
-        "made with the session cookie must echo the XSRF-TOKEN cookie in the X-XSRF-TOKEN header.",
+        "made with the session cookie must echo the XSRF-TOKEN cookie in the X-XSRF-TOKEN header; " +
+        "that cookie is set with the session at sign-in and on any signed-in answer that lacks it.",
     },
     components: {
       securitySchemes: {

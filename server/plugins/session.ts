@@ -29,7 +29,10 @@ export const sessionPlugin = fp<{ db: Db; secureCookies: boolean; now: () => Dat
     app.decorateRequest("user", null);
     app.decorateRequest("viaBearer", false);
 
+    // The XSRF cookie follows the session: bound to the new one, removed with an ended one
+    // (server/plugins/csrf.ts).
     app.decorateReply("setSessionCookie", function (this: FastifyReply, token: string) {
+      this.bindXsrfToSession(token);
       return this.setCookie(SESSION_COOKIE, token, {
         path: "/",
         httpOnly: true,
@@ -39,6 +42,7 @@ export const sessionPlugin = fp<{ db: Db; secureCookies: boolean; now: () => Dat
       });
     });
     app.decorateReply("clearSessionCookie", function (this: FastifyReply) {
+      this.bindXsrfToSession(null);
       return this.clearCookie(SESSION_COOKIE, {
         path: "/",
         httpOnly: true,

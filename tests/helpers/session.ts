@@ -12,11 +12,16 @@ export class TestClient {
 
   constructor(private readonly app: FastifyInstance) {}
 
-  /** Signs in as a user directly through the session store (tests of other features). */
+  /**
+   * Signs in as a user directly through the session store (tests of other features), then opens a
+   * page as the browser would next: a signed-in answer sets the XSRF cookie bound to the session.
+   */
   async signInAs(db: Db, userId: number) {
     const { token } = await createSession(db, userId, "test");
     this.cookies.set(SESSION_COOKIE, token);
-    if (!this.cookies.has(XSRF_COOKIE)) this.cookies.set(XSRF_COOKIE, "test-xsrf-token-0123456789");
+    this.cookies.delete(XSRF_COOKIE);
+    await this.get("/api/general_settings");
+    if (!this.cookies.has(XSRF_COOKIE)) throw new Error("a signed-in answer set no XSRF cookie");
     return token;
   }
 

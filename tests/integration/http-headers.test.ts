@@ -25,9 +25,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** A visitor who has been here before: carries the XSRF cookie, so the answer sets none. */
+/** A visitor who has opened the login form before: carries its XSRF cookie, which pages ignore. */
 async function returningVisitor(): Promise<Record<string, string>> {
-  const first = await t.app.inject({ method: "GET", url: "/api/social" });
+  const first = await t.app.inject({ method: "GET", url: "/login" });
   const token = first.cookies.find((c) => c.name === XSRF_COOKIE)?.value;
   expect(token).toBeTruthy();
   return { [XSRF_COOKIE]: token! };
@@ -134,13 +134,19 @@ describe("security headers", () => {
 describe("HTTP caching", () => {
   afterEach(() => vi.useRealTimers());
 
-  it("a first visit that sets the XSRF cookie is never public, page or call", async () => {
+  it("a first visit sets no cookie and is public, page or call (0048)", async () => {
     for (const url of ["/", "/api/social"]) {
       const response = await t.app.inject({ method: "GET", url });
-      expect(response.cookies.some((c) => c.name === XSRF_COOKIE)).toBe(true);
-      expect(response.headers["cache-control"]).toBe("private, no-cache");
+      expect(response.headers["set-cookie"]).toBeUndefined();
+      expect(response.headers["cache-control"]).toMatch(/^public/);
       expect(response.headers.etag).toBeTruthy();
     }
+  });
+
+  it("a page whose form sets the XSRF cookie is never public", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/login" });
+    expect(response.cookies.some((c) => c.name === XSRF_COOKIE)).toBe(true);
+    expect(response.headers["cache-control"]).toMatch(/^private/);
   });
 
   it("public GET calls carry validators and answer 304 when unchanged", async () => {

@@ -48,7 +48,7 @@ function forms(html: string) {
 
 /** A browser without JavaScript: it keeps cookies but sends no X-XSRF-TOKEN header. */
 class FormBrowser extends TestClient {
-  /** Opens a page first, as a visitor would, which sets the XSRF cookie. */
+  /** Opens a page first, as a visitor would; a page with a form sets the XSRF cookie. */
   async open(url: string) {
     const response = await this.get(url);
     expect(response.statusCode).toBe(200);
@@ -74,7 +74,7 @@ describe("the login page's form, posted without JavaScript", () => {
   it("carries the XSRF token in a hidden _csrf field and is never cached for others", async () => {
     const browser = new FormBrowser(t.app);
     const page = await browser.open("/login");
-    expect(browser.xsrf).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+    expect(browser.xsrf).toMatch(/^[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{43}$/);
     expect(forms(page.body)).toContainEqual({
       method: "post",
       action: "/login",

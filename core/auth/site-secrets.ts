@@ -1,0 +1,27 @@
+import { randomBytes } from "node:crypto";
+import type { DbOrTx } from "../../db/index.ts";
+
+/**
+ * The server-side secret called `name` in site_secrets, made (32 random bytes) the first time it
+ * is asked for. Every process over the same database gets the same value: a second maker's insert
+ * does nothing and it reads the first one's. Never shown, never logged.
+ */
+export async function readOrMakeSiteSecret(db: DbOrTx, name: string): Promise<string> {
+  const found = await db
+    .selectFrom("site_secrets")
+    .select("value")
+    .where("name", "=", name)
+    .executeTakeFirst();
+  if (found) return found.value;
+  await db
+    .insertInto("site_secrets")
+    .values({ name, value: randomBytes(32).toString("base64url") })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const made = await db
+    .selectFrom("site_secrets")
+    .select("value")
+    .where("name", "=", name)
+    .executeTakeFirstOrThrow();
+  return made.value;
+}
