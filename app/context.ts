@@ -21,6 +21,11 @@ export interface RequestContext {
   publicConfig: PublicConfig;
   /** The client's address (for view counting and rate limits). */
   clientIp: string;
+  /**
+   * Keeps this response out of the server's page cache (server/plugins/page-cache.ts): the render
+   * failed after the page began to stream, so the copy on its way in is not the page.
+   */
+  doNotCache(): void;
   /** The request's logger (failures a page survives are logged, not shown). */
   log: Deps["log"];
 }
