@@ -30,7 +30,7 @@ import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerHttpCache } from "./plugins/http-cache.ts";
 import { registerMedia } from "./plugins/media.ts";
-import { doNotStorePage, registerPageCache } from "./plugins/page-cache.ts";
+import { doNotStorePage, onPageCacheHit, registerPageCache } from "./plugins/page-cache.ts";
 import { RATE_LIMITS, registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
@@ -167,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           publicConfig: publicConfig(config),
           clientIp: request.ip,
           doNotCache: () => doNotStorePage(request),
+          onPageCacheHit: (work) => onPageCacheHit(request, work),
           log: request.log,
         });
         return context;

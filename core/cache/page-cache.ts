@@ -5,11 +5,21 @@ import { createHash } from "node:crypto";
  * (docs/decisions/0049-page-cache.md). An entry is the page's bytes split at its CSP nonce, so a hit
  * is served with a fresh nonce spliced in and no nonce is ever sent twice.
  */
+/** Who a stored page is served to. */
+export interface PageVisitor {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export type HitWork = (visitor: PageVisitor) => Promise<unknown>;
+
 export interface PageEntry {
   /** The body between the nonce's occurrences: parts.length - 1 nonces go between them. */
   parts: Buffer[];
   etag: string;
   contentType: string;
+  /** Work the page's render did for its visitor (a view counted), done again for each hit's. */
+  onHit: readonly HitWork[];
   /** Bytes held (the parts). */
   size: number;
   storedAt: number;
@@ -105,7 +115,7 @@ export class PageCache {
    */
   set(
     key: string,
-    page: { body: Buffer; nonce: string; contentType: string },
+    page: { body: Buffer; nonce: string; contentType: string; onHit?: readonly HitWork[] },
     generation: number,
   ): PageEntry | undefined {
     if (generation !== this.#generation) return undefined;
@@ -115,6 +125,7 @@ export class PageCache {
       parts,
       etag: etagOfParts(parts),
       contentType: page.contentType,
+      onHit: page.onHit ?? [],
       size: page.body.length - (parts.length - 1) * page.nonce.length,
       storedAt: this.#now(),
     };

@@ -3,12 +3,18 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { themeFromCookieHeader } from "../../app/lib/theme.ts";
 import { SUSPENSION_NOTICE_COOKIE } from "../../core/auth/suspension.ts";
 import { CHANGE_TOPICS, type ChangeFeed } from "../../core/cache/changes.ts";
-import { bodyWithNonce, PageCache, type PageEntry } from "../../core/cache/page-cache.ts";
+import {
+  bodyWithNonce,
+  PageCache,
+  type HitWork,
+  type PageEntry,
+} from "../../core/cache/page-cache.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { OAUTH_FLOW_COOKIE } from "../oauth.ts";
 
 /** What the page cache decided for this request: served a stored page, or may store this one. */
-type PageCacheState = { hit: PageEntry } | { key: string; generation: number; noStore: boolean };
+type PageCacheState =
+  { hit: PageEntry } | { key: string; generation: number; noStore: boolean; onHit: HitWork[] };
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -80,10 +86,16 @@ export function registerPageCache(
     const key = keyOf(request);
     const entry = cache.get(key);
     if (!entry) {
-      request.pageCache = { key, generation: cache.generation, noStore: false };
+      request.pageCache = { key, generation: cache.generation, noStore: false, onHit: [] };
       return payload;
     }
     request.pageCache = { hit: entry };
+    const visitor = { ip: request.ip, userAgent: request.headers["user-agent"] };
+    for (const work of entry.onHit) {
+      await work(visitor).catch((error: unknown) => {
+        request.log.error({ msg: "the page cache's per-visitor work failed", err: error });
+      });
+    }
     reply.header("content-type", entry.contentType);
     reply.header("etag", entry.etag);
     await reply.send(bodyWithNonce(entry, request.cspNonce));
@@ -110,7 +122,7 @@ export function registerPageCache(
     /** A page that writes this visitor's XSRF token (a form) is theirs alone. */
     const store = (body: Buffer) => {
       if (state.noStore || (request.csrfToken && body.includes(request.csrfToken))) return;
-      cache.set(state.key, { ...page, body }, state.generation);
+      cache.set(state.key, { ...page, body, onHit: state.onHit }, state.generation);
     };
     if (typeof payload === "string" || Buffer.isBuffer(payload)) {
       const body = Buffer.from(payload);
@@ -155,4 +167,10 @@ export function registerPageCache(
 export function doNotStorePage(request: FastifyRequest): void {
   const state = request.pageCache;
   if (state && !("hit" in state)) state.noStore = true;
+}
+
+/** Has `work` done again for each visitor a stored copy of this request's page is served to. */
+export function onPageCacheHit(request: FastifyRequest, work: HitWork): void {
+  const state = request.pageCache;
+  if (state && !("hit" in state)) state.onHit.push(work);
 }

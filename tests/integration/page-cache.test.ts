@@ -220,6 +220,26 @@ describe("the page cache", () => {
     expect(gone.body).not.toContain("Page cache comment: bought three.");
   });
 
+  it("counts each visitor's view of a deal page it serves from the cache", async () => {
+    const deal = await postDeal("Page cache: counted rulers");
+    const views = async () =>
+      (
+        await t.deps.db
+          .selectFrom("posts")
+          .select("views")
+          .where("id", "=", deal.id)
+          .executeTakeFirstOrThrow()
+      ).views;
+    const browser = (n: number) => ({ "user-agent": `Mozilla/5.0 (X11; Linux) Visitor/${n}` });
+    await page(t, deal.url, VISITOR, browser(1));
+    const hit = await page(t, deal.url, VISITOR, browser(2));
+    expect(hit.headers.etag).toBeTruthy();
+    expect(await views()).toBe(2);
+    await page(t, deal.url, VISITOR, browser(2)); // the same visitor the same day: once
+    await page(t, deal.url, VISITOR, browser(3));
+    expect(await views()).toBe(3);
+  });
+
   it("shows a follower on a profile page on the next request", async () => {
     const profile = `/profile/${member.id}`;
     await cached(t, profile);
