@@ -25,6 +25,18 @@ export interface RequestContext {
   publicConfig: PublicConfig;
   /** The client's address (for view counting and rate limits). */
   clientIp: string;
+  /**
+   * Keeps this response out of the server's page cache (server/plugins/page-cache.ts): the render
+   * failed after the page began to stream, so the copy on its way in is not the page.
+   */
+  doNotCache(): void;
+  /**
+   * Work this page does for each visitor besides rendering it (counting a view): done again for
+   * every visitor the page cache serves the stored page to.
+   */
+  onPageCacheHit(
+    work: (visitor: { ip: string; userAgent: string | undefined }) => Promise<unknown>,
+  ): void;
   /** The request's logger (failures a page survives are logged, not shown). */
   log: Deps["log"];
 }

@@ -67,7 +67,11 @@ export default function handleRequest(
           responseStatusCode = 500;
           // Errors inside the shell are logged here; shell errors reject and are logged by
           // React Router's handleDocumentRequest.
-          if (shellRendered) console.error(error);
+          if (shellRendered) {
+            // The status has gone; the page streamed is not the page: keep it out of the cache.
+            loadContext.get(requestContext).doNotCache();
+            console.error(error);
+          }
         },
       },
     );

@@ -29,6 +29,7 @@ describe("loadConfig", () => {
     ["SMTP_URL", "http://mail"],
     ["DEMO_DATA", "sometimes"],
     ["RATE_LIMIT", "maybe"],
+    ["PAGE_CACHE", "sometimes"],
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "true"],
     ["TRUST_PROXY", "10.0.0.1,proxy.example.com"],
@@ -42,6 +43,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ [name]: value })).toThrow(
       new RegExp(`^Invalid environment variable ${name}=`),
     );
+  });
+
+  it("keeps pages in the server unless PAGE_CACHE=off", () => {
+    expect(loadConfig({}).pageCache).toBe(true);
+    expect(loadConfig({ PAGE_CACHE: "off" }).pageCache).toBe(false);
   });
 
   it("needs both Stripe keys or neither", () => {

@@ -105,6 +105,8 @@ const EnvSchema = z.object({
   MEDIA_BASE_URL: httpUrl.optional(),
   /** Tests only: the link check may fetch loopback addresses (a local server). Never in production. */
   LINK_CHECK_ALLOW_LOOPBACK: onOff.default("off"),
+  /** The in-server cache of anonymous pages (docs/decisions/0049-page-cache.md); off to measure. */
+  PAGE_CACHE: onOff.default("on"),
 });
 
 export interface OAuthProviderConfig {
@@ -134,6 +136,8 @@ export interface Config {
   logLevel: string;
   /** The link check may reach loopback addresses (tests' local servers); refused in production. */
   linkCheckAllowLoopback: boolean;
+  /** Rendered anonymous pages are kept in the server (PAGE_CACHE, on by default). */
+  pageCache: boolean;
   /** Object storage for media; undefined: the folder DATA_DIR/media. */
   s3?: S3Config;
   /** Where pages link media instead of /media/ (a CDN), without a trailing slash. */
@@ -256,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     logLevel: e.LOG_LEVEL,
     linkCheckAllowLoopback: e.LINK_CHECK_ALLOW_LOOPBACK === "on",
+    pageCache: e.PAGE_CACHE === "on",
     ...(s3 ? { s3 } : {}),
     ...(e.MEDIA_BASE_URL ? { mediaBaseUrl: e.MEDIA_BASE_URL } : {}),
   };

@@ -12,6 +12,7 @@ import type { Config } from "../config/env.ts";
 import { publicConfig } from "../config/public.ts";
 import { MAX_UPLOAD_BYTES } from "../core/constants.ts";
 import type { Deps } from "../core/deps.ts";
+import { startChangeBroadcast } from "../core/cache/broadcast.ts";
 import { createChangeFeed } from "../core/cache/changes.ts";
 import type { JobQueue } from "../core/jobs/queue.ts";
 import { workSiteJobs } from "../core/jobs/site-jobs.ts";
@@ -29,6 +30,7 @@ import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerHttpCache } from "./plugins/http-cache.ts";
 import { registerMedia } from "./plugins/media.ts";
+import { doNotStorePage, onPageCacheHit, registerPageCache } from "./plugins/page-cache.ts";
 import { RATE_LIMITS, registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
@@ -93,6 +95,15 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     now: options.now ?? (() => new Date()),
   };
   const services = createServices(deps);
+  // Changes made by the other server processes on this database reach this one's caches.
+  const broadcast = await startChangeBroadcast({
+    changes: deps.changes,
+    db,
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    log: app.log,
+  });
+  if (broadcast) app.addHook("onClose", () => broadcast.close());
   await workSiteJobs(jobs, {
     db,
     mailer: options.mailer ?? mailerFor(config, (line) => app.log.info(line)),
@@ -108,6 +119,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await app.register(cookie);
   await registerSecurityHeaders(app, { dev, mediaBaseUrl: config.mediaBaseUrl });
   await registerHttpCache(app);
+  // Its answers follow the HTTP cache's (what is public) and precede compression (plain bytes).
+  registerPageCache(app, { changes: deps.changes, enabled: config.pageCache && !dev });
   await app.register(compress, { threshold: 1024 });
   await registerRateLimits(app, { enabled: config.rateLimit, redisUrl: config.redisUrl });
   await app.register(sessionPlugin, { db, secureCookies, now: deps.now });
@@ -153,6 +166,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           },
           publicConfig: publicConfig(config),
           clientIp: request.ip,
+          doNotCache: () => doNotStorePage(request),
+          onPageCacheHit: (work) => onPageCacheHit(request, work),
           log: request.log,
         });
         return context;

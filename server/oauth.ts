@@ -13,7 +13,8 @@ import type { Services } from "../core/services.ts";
 import { RATE_LIMITS } from "./plugins/rate-limit.ts";
 
 /** Holds state, PKCE verifier and nonce between the redirect to the provider and its callback. */
-const FLOW_COOKIE = "oauthFlow";
+export const OAUTH_FLOW_COOKIE = "oauthFlow";
+const FLOW_COOKIE = OAUTH_FLOW_COOKIE;
 const FLOW_TTL_SECONDS = 10 * 60;
 
 interface StoredFlow extends AuthorizationFlow {

@@ -52,6 +52,11 @@ export async function loadPostPage(
       }),
     )) ?? notFound();
   const post = details.product_details;
+  if (!user && !details.moderation) {
+    // A visitor served this page from the page cache is counted as this one was.
+    const { onPageCacheHit } = context.get(requestContext);
+    onPageCacheHit((visitor) => services.posts.countVisitorView(post.id, visitor));
+  }
   const expectedType = variant === "deal" ? "d" : "g";
   if (post.post_type !== expectedType || params.slug !== post.slug) {
     throw redirect(post.path, 301);

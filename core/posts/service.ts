@@ -79,7 +79,16 @@ export function createPostsService({ db, now }: Deps) {
     };
   }
 
-  return { details };
+  return {
+    details,
+    /**
+     * Counts a visitor's view of a live post whose page was served from the page cache
+     * (server/plugins/page-cache.ts), as `details` does when the page is rendered.
+     */
+    async countVisitorView(postId: number, visitor: Visitor): Promise<boolean> {
+      return countView(postId, null, visitor, now());
+    },
+  };
 }
 
 export type PostsService = ReturnType<typeof createPostsService>;

@@ -124,6 +124,7 @@ export function createProfilesService(deps: Deps) {
         return repo.findProfileUser(trx, followeeId);
       });
       if (!followee) throw new NotFoundError();
+      changes.emit("users"); // profile pages show followers and their counts
       const following = status === FOLLOW;
       return {
         message: following

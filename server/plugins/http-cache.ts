@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { etagOfParts, splitAtNonce } from "../../core/cache/page-cache.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -9,8 +9,12 @@ declare module "fastify" {
   }
 }
 
-/** Anonymous pages: a minute fresh, five more served stale while a CDN revalidates. */
-const PAGE_CACHE_CONTROL = "public, max-age=60, stale-while-revalidate=300";
+/**
+ * Anonymous pages: a browser revalidates every time (with the ETag of a page-cache hit, so a
+ * change shows at once and an unchanged page is a 304); a shared cache keeps it a minute, and five
+ * more served stale while it revalidates.
+ */
+export const PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
 const PRIVATE_CACHE_CONTROL = "private, no-cache";
 
 function isHtml(reply: FastifyReply): boolean {
@@ -50,25 +54,10 @@ async function toBuffer(payload: unknown): Promise<Buffer | null> {
 
 /**
  * A weak ETag over the body with this response's CSP nonce blanked out: the nonce is new on every
- * render, the content is not, so an unchanged page keeps its ETag and revalidates to a 304.
+ * render, the content is not, so an unchanged answer keeps its ETag and revalidates to a 304.
  */
 function etagOf(body: Buffer, nonce: string): string {
-  const hash = createHash("sha1");
-  // The bytes between the nonce's occurrences, hashed in place: decoding a page to a string to
-  // drop the nonce cost more than rendering its cards.
-  let from = 0;
-  if (nonce) {
-    for (
-      let at = body.indexOf(nonce, 0, "latin1");
-      at !== -1;
-      at = body.indexOf(nonce, from, "latin1")
-    ) {
-      hash.update(body.subarray(from, at));
-      from = at + nonce.length;
-    }
-  }
-  hash.update(from === 0 ? body : body.subarray(from));
-  return `W/"${hash.digest("base64url").slice(0, 27)}"`;
+  return etagOfParts(splitAtNonce(body, nonce));
 }
 
 function matches(request: FastifyRequest, etag: string): boolean {
@@ -76,14 +65,26 @@ function matches(request: FastifyRequest, etag: string): boolean {
   return !!header && header.split(",").some((candidate) => candidate.trim() === etag);
 }
 
+function notModified(reply: FastifyReply) {
+  reply.code(304);
+  reply.removeHeader("content-length");
+  // The browser keeps the policy stored with the body it already has, whose nonce matches that
+  // body; a fresh policy here would carry a nonce the cached page does not.
+  reply.removeHeader("content-security-policy");
+  return "";
+}
+
 /**
- * Cache-Control, ETag, Vary and 304 (docs/decisions/0027). Registered after the security headers
- * (whose policy it may drop from a 304) and before compression (the ETag is over the plain body).
+ * Cache-Control, ETag, Vary and 304 (docs/decisions/0027, 0049). Registered after the security
+ * headers (whose policy it may drop from a 304) and before the page cache and compression.
  *
  * - Signed-in pages are `private, no-cache` and stream.
- * - Publicly cacheable answers (see publicCacheControl) are buffered for their ETag. One that sets
- *   a cookie — the first visit's XSRF-TOKEN, a cleared session — is `private, no-cache` instead of
- *   public, so no shared cache hands one visitor's cookie, or a page made for it, to another.
+ * - Anonymous pages stream as React renders them. One served by the page cache
+ *   (server/plugins/page-cache.ts) carries the stored page's ETag and answers 304 when it matches.
+ * - Calls and feeds that declare `config.cacheSeconds` are buffered for their ETag.
+ * - A publicly cacheable answer that sets a cookie — the first visit's XSRF-TOKEN, a cleared
+ *   session — is `private, no-cache` instead of public, so no shared cache hands one visitor's
+ *   cookie, or a page made for it, to another.
  * - Everything else streams through untouched.
  */
 export async function registerHttpCache(app: FastifyInstance) {
@@ -95,24 +96,24 @@ export async function registerHttpCache(app: FastifyInstance) {
       }
       return payload;
     }
-
-    const body = await toBuffer(payload);
-    if (!body) return payload;
-    const etag = etagOf(body, request.cspNonce);
-    reply.header("etag", etag);
     reply.header(
       "cache-control",
       reply.hasHeader("set-cookie") ? PRIVATE_CACHE_CONTROL : cacheControl,
     );
     reply.header("vary", "Cookie, Authorization, Accept-Encoding");
-    if (matches(request, etag)) {
-      reply.code(304);
-      reply.removeHeader("content-length");
-      // The browser keeps the policy stored with the body it already has, whose nonce matches
-      // that body; a fresh policy here would carry a nonce the cached page does not.
-      reply.removeHeader("content-security-policy");
-      return "";
+
+    if (cacheControl === PAGE_CACHE_CONTROL) {
+      // A page: its ETag, if any, is the page cache's; the body streams on.
+      const etag = reply.getHeader("etag");
+      if (typeof etag === "string" && matches(request, etag)) return notModified(reply);
+      return payload;
     }
+
+    const body = await toBuffer(payload);
+    if (!body) return payload;
+    const etag = etagOf(body, request.cspNonce);
+    reply.header("etag", etag);
+    if (matches(request, etag)) return notModified(reply);
     return body;
   });
 }

@@ -29,6 +29,11 @@ export interface TestAppOptions {
   now?: () => Date;
   /** Extra environment, e.g. { RATE_LIMIT: "on" } or OAuth issuers. */
   env?: Record<string, string>;
+  /**
+   * PostgreSQL only: a second server process's app on this app's database (its schema and job
+   * queue), seeded by the first; close it before the first, which drops the schemas.
+   */
+  sameDatabaseAs?: TestApp;
 }
 
 export interface TestApp extends BuiltApp {
@@ -40,6 +45,8 @@ export interface TestApp extends BuiltApp {
   jobs: JobQueue;
   /** The pool under the app's database, for tests of the connection itself. */
   pool: pg.Pool;
+  /** PostgreSQL: the schema the app's tables are in; undefined on PGlite. */
+  schema: string | undefined;
   close(): Promise<void>;
 }
 
@@ -51,7 +58,13 @@ export interface TestApp extends BuiltApp {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cbd-test-"));
   const databaseUrl = process.env.DATABASE_URL;
-  const schema = databaseUrl ? `test_${randomBytes(6).toString("hex")}` : undefined;
+  const shared = options.sameDatabaseAs;
+  if (shared && !shared.schema) throw new Error("sameDatabaseAs needs DATABASE_URL (PostgreSQL)");
+  const schema = shared
+    ? shared.schema
+    : databaseUrl
+      ? `test_${randomBytes(6).toString("hex")}`
+      : undefined;
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
@@ -66,7 +79,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     poolSize: 4,
     image: databaseUrl ? undefined : migratedImage(),
   });
-  if ((options.seed ?? "small") === "small") {
+  if (!shared && (options.seed ?? "small") === "small") {
     // Demo images go where the app keeps media: DATA_DIR/media, or the bucket of S3_BUCKET.
     await seedDemoData(handle.db, { media: createMediaStorage(config), scale: "small" });
   }
@@ -89,11 +102,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mediaDir: path.join(dataDir, "media"),
     jobs,
     pool: handle.pool,
+    schema,
     async close() {
       await built.app.close();
       await jobs.stop();
       await handle.close();
-      if (databaseUrl && schema) {
+      if (databaseUrl && schema && !shared) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
