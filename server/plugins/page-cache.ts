@@ -119,9 +119,9 @@ export function registerPageCache(
       nonce: request.cspNonce,
       contentType: String(reply.getHeader("content-type")),
     };
-    /** A page that writes this visitor's XSRF token (a form) is theirs alone. */
+    /** A page that asked for this visitor's XSRF token (a form) is theirs alone. */
     const store = (body: Buffer) => {
-      if (state.noStore || (request.csrfToken && body.includes(request.csrfToken))) return;
+      if (state.noStore || request.xsrfState?.token) return;
       cache.set(state.key, { ...page, body, onHit: state.onHit }, state.generation);
     };
     if (typeof payload === "string" || Buffer.isBuffer(payload)) {
