@@ -46,7 +46,7 @@ async function signedIn(email: string) {
   return { browser, response };
 }
 
-function cookieOf(response: { cookies: { name: string; value: string }[] }, name: string) {
+function cookieOf<C extends { name: string }>(response: { cookies: C[] }, name: string) {
   return response.cookies.find((c) => c.name === name);
 }
 
