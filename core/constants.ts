@@ -9,6 +9,9 @@ export const PAGE_SIZE = {
 
 export const TRENDING_LIMIT = 12;
 
+/** How far back a coupon's "worked for 12 of 15 people" counts (issue 11, core/freshness). */
+export const FEEDBACK_WINDOW_DAYS = 30;
+
 /** Trending shows the hottest deals of this many UTC days, today included (decision 0008). */
 export const TRENDING_DAYS = 7;
 

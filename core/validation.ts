@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+// The one way a failed parse becomes field messages; in a module of its own, without zod, for the
+// browser's form kit (docs/decisions/0051-javascript-budget.md).
+export { fieldErrors, issuesToFieldErrors } from "./field-errors.ts";
+
 /**
  * The building blocks every input schema of core/<feature>/schema.ts is made of, and the one way a
  * failed parse becomes field messages (docs/decisions/0021-text-input-hardening.md).
@@ -34,23 +38,4 @@ export function text(options: { error?: string; multiline?: boolean } = {}) {
 /** Nothing given: absent, null, or text of only white space (a form's empty field). */
 export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && !value.trim());
-}
-
-/** Field → first message, for browser forms and API errors alike (`_` for the input as a whole). */
-export function issuesToFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const field = issue.path.length ? issue.path.join(".") : "_";
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
-
-/** Field → first message; null when the input is valid. */
-export function fieldErrors<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-): Record<string, string> | null {
-  const result = schema.safeParse(input ?? {});
-  return result.success ? null : issuesToFieldErrors(result.error.issues);
 }

@@ -1,14 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
-import { z } from "zod";
-import { AddCommentSchema } from "../../core/comments/schema.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { postFormSchemas } from "../lib/lazy-schemas.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { Field } from "./Form.tsx";
 
-/** The API's own rule for comment_text ('Please enter a comment before posting.' when blank). */
-const CommentTextSchema = z.object({ comment_text: AddCommentSchema.shape.comment_text });
+/** The API's own rule for comment_text, loaded when the box is first sent. */
+const commentTextSchema = async () => (await postFormSchemas()).CommentTextSchema;
 
 interface CommentFormProps {
   postId: number;
@@ -48,7 +47,7 @@ export function CommentForm(props: CommentFormProps) {
   const [posted, setPosted] = useState<string | null>(null);
   const postingResumed = useRef(false);
   const form = useApiForm(
-    CommentTextSchema,
+    commentTextSchema,
     ({ comment_text }) =>
       apiCall("/product_add_comment", {
         user_id: viewerId,

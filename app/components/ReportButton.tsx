@@ -1,15 +1,15 @@
 import { useId, useState } from "react";
-import { z } from "zod";
-import { REPORT_REASONS, ReportBody } from "../../core/moderation/schema.ts";
+import { REPORT_REASONS } from "../../core/moderation/reasons.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { postFormSchemas } from "../lib/lazy-schemas.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { Field, FormAlert } from "./Form.tsx";
 import "../styles/report.css";
 
-/** The dialog's fields, checked in the browser with the API's own rules. */
-const ReportFormSchema = z.object({ reason: ReportBody.shape.reason, note: ReportBody.shape.note });
+/** The dialog's fields, checked in the browser with the API's own rules (loaded when first sent). */
+const reportFormSchema = async () => (await postFormSchemas()).ReportFormSchema;
 
 interface ReportButtonProps {
   itemType: "d" | "g" | "comment" | "user";
@@ -33,7 +33,7 @@ export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonP
   const [sent, setSent] = useState<string | null>(null);
 
   const form = useApiForm(
-    ReportFormSchema,
+    reportFormSchema,
     (values) => apiCall("/report", { item_type: itemType, item_id: itemId, ...values }),
     (result, form) => {
       setOpen(false);

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import type { z } from "zod";
 import { DELAYS_MS } from "../../core/constants.ts";
-import { fieldErrors } from "../../core/validation.ts";
+import { fieldErrors } from "../../core/field-errors.ts";
 import type { ApiResult } from "./api.ts";
+import { chunkFailureMessage } from "./chunks.tsx";
 
 /**
  * The form kit's hook (docs/decisions/0022-form-kit-and-one-core.md): every form of the site keeps
@@ -111,9 +112,27 @@ function serverFieldErrors(body: ApiAnswer): FieldErrors {
  * The browser's check of a form: the schema's message per field, plus the messages of fields the
  * schema does not see (a chosen file), which belong to their widget and stay until it clears them.
  */
-function check(schema: z.ZodType, values: Record<string, string>, shown: FieldErrors) {
+function check(schema: z.ZodType | null, values: Record<string, string>, shown: FieldErrors) {
   const kept = Object.entries(shown).filter(([field]) => !(field in values));
-  return { ...fieldErrors(schema, values), ...Object.fromEntries(kept) } as FieldErrors;
+  const found = schema ? fieldErrors(schema, values) : null;
+  return { ...found, ...Object.fromEntries(kept) } as FieldErrors;
+}
+
+/** A form's schema: given, made, or loaded on use (app/lib/lazy-schemas.ts). */
+export type FormSchema = z.ZodType | (() => z.ZodType | Promise<z.ZodType>);
+
+/**
+ * A schema loaded on use. One that cannot arrive (ChunkLoadError) is reported in the console and
+ * gives null: the form is sent unchecked, and the server, which runs the same schema, answers the
+ * field messages.
+ */
+async function loaded(schema: Promise<z.ZodType>): Promise<z.ZodType | null> {
+  try {
+    return await schema;
+  } catch (error) {
+    console.error(chunkFailureMessage(error) ?? error);
+    return null;
+  }
 }
 
 /** Timers that die with the component. */
@@ -156,7 +175,7 @@ function useTimedMessage(ms: number, initial: FormMessage | null) {
 }
 
 export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
-  schema: z.ZodType | (() => z.ZodType),
+  schema: FormSchema,
   call: (values: V) => Promise<ApiResult<T>>,
   onSuccess: (result: ApiResult<T>, form: ApiForm<V>) => void | Promise<void>,
   options: ApiFormOptions<V, T>,
@@ -228,8 +247,12 @@ export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
     async submit(event) {
       event?.preventDefault();
       feedback.clear();
-      const found = check(typeof schema === "function" ? schema() : schema, values, errors);
+      const made = typeof schema === "function" ? schema() : schema;
+      // Checks that load on use (the first send of such a form): busy while they arrive.
+      if (made instanceof Promise) setBusy(true);
+      const found = check(made instanceof Promise ? await loaded(made) : made, values, errors);
       if (Object.keys(found).length) {
+        setBusy(false);
         showErrors(found);
         const text = options.invalidMessage?.(found, values);
         if (text) feedback.show({ text, tone: "danger" });

@@ -11,9 +11,9 @@
  * the indexes of migration 017 are, so the planner matches them.
  */
 import { sql, type RawBuilder } from "kysely";
+import type { DealSort } from "./sorts.ts";
 
-export const DEAL_SORTS = ["hot", "new", "discount", "price"] as const;
-export type DealSort = (typeof DEAL_SORTS)[number];
+export { DEAL_SORTS, type DealSort } from "./sorts.ts";
 
 /** Deals without a price sort after the dearest one (prices are numeric(12, 2)). */
 const NO_PRICE = "-1000000000000";

@@ -5,7 +5,7 @@ import type { Database } from "../../db/schema.ts";
 import type { DealScope } from "./deal-scope.ts";
 import { dealCardQuery, isLive } from "./deal-card-query.ts";
 import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
-import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature.ts";
+import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature-sql.ts";
 import { TRENDING_DAYS } from "../constants.ts";
 import { LIVE_KEY, sortKey, sortKeyText, sortKeyValue, type DealSort } from "./deal-sort.ts";
 

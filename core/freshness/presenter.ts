@@ -1,5 +1,5 @@
 import type { LinkCheckOutcome, VerifiedBy } from "../../db/schema.ts";
-import { FEEDBACK_WINDOW_DAYS } from "./schema.ts";
+import { FEEDBACK_WINDOW_DAYS } from "../constants.ts";
 
 /** What the deal page's freshness panel shows, and the answers of the two calls carry. */
 export interface Freshness {

@@ -15,9 +15,6 @@ export type CouponFeedbackInput = z.output<typeof CouponFeedbackBody>;
 export const ConfirmDealBody = z.object({ unique_id: uniqueId });
 export type ConfirmDealInput = z.output<typeof ConfirmDealBody>;
 
-/** How far back "worked for 12 of 15 people" counts. */
-export const FEEDBACK_WINDOW_DAYS = 30;
-
 /** What members are told, in one place for the API, the page and the tests. */
 export const FRESHNESS_MESSAGES = {
   notFound: "That deal does not exist or was deleted.",

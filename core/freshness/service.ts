@@ -6,12 +6,8 @@ import type { DbOrTx } from "../../db/index.ts";
 import { feedbackRefusal } from "./policy.ts";
 import { presentFreshness, type Freshness } from "./presenter.ts";
 import * as repo from "./repository.ts";
-import {
-  FEEDBACK_WINDOW_DAYS,
-  FRESHNESS_MESSAGES,
-  type ConfirmDealInput,
-  type CouponFeedbackInput,
-} from "./schema.ts";
+import { FEEDBACK_WINDOW_DAYS } from "../constants.ts";
+import { FRESHNESS_MESSAGES, type ConfirmDealInput, type CouponFeedbackInput } from "./schema.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

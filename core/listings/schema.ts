@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageNumber } from "../catalog/schema.ts";
 import { SEARCH_MAX_LENGTH } from "../constants.ts";
-import { DEAL_SORTS } from "../deals/deal-sort.ts";
+import { DEAL_SORTS } from "../deals/sorts.ts";
 import { optionalId } from "../deals/schema.ts";
 import { SINGLE_LINE, isBlank, text } from "../validation.ts";
 import { EXPIRED_CHOICES, EXPIRED_CHOICE_MESSAGE, type ExpiredChoice } from "../expiry/schema.ts";

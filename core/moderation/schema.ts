@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "../validation.ts";
+import { REPORT_REASONS } from "./reasons.ts";
 
 /** What can be reported and moderated: a deal (`d`), an educator post (`g`), a comment, a user. */
 export const ModeratedItemType = z.enum(["d", "g", "comment", "user"], {
@@ -32,15 +33,7 @@ export const ModerateBody = z.object({
 
 export type ModerateInput = z.output<typeof ModerateBody>;
 
-/** The reasons a member may give for a report, as stored and as the dialog lists them. */
-export const REPORT_REASONS = [
-  { value: "spam", label: "Spam or advertising" },
-  { value: "expired", label: "Expired deal" },
-  { value: "wrong price", label: "Wrong price" },
-  { value: "offensive", label: "Offensive or abusive" },
-  { value: "duplicate", label: "Duplicate" },
-  { value: "other", label: "Something else" },
-] as const;
+export { REPORT_REASONS } from "./reasons.ts";
 
 export const REPORT_MESSAGES = {
   reason: "Please choose a reason for your report.",

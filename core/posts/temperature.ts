@@ -1,5 +1,3 @@
-import { sql } from "kysely";
-
 /**
  * A post's temperature: the degree badge of every card and of the deal page, and the order of
  * Trending (docs/decisions/0008-trending-score.md, "Temperature").
@@ -55,13 +53,3 @@ export function temperatureAfterVote(
     reaction === "like" ? 1 : reaction === "unlike" ? -1 : 0;
   return degrees + DEGREES_PER_VOTE * (weight(to) - weight(from));
 }
-
-/**
- * netVotes in SQL, written exactly as migration 016's index posts_heat_idx has it, so that an
- * ORDER BY of it walks the index. (Damped counts never exceed their counts: the trigger of
- * migration 011 damps only reactions that exist.)
- */
-export const NET_VOTES_SQL = sql<number>`((posts.likes_count - posts.damped_likes) - (posts.unlikes_count - posts.damped_unlikes))`;
-
-/** The UTC day a post was created, as migration 016's index has it. */
-export const CREATED_DAY_SQL = sql<string>`((posts.created_at AT TIME ZONE 'UTC')::date)`;

@@ -1,0 +1,17 @@
+import { sql } from "kysely";
+
+/*
+ * The temperature's SQL (core/posts/temperature.ts), apart from it so that the browser, which
+ * imports the temperature for the cards' badges, does not download the query builder
+ * (docs/decisions/0051-javascript-budget.md).
+ */
+
+/**
+ * netVotes in SQL, written exactly as migration 016's index posts_heat_idx has it, so that an
+ * ORDER BY of it walks the index. (Damped counts never exceed their counts: the trigger of
+ * migration 011 damps only reactions that exist.)
+ */
+export const NET_VOTES_SQL = sql<number>`((posts.likes_count - posts.damped_likes) - (posts.unlikes_count - posts.damped_unlikes))`;
+
+/** The UTC day a post was created, as migration 016's index has it. */
+export const CREATED_DAY_SQL = sql<string>`((posts.created_at AT TIME ZONE 'UTC')::date)`;
