@@ -11,7 +11,7 @@ import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
-import { BOOKMARK_ICON, COMMENT_ICON, MINUS_ICON, PLUS_ICON } from "./icons.tsx";
+import { MASK_ICONS } from "./icons.tsx";
 import { VerifiedTag } from "./VerifiedTag.tsx";
 import "../styles/deal-card.css";
 
@@ -51,7 +51,7 @@ function CardSave({ deal, voting }: { deal: DealCardView; voting: GridVoting }) 
       title={saved ? "Saved" : "Save"}
       onClick={() => voting.toggleSave(deal)}
     >
-      {BOOKMARK_ICON}
+      {MASK_ICONS.bookmark}
     </button>
   );
 }
@@ -78,9 +78,9 @@ function CardVote({
           aria-describedby={badgeId}
           onClick={() => voting.vote(deal, "unlike")}
         >
-          {MINUS_ICON}
+          {MASK_ICONS.minus}
         </button>
-        <TemperatureBadge degrees={temperature} id={badgeId} />
+        <TemperatureBadge degrees={temperature} id={badgeId} icon={MASK_ICONS.thermometer} />
         <button
           type="button"
           className="card-vote-button hot"
@@ -89,7 +89,7 @@ function CardVote({
           aria-describedby={badgeId}
           onClick={() => voting.vote(deal, "like")}
         >
-          {PLUS_ICON}
+          {MASK_ICONS.plus}
         </button>
       </div>
       {message && (
@@ -170,7 +170,7 @@ export function DealCard({
           )}
           {deal.store_title && <span className="deal-card-store">{deal.store_title}</span>}
           <span className="deal-card-comments" title="Comments">
-            {COMMENT_ICON}
+            {MASK_ICONS.comment}
             <span className="visually-hidden">Comments: </span>
             {deal.comments}
           </span>

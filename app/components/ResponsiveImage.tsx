@@ -9,7 +9,8 @@ import "../styles/images.css";
  * panel of listing pages).
  */
 export const IMAGE_SIZES = {
-  card: "(max-width: 575px) 96px, (max-width: 766px) calc(50vw - 24px), (max-width: 990px) calc(33.3vw - 21px), 280px",
+  // Written without optional spaces: every card of a page repeats it twice.
+  card: "(max-width:575px) 96px,(max-width:766px) calc(50vw - 24px),(max-width:990px) calc(33.3vw - 21px),280px",
   /**
    * The deal page's picture, in its padded card: full width on phones, then 5/11 of the card
    * beside the summary (at most 500 px).

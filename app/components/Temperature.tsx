@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { heatOf, type Heat } from "../../core/posts/temperature.ts";
 import { THERMOMETER_ICON } from "./icons.tsx";
 import "../styles/temperature.css";
@@ -9,13 +10,24 @@ const HEAT_WORDS: Record<Heat, string> = {
   hot: "hot",
 };
 
-/** "120°", and for screen readers "Temperature 120 degrees, hot". */
-export function TemperatureBadge({ degrees, id }: { degrees: number; id?: string }) {
+/**
+ * "120°", and for screen readers "Temperature 120 degrees, hot". Cards pass their lighter
+ * thermometer (MASK_ICONS in icons.tsx).
+ */
+export function TemperatureBadge({
+  degrees,
+  id,
+  icon = THERMOMETER_ICON,
+}: {
+  degrees: number;
+  id?: string;
+  icon?: ReactNode;
+}) {
   const heat = heatOf(degrees);
   const word = HEAT_WORDS[heat];
   return (
-    <span id={id} className={`temp-badge temp-${heat}`} data-heat={heat}>
-      {THERMOMETER_ICON}
+    <span id={id} className={`temp-badge temp-${heat}`}>
+      {icon}
       <span className="temp-degrees" aria-hidden="true">
         {`${degrees}°`}
       </span>

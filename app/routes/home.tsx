@@ -2,7 +2,12 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Link, useLoaderData, useLocation, useNavigate, useNavigation } from "react-router";
 import { requestContext } from "#app-context";
 import { PAGE_SIZE } from "../../core/constants.ts";
-import { toCardView, type DealCardView } from "../../core/deals/card-view.ts";
+import {
+  shareCards,
+  unshareCards,
+  type DealCardView,
+  type SharedCards,
+} from "../../core/deals/card-view.ts";
 import type { presentHomeFilter, presentRecentPage } from "../../core/deals/presenter.ts";
 import { DealGrid } from "../components/DealCard.tsx";
 import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
@@ -20,11 +25,30 @@ import "../styles/home.css";
 import type { Route } from "./+types/home";
 import { pageClock } from "../../core/time/page-clock.ts";
 
+/** The lists as the page shows them. */
 interface HomeLists {
   trending: DealCardView[];
   recent: DealCardView[];
   currentPage: number;
   lastPage: number;
+}
+
+/**
+ * The lists as the loader sends them (and as Back's snapshots keep them): each distinct card once,
+ * in the card view, and the two lists as ids (core/deals/card-view.ts), so that a deal both
+ * trending and recent is in the page's hydration data once.
+ */
+interface HomeListsData extends SharedCards<"trending" | "recent"> {
+  currentPage: number;
+  lastPage: number;
+}
+
+function packLists({ trending, recent, currentPage, lastPage }: HomeLists): HomeListsData {
+  return { ...shareCards({ trending, recent }), currentPage, lastPage };
+}
+
+function unpackLists(data: HomeListsData): HomeLists {
+  return { ...unshareCards(data), currentPage: data.currentPage, lastPage: data.lastPage };
 }
 
 /**
@@ -42,31 +66,24 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     stores: new Set(stores.map((s) => s.id)),
     categories: new Set(categories.map((c) => c.id)),
   });
-  let lists: HomeLists;
-  if (isFiltered(filter)) {
-    const filtered = await services.deals.homeFilter({
-      store_id: filter.store ?? undefined,
-      category_id: filter.category ?? undefined,
-      page: 1,
-    });
-    lists = {
-      trending: filtered.trending.map(toCardView),
-      recent: filtered.recent.deals.map(toCardView),
-      currentPage: filtered.recent.currentPage,
-      lastPage: filtered.recent.lastPage,
-    };
-  } else {
-    lists = {
-      trending: home.trending.map(toCardView),
-      recent: home.recent.deals.map(toCardView),
-      currentPage: home.recent.currentPage,
-      lastPage: home.recent.lastPage,
-    };
-  }
+  const { trending, recent } = isFiltered(filter)
+    ? await services.deals.homeFilter({
+        store_id: filter.store ?? undefined,
+        category_id: filter.category ?? undefined,
+        page: 1,
+      })
+    : home;
+  const lists = packLists({
+    trending,
+    recent: recent.deals,
+    currentPage: recent.currentPage,
+    lastPage: recent.lastPage,
+  });
   return {
     wishlist: home.wishlist,
     filter,
-    // Cards carry only what they show (core/deals/card-view.ts); the JSON API keeps full ones.
+    // Cards carry only what they show, each once (core/deals/card-view.ts); the JSON API keeps
+    // full ones.
     lists,
     /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */
     now: pageClock(),
@@ -126,11 +143,15 @@ function useHomeLists(data: LoaderData) {
   const location = useLocation();
   const navigate = useNavigate();
   const navigation = useNavigation();
-  const [state, setState] = useState({ source: data, lists: data.lists, failed: false });
+  const [state, setState] = useState(() => ({
+    source: data,
+    lists: unpackLists(data.lists),
+    failed: false,
+  }));
   let current = state;
   if (state.source !== data) {
     // New loader data (another filter, a revalidation): start from its lists.
-    current = { source: data, lists: data.lists, failed: false };
+    current = { source: data, lists: unpackLists(data.lists), failed: false };
     setState(current);
   }
   const { lists, failed } = current;
@@ -142,7 +163,7 @@ function useHomeLists(data: LoaderData) {
   }, [data]);
 
   useEffect(() => {
-    rememberHome(location.key, location.search, { ...data, lists });
+    rememberHome(location.key, location.search, { ...data, lists: packLists(lists) });
   }, [data, lists, location.key, location.search]);
   useEffect(() => {
     const key = location.key;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import sharp from "sharp";
 import type { MediaStorage } from "../../core/media/storage.ts";
 import { sizedName } from "../../core/media/variants.ts";
@@ -183,6 +184,16 @@ const POST_IMAGE = { width: 800, height: 600 } as const;
 /** The file name of a deal's or discussion's picture: `<stem>.800x600.webp`. */
 export function postImageFile(stem: string): string {
   return sizedName(stem, POST_IMAGE.width, POST_IMAGE.height, "webp");
+}
+
+/**
+ * The file name of a deal's picture: `deal-<12 hex digits>.800x600.webp`, the digits a hash of
+ * what names the deal (`key`: its title and store). A card names its picture seven times (the
+ * image, its WebP and AVIF variants), so a name as short as an upload's (core/media/images.ts)
+ * rather than the deal's slug keeps every listing page's HTML lighter (decision 0050).
+ */
+export function dealImageFile(key: string): string {
+  return postImageFile(`deal-${createHash("sha256").update(key).digest("hex").slice(0, 12)}`);
 }
 
 export function dealSvg(spec: DealImageSpec): string {

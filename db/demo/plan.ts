@@ -20,6 +20,7 @@ import {
   dealSvg,
   discussionSvg,
   logoSvg,
+  dealImageFile,
   postImageFile,
   storeBadgeSvg,
   tileSvg,
@@ -823,7 +824,7 @@ function planFreebies(rng: Random, context: PostContext, titles: Set<string>): D
       );
     const link = `https://www.${store.seed.domain}${freebie.path}`;
     titles.add(freebie.title);
-    const imageFile = postImageFile(`deal-${slugOf(freebie.title).slice(0, 60)}`);
+    const imageFile = dealImageFile(`${freebie.title}\n${store.slug}`);
     const seed = category.seed;
     context.images.push({
       file: imageFile,
@@ -963,9 +964,7 @@ function offerPost(
       ? "Back to School"
       : "Hot Deals";
   const noEnd = rng.chance(isCoupon ? 0.05 : 0.22);
-  const imageFile = postImageFile(
-    `deal-${slugOf(title).slice(0, 60).replace(/-+$/, "")}-${store.slug}`,
-  );
+  const imageFile = dealImageFile(`${title}\n${store.slug}`);
   const image: DealImageSpec = {
     headline: offer.headline,
     color: seed.color,

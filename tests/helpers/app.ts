@@ -20,8 +20,8 @@ function migratedImage(): Blob | undefined {
 }
 
 export interface TestAppOptions {
-  /** Demo content to load: "small" (default) or "none". */
-  seed?: "small" | "none";
+  /** Demo content to load: "small" (default), "full" (what `npm start` seeds) or "none". */
+  seed?: "small" | "full" | "none";
   /** Serve pages from the production build (built first when stale: see vitest.config.ts). */
   pages?: boolean;
   /** The transport the mail job uses; by default SMTP_URL's server or DATA_DIR/outbox/. */
@@ -79,9 +79,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     poolSize: 4,
     image: databaseUrl ? undefined : migratedImage(),
   });
-  if (!shared && (options.seed ?? "small") === "small") {
+  const seed = options.seed ?? "small";
+  if (!shared && seed !== "none") {
     // Demo images go where the app keeps media: DATA_DIR/media, or the bucket of S3_BUCKET.
-    await seedDemoData(handle.db, { media: createMediaStorage(config), scale: "small" });
+    await seedDemoData(handle.db, { media: createMediaStorage(config), scale: seed });
   }
   const jobsSchema = schema ? `${schema}_jobs` : undefined;
   const jobs = createSiteJobQueue(handle, { schema: jobsSchema });
