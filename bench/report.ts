@@ -228,7 +228,11 @@ export interface LighthouseSummary {
   url: string;
   scores: Record<LighthouseCategory, number | null>;
   opportunities: { id: string; title: string; savingsMs: number; savingsBytes: number }[];
+  /** The failed audits that hold accessibility, best practices or SEO under 100. */
+  failed: { category: LighthouseCategory; id: string; title: string }[];
   metrics: Record<string, string>;
+  /** Lighthouse's measure of the machine's speed (a quiet desktop: about 1,000 or more). */
+  benchmarkIndex: number | null;
 }
 
 export const LIGHTHOUSE_CATEGORIES = [
@@ -251,7 +255,11 @@ export const LIGHTHOUSE_GOALS: Record<LighthouseCategory, number> = {
 export interface LighthouseResultLike {
   finalDisplayedUrl?: string;
   requestedUrl?: string;
-  categories: Record<string, { score: number | null } | undefined>;
+  environment?: { benchmarkIndex?: number };
+  categories: Record<
+    string,
+    { score: number | null; auditRefs?: { id: string; weight: number }[] } | undefined
+  >;
   audits: Record<
     string,
     {
@@ -264,6 +272,9 @@ export interface LighthouseResultLike {
     }
   >;
 }
+
+/** Under this benchmark index Lighthouse's simulated phone runs slower than it assumes. */
+export const SLOW_MACHINE = 1000;
 
 const METRICS = [
   "first-contentful-paint",
@@ -303,12 +314,26 @@ export function summarizeLighthouse(lhr: LighthouseResultLike, top = 5): Lightho
     .filter((o) => o.savingsMs > 0 || o.savingsBytes > 0)
     .sort((a, b) => b.savingsMs - a.savingsMs || b.savingsBytes - a.savingsBytes)
     .slice(0, top);
+  const failed = LIGHTHOUSE_CATEGORIES.filter((id) => id !== "performance").flatMap((category) =>
+    (lhr.categories[category]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr.audits[ref.id])
+      .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 1)
+      .map((audit) => ({ category, id: audit!.id, title: audit!.title })),
+  );
   const metrics: Record<string, string> = {};
   for (const id of METRICS) {
     const value = lhr.audits[id]?.displayValue;
     if (value) metrics[id] = value;
   }
-  return { url: lhr.finalDisplayedUrl ?? lhr.requestedUrl ?? "", scores, opportunities, metrics };
+  return {
+    url: lhr.finalDisplayedUrl ?? lhr.requestedUrl ?? "",
+    scores,
+    opportunities,
+    failed,
+    metrics,
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+  };
 }
 
 /** The Lighthouse figures of several pages as Markdown: scores against goals, then opportunities. */
@@ -336,6 +361,15 @@ export function lighthouseReport(summaries: readonly LighthouseSummary[]): strin
         .map(([id, value]) => `${id} ${value}`)
         .join(", ")}`,
     );
+    if (s.benchmarkIndex !== null) {
+      const slow = s.benchmarkIndex < SLOW_MACHINE;
+      lines.push(
+        `  machine speed (Lighthouse's benchmark index): ${Math.round(s.benchmarkIndex)}${
+          slow ? " — a busy or slow machine: performance reads low" : ""
+        }`,
+      );
+    }
+    for (const f of s.failed) lines.push(`  - ${f.category}: ${f.title} (${f.id})`);
     if (s.opportunities.length === 0) lines.push("  no opportunities left");
     for (const o of s.opportunities) {
       const saves = [

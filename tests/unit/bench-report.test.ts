@@ -149,10 +149,17 @@ describe("ratios and goals", () => {
 describe("Lighthouse summary", () => {
   const lhr: LighthouseResultLike = {
     finalDisplayedUrl: "http://127.0.0.1:4000/",
+    environment: { benchmarkIndex: 480 },
     categories: {
       performance: { score: 0.86 },
-      accessibility: { score: 1 },
-      "best-practices": { score: 0.96 },
+      accessibility: { score: 1, auditRefs: [{ id: "image-alt", weight: 10 }] },
+      "best-practices": {
+        score: 0.96,
+        auditRefs: [
+          { id: "inspector-issues", weight: 1 },
+          { id: "color-contrast", weight: 0 },
+        ],
+      },
       seo: { score: null },
     },
     audits: {
@@ -181,6 +188,7 @@ describe("Lighthouse summary", () => {
         metricSavings: { FCP: 300, LCP: 320, CLS: 0.4 },
       },
       "image-alt": { id: "image-alt", title: "Images have alt", score: 1 },
+      "inspector-issues": { id: "inspector-issues", title: "Issues were logged", score: 0 },
       "color-contrast": { id: "color-contrast", title: "Contrast", score: 0 },
     },
   };
@@ -199,6 +207,11 @@ describe("Lighthouse summary", () => {
       ["uses-responsive-images", 0, 210_000],
     ]);
     expect(summary.metrics).toEqual({ "largest-contentful-paint": "3.0 s" });
+    // Failed audits of the other categories, those that count (weight > 0).
+    expect(summary.failed).toEqual([
+      { category: "best-practices", id: "inspector-issues", title: "Issues were logged" },
+    ]);
+    expect(summary.benchmarkIndex).toBe(480);
   });
 
   it("marks the scores under their goals", () => {
@@ -206,5 +219,7 @@ describe("Lighthouse summary", () => {
     expect(report).toContain("| / | 86 ✗ | 100 | 96 ✗ | – |");
     expect(report).toContain("  - Reduce unused JavaScript (saves 450 ms, 59 KiB)");
     expect(report).toContain("  - Properly size images (saves 205 KiB)");
+    expect(report).toContain("  - best-practices: Issues were logged (inspector-issues)");
+    expect(report).toContain("benchmark index): 480 — a busy or slow machine");
   });
 });
