@@ -149,9 +149,13 @@ export interface Measurement {
   cpuPerRequest: number | null;
 }
 
-/** a ÷ b; null when either is missing or b is not positive. */
+/**
+ * a ÷ b; null when either is missing or not positive: every figure of the bench (req/s, CPU per
+ * request) is positive when measured, and a zero means no request completed.
+ */
 export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
-  if (a == null || b == null || !Number.isFinite(a) || !Number.isFinite(b) || b <= 0) return null;
+  if (a == null || b == null || !Number.isFinite(a) || !Number.isFinite(b)) return null;
+  if (a <= 0 || b <= 0) return null;
   return a / b;
 }
 

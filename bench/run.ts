@@ -158,6 +158,10 @@ class Phase {
         continue;
       }
       const result = await measure(this.server, target, this.options);
+      if (result.rps === 0) {
+        console.log(`${this.title}: ${target.name}: no request completed, not measured`);
+        continue;
+      }
       this.processes = Math.max(this.processes, processCount(this.server.process.pid));
       this.results.push(result);
       console.log(

@@ -112,6 +112,9 @@ describe("ratios and goals", () => {
   it("divides only real, positive figures", () => {
     expect(ratio(3, 2)).toBe(1.5);
     expect(ratio(3, 0)).toBeNull();
+    // No request completed: nothing was measured, not "infinitely fast".
+    expect(ratio(0, 3)).toBeNull();
+    expect(costRatio(measurement(100, null), measurement(0, null)).value).toBeNull();
     expect(ratio(null, 2)).toBeNull();
     expect(ratio(3, undefined)).toBeNull();
     expect(throughputRatio(measurement(50, 1), measurement(200, 1))).toBe(0.25);
