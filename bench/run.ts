@@ -1,230 +1,410 @@
 /**
- * `npm run bench`: builds and starts the production server on a generated data set and measures,
- * from one run with autocannon, requests per second and p99 latency of each target, each as a
- * ratio of the trivial JSON route measured in the same run (the machines are shared and noisy, so
- * only ratios within one run are compared).
+ * `npm run bench`: builds, starts the production server on a generated data set and measures with
+ * autocannon, reporting everything of one run as ratios within that run (the machines are shared
+ * and noisy, so only ratios of one run are compared):
  *
- *   npm run bench                      # 1,000,000 deals (generated once into bench/.data/)
- *   npm run bench -- --deals 200000 --duration 5 --only home
+ *  1. the anonymous home page, with the page cache warm and with it off (PAGE_CACHE=off), against
+ *     the same HTML served by the same server as a static file;
+ *  2. the deal page, new deals pages 1 and 2,000, search with a common and a rare word, and the
+ *     same searches on a small data set (`--small-deals`, default 10,000);
+ *  3. with `--pg URL`: the listing and search calls on PostgreSQL (that database filled by
+ *     `npm run data:large`, which this does when it has no generated deals) against PGlite, and
+ *     PostgreSQL with WEB_CONCURRENCY=1 and 2;
+ *  4. the HTML bytes and the compressed JavaScript at start of the home and deal pages;
+ *  5. with `--lighthouse`: Lighthouse mobile on the home and a deal page (bench/lighthouse.ts).
+ *
+ *   npm run bench                                   # 1,000,000 deals (generated once into bench/.data/)
+ *   npm run bench -- --deals 20000 --duration 3 --pg postgres://postgres@127.0.0.1:5432/bench_small
+ *   npm run bench -- --only alerts --pg postgres://…   # issue 12's alert matching, PostgreSQL only
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
+import pg from "pg";
 import { javascriptWeight, someDealPath } from "./js-weight.ts";
+import {
+  costRatio,
+  measurementTable,
+  parseBenchArgs,
+  ratioTable,
+  throughputRatio,
+  UsageError,
+  type BenchOptions,
+  type Measurement,
+  type RatioRow,
+} from "./report.ts";
+import {
+  benchTargets,
+  DEEP_PAGE,
+  engineTargets,
+  findDeepPages,
+  freePort,
+  generatedSearchWords,
+  measure,
+  newDealsPages,
+  probe,
+  processCount,
+  searchTargets,
+  startServer,
+  stopServer,
+  TRIVIAL,
+  type DeepPages,
+  type SearchWords,
+  type Server,
+  type Target,
+} from "./targets.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-
-const deals = Number(arg("deals", process.env.BENCH_DEALS ?? "1000000"));
-const duration = Number(arg("duration", "8"));
-const connections = Number(arg("connections", "10"));
-const only = arg("only", "");
-
-interface Target {
-  name: string;
-  method: "GET" | "POST";
-  path: string;
-  body?: Record<string, unknown>;
-}
-
-const targets: Target[] = [
-  { name: "trivial JSON (GET /api/health)", method: "GET", path: "/api/health" },
-  { name: "POST /api/home", method: "POST", path: "/api/home", body: {} },
-  { name: "home page, anonymous SSR (GET /)", method: "GET", path: "/" },
-  {
-    name: "new deals page 1 (POST /api/category_page)",
-    method: "POST",
-    path: "/api/category_page",
-    body: { type: "d", slug: "", page: 1 },
-  },
-  {
-    name: "new deals page 2000 (POST /api/category_page)",
-    method: "POST",
-    path: "/api/category_page",
-    body: { type: "d", slug: "", page: 2000 },
-  },
-  { name: "new deals page 1, SSR (GET /newdeals)", method: "GET", path: "/newdeals" },
-  {
-    name: "new deals page 2000, SSR (GET /newdeals?page=2000)",
-    method: "GET",
-    path: "/newdeals?page=2000",
-  },
-  { name: "search SSR (GET /search?query=crayons)", method: "GET", path: "/search?query=crayons" },
-  { name: "store page, SSR (GET /store/walmart)", method: "GET", path: "/store/walmart" },
-];
-
-/**
- * CPU time (user + system, ms) the server process has used so far, from /proc; null where there is
- * none. CPU per request is steadier than requests per second on a shared machine: other work
- * slows the server down but does not make its requests cost more.
- */
-function cpuMs(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** The home page's HTML, copied into the client build so the server sends it as a static file. */
+const STATIC_HOME = "bench-static-home.html";
+const STATIC_TARGET: Target = {
+  name: `home HTML as a static file (GET /${STATIC_HOME})`,
+  method: "GET",
+  path: `/${STATIC_HOME}`,
+};
+const HOME_UNCACHED: Target = {
+  name: "home page, anonymous SSR, uncached (GET /)",
+  method: "GET",
+  path: "/",
+};
+const HOME_WARM: Target = {
+  name: "home page, anonymous, page cache warm (GET /)",
+  method: "GET",
+  path: "/",
+};
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
 }
 
-async function main() {
-  // Keyword alert matching (issue 12) runs against PostgreSQL alone: no server, no data set.
-  if (only === "alerts") {
-    const { benchAlerts } = await import("./alerts.ts");
-    await benchAlerts({
-      pg: arg("pg", process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"),
-      alerts: Number(arg("alerts", "100000")),
-      deals: Number(arg("publish", "200")),
-    });
-    return;
-  }
-  console.log("Building the production bundle…");
-  run("react-router", ["build"]);
-
+/** A PGlite data set of `deals` generated deals in bench/.data/, made once. */
+function pgliteDataSet(deals: number): string {
   const dataDir = path.join(root, "bench/.data", `deals-${deals}`);
   if (!fs.existsSync(path.join(dataDir, "READY"))) {
     console.log(
       `Generating ${deals.toLocaleString("en-US")} deals into ${path.relative(root, dataDir)} (once)…`,
     );
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.mkdirSync(dataDir, { recursive: true });
     run("tsx", ["db/demo/large.ts", "--deals", String(deals), "--data-dir", dataDir], {
       ...process.env,
       DATABASE_URL: "",
     });
     fs.writeFileSync(path.join(dataDir, "READY"), new Date().toISOString());
   }
+  return dataDir;
+}
 
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      RATE_LIMIT: "off",
-      LOG_LEVEL: "error",
-      DEMO_DATA: "off",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+/** Generated deals in a PostgreSQL database; fills an empty one with `npm run data:large`. */
+async function pgDataSet(url: string, deals: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let generated = 0;
   try {
-    for (let i = 0; i < 480; i++) {
-      try {
-        if ((await fetch(`${base}/api/health`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-
-    // A deal page: the newest deal, with its price history, freshness and related deals.
-    const dealPath = await someDealPath(base);
-    if (dealPath)
-      targets.push({ name: "deal page, SSR (GET /post/…)", method: "GET", path: dealPath });
-
-    const results: {
-      name: string;
-      rps: number;
-      p99: number;
-      errors: number;
-      cpuPerRequest: number | null;
-    }[] = [];
-    for (const target of targets) {
-      if (only && !target.name.includes(only) && target.name !== targets[0]!.name) continue;
-      const probe = await fetch(base + target.path, {
-        method: target.method,
-        headers: target.body ? { "content-type": "application/json" } : {},
-        body: target.body ? JSON.stringify(target.body) : undefined,
-      });
-      if (probe.status >= 400) {
-        console.log(`skip ${target.name}: answers ${probe.status}`);
-        continue;
-      }
-      const cpuBefore = cpuMs(server.pid);
-      const result = await autocannon({
-        url: base + target.path,
-        method: target.method,
-        headers: target.body ? { "content-type": "application/json" } : {},
-        body: target.body ? JSON.stringify(target.body) : undefined,
-        connections,
-        duration,
-      });
-      const cpuAfter = cpuMs(server.pid);
-      results.push({
-        name: target.name,
-        rps: result.requests.average,
-        p99: result.latency.p99,
-        errors: result.errors + result.non2xx,
-        cpuPerRequest:
-          cpuBefore === null || cpuAfter === null || result.requests.total === 0
-            ? null
-            : (cpuAfter - cpuBefore) / result.requests.total,
-      });
-      console.log(
-        `${target.name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`,
-      );
-    }
-
-    const baseline = results[0]!;
-    console.log(
-      `\n${deals.toLocaleString("en-US")} deals, ${connections} connections, ${duration} s each, one run\n`,
+    const table = await client.query<{ ok: boolean }>(
+      "SELECT to_regclass('posts') IS NOT NULL AS ok",
     );
-    console.log(
-      "| target | req/s | p99 ms | req/s ÷ trivial | p99 ÷ trivial | server CPU ms/req | errors |",
-    );
-    console.log("|---|---:|---:|---:|---:|---:|---:|");
-    for (const r of results) {
-      const cpu = r.cpuPerRequest === null ? "–" : r.cpuPerRequest.toFixed(2);
-      console.log(
-        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${(r.rps / baseline.rps).toFixed(3)} | ${(r.p99 / Math.max(1, baseline.p99)).toFixed(1)} | ${cpu} | ${r.errors} |`,
+    if (table.rows[0]?.ok) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM posts WHERE unique_id LIKE '0%'",
       );
-    }
-    const weightPages = ["/", "/newdeals"];
-    if (dealPath) weightPages.push(dealPath);
-    console.log("\nJavaScript loaded at start (compressed with the server's defaults)\n");
-    console.log("| page | files | raw kB | gzip kB | brotli kB |");
-    console.log("|---|---:|---:|---:|---:|");
-    for (const page of weightPages) {
-      const w = await javascriptWeight(base, page);
-      const kb = (n: number) => (n / 1000).toFixed(1);
-      console.log(`| ${page} | ${w.files} | ${kb(w.raw)} | ${kb(w.gzip)} | ${kb(w.brotli)} |`);
-    }
-
-    const page1 = results.find((r) => r.name.startsWith("new deals page 1 (POST"));
-    const page2000 = results.find((r) => r.name.startsWith("new deals page 2000 (POST"));
-    if (page1 && page2000) {
-      console.log(
-        `\ndeep page cost: page 2000 takes ${(page1.rps / page2000.rps).toFixed(2)}× the time of page 1 (goal ≤ 2)`,
-      );
+      generated = rows[0]?.n ?? 0;
     }
   } finally {
-    server.kill("SIGTERM");
+    await client.end();
+  }
+  if (generated === 0) {
+    console.log(`Generating ${deals.toLocaleString("en-US")} deals into PostgreSQL…`);
+    run("tsx", ["db/demo/large.ts", "--deals", String(deals)], {
+      ...process.env,
+      DATABASE_URL: url,
+    });
+  } else if (generated !== deals) {
+    console.log(
+      `note: PostgreSQL has ${generated.toLocaleString("en-US")} generated deals, PGlite ${deals.toLocaleString("en-US")}`,
+    );
+  }
+}
+
+class Phase {
+  readonly results: Measurement[] = [];
+  /** Server processes seen while measuring (WEB_CONCURRENCY workers included). */
+  processes = 0;
+  constructor(
+    readonly title: string,
+    readonly server: Server,
+    private readonly options: BenchOptions,
+  ) {}
+
+  /** Measures each target (the trivial route always; the rest as `--only` allows). */
+  async measure(targets: readonly Target[]): Promise<void> {
+    for (const target of targets) {
+      if (
+        this.options.only &&
+        target !== TRIVIAL &&
+        target !== STATIC_TARGET &&
+        target !== HOME_UNCACHED &&
+        target !== HOME_WARM &&
+        !target.name.includes(this.options.only)
+      ) {
+        continue;
+      }
+      const status = await probe(this.server.base, target);
+      if (status >= 400) {
+        console.log(`${this.title}: skip ${target.name}: answers ${status}`);
+        continue;
+      }
+      const result = await measure(this.server, target, this.options);
+      if (result.rps === 0) {
+        console.log(`${this.title}: ${target.name}: no request completed, not measured`);
+        continue;
+      }
+      this.processes = Math.max(this.processes, processCount(this.server.process.pid));
+      this.results.push(result);
+      console.log(
+        `${this.title} · ${target.name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms` +
+          (result.cpuPerRequest === null ? "" : `, ${result.cpuPerRequest.toFixed(2)} ms CPU`),
+      );
+    }
+  }
+
+  get(name: string): Measurement | undefined {
+    return this.results.find((r) => r.name === name);
+  }
+
+  table(): string {
+    return `\n### ${this.title} (${this.processes} server process${this.processes === 1 ? "" : "es"})\n\n${measurementTable(this.results, this.get(TRIVIAL.name))}`;
+  }
+}
+
+/** Starts a server, runs `body` with it, and stops it (a PGlite folder takes one at a time). */
+async function withServer<T>(
+  name: string,
+  env: Record<string, string>,
+  body: (server: Server) => Promise<T>,
+): Promise<T> {
+  const server = await startServer({ name, checkout: root, port: await freePort(), env });
+  try {
+    return await body(server);
+  } finally {
+    await stopServer(server);
+  }
+}
+
+/** Writes the home page's current HTML where the server serves static files from. */
+async function copyHomeToStatic(server: Server, staticFile: string): Promise<number> {
+  const html = Buffer.from(await (await fetch(`${server.base}/`)).arrayBuffer());
+  fs.writeFileSync(staticFile, html);
+  return html.length;
+}
+
+async function main() {
+  let options: BenchOptions;
+  try {
+    options = parseBenchArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`npm run bench: ${error.message}`);
+    console.error(
+      "usage: npm run bench -- [--deals N] [--small-deals N] [--duration S] [--connections C] [--only TEXT] [--pg URL] [--lighthouse]",
+    );
+    process.exit(2);
+  }
+  // Keyword alert matching (issue 12) runs against PostgreSQL alone: no server, no data set.
+  if (options.only === "alerts") {
+    const { benchAlerts } = await import("./alerts.ts");
+    await benchAlerts({
+      pg: options.pg ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+      alerts: options.alerts,
+      deals: options.publish,
+    });
+    return;
+  }
+
+  console.log("Building the production bundle…");
+  run("react-router", ["build"]);
+  const words: SearchWords = generatedSearchWords();
+  console.log(
+    `search words from the generated data: common "${words.common}", rare "${words.rare}"`,
+  );
+  const dataDir = pgliteDataSet(options.deals);
+  const smallDir = options.smallDeals > 0 ? pgliteDataSet(options.smallDeals) : null;
+  if (options.pg) await pgDataSet(options.pg, options.deals);
+
+  // The static file must exist when the server starts: the static plugin routes the files it
+  // finds then, and reads their bytes on each request.
+  const staticFile = path.join(root, "build/client", STATIC_HOME);
+  fs.writeFileSync(staticFile, "");
+  const n = options.deals.toLocaleString("en-US");
+  const pgliteEnv = { DATA_DIR: dataDir };
+  const bytes: string[] = [];
+  let dealPath: string | null = null;
+  let deep: DeepPages = { json: DEEP_PAGE, ssr: DEEP_PAGE };
+  let lighthouse = "";
+  try {
+    // Every target, rendered on each request: the page cache is off.
+    const uncached = await withServer(
+      "PGlite, page cache off",
+      { ...pgliteEnv, PAGE_CACHE: "off" },
+      async (server) => {
+        const phase = new Phase(`PGlite, ${n} deals, page cache off`, server, options);
+        await copyHomeToStatic(server, staticFile);
+        dealPath = await someDealPath(server.base);
+        deep = await findDeepPages(server.base);
+        await phase.measure([STATIC_TARGET]);
+        await phase.measure([HOME_UNCACHED]);
+        await phase.measure(benchTargets(words, dealPath, deep));
+
+        bytes.push("| page | HTML kB | JS files | JS raw kB | JS gzip kB | JS brotli kB |");
+        bytes.push("|---|---:|---:|---:|---:|---:|");
+        const kb = (count: number) => (count / 1000).toFixed(1);
+        for (const page of ["/", "/newdeals", ...(dealPath ? [dealPath] : [])]) {
+          const html = Buffer.byteLength(await (await fetch(server.base + page)).text());
+          const js = await javascriptWeight(server.base, page);
+          bytes.push(
+            `| ${page} | ${kb(html)} | ${js.files} | ${kb(js.raw)} | ${kb(js.gzip)} | ${kb(js.brotli)} |`,
+          );
+        }
+        return phase;
+      },
+    );
+
+    // The home page from the page cache (anonymous, no cookie), as the server runs by default.
+    const cached = await withServer("PGlite, page cache on", pgliteEnv, async (server) => {
+      const phase = new Phase(`PGlite, ${n} deals, page cache on`, server, options);
+      await copyHomeToStatic(server, staticFile);
+      await phase.measure([TRIVIAL, STATIC_TARGET]);
+      await phase.measure([HOME_WARM]);
+      if (options.lighthouse) {
+        const { lighthouseFigures } = await import("./lighthouse.ts");
+        lighthouse = await lighthouseFigures(server.base, dealPath);
+      }
+      return phase;
+    });
+
+    const small = smallDir
+      ? await withServer(
+          "PGlite, small data set",
+          { DATA_DIR: smallDir, PAGE_CACHE: "off" },
+          async (server) => {
+            const phase = new Phase(
+              `PGlite, ${options.smallDeals.toLocaleString("en-US")} deals, page cache off`,
+              server,
+              options,
+            );
+            await phase.measure([
+              TRIVIAL,
+              ...searchTargets("common", words.common),
+              ...searchTargets("rare", words.rare),
+            ]);
+            return phase;
+          },
+        )
+      : null;
+
+    const engines: Phase[] = [];
+    if (options.pg) {
+      for (const processes of [1, 2]) {
+        engines.push(
+          await withServer(
+            `PostgreSQL, ${processes} process(es)`,
+            { DATABASE_URL: options.pg, PAGE_CACHE: "off", WEB_CONCURRENCY: String(processes) },
+            async (server) => {
+              const phase = new Phase(
+                `PostgreSQL, WEB_CONCURRENCY=${processes}, page cache off`,
+                server,
+                options,
+              );
+              await phase.measure([TRIVIAL, ...engineTargets(words, deep)]);
+              return phase;
+            },
+          ),
+        );
+      }
+    }
+
+    // The report: ratios first, then each phase's figures.
+    const rows: RatioRow[] = [];
+    const rps = (phase: Phase, name: string, other: Phase, otherName: string) =>
+      throughputRatio(phase.get(name), other.get(otherName));
+    rows.push({
+      measure: "home, page cache warm ÷ static file (req/s)",
+      value: rps(cached, HOME_WARM.name, cached, STATIC_TARGET.name),
+      goal: { op: "≥", bound: 0.5 },
+      basis: "req/s, same server",
+    });
+    rows.push({
+      measure: "home, uncached SSR ÷ static file (req/s)",
+      value: rps(uncached, HOME_UNCACHED.name, uncached, STATIC_TARGET.name),
+      goal: { op: "≥", bound: 0.25 },
+      basis: "req/s, same server",
+    });
+    const [page1, pageDeep] = engineTargets(words, deep);
+    const deepJson = costRatio(uncached.get(pageDeep!.name), uncached.get(page1!.name));
+    rows.push({
+      measure: `new deals page ${deep.json.toLocaleString("en-US")} ÷ page 1 (time, JSON)`,
+      value: deepJson.value,
+      goal: { op: "≤", bound: 2 },
+      basis: deepJson.basis,
+    });
+    const [ssr1, ssrDeep] = newDealsPages(deep);
+    const deepSsr = costRatio(uncached.get(ssrDeep.name), uncached.get(ssr1.name));
+    rows.push({
+      measure: `new deals page ${deep.ssr.toLocaleString("en-US")} ÷ page 1 (time, SSR)`,
+      value: deepSsr.value,
+      goal: { op: "≤", bound: 2 },
+      basis: deepSsr.basis,
+    });
+    if (small) {
+      for (const [kind, word] of [
+        ["common", words.common],
+        ["rare", words.rare],
+      ] as const) {
+        for (const target of searchTargets(kind, word)) {
+          const cost = costRatio(uncached.get(target.name), small.get(target.name));
+          rows.push({
+            measure: `${target.name}: ${n} ÷ ${options.smallDeals.toLocaleString("en-US")} deals (time)`,
+            value: cost.value,
+            goal: { op: "≤", bound: 3 },
+            basis: cost.basis,
+          });
+        }
+      }
+    }
+    const [pg1, pg2] = engines;
+    if (pg1 && pg2) {
+      for (const target of engineTargets(words, deep)) {
+        rows.push({
+          measure: `${target.name}: PGlite ÷ PostgreSQL (req/s)`,
+          value: throughputRatio(uncached.get(target.name), pg1.get(target.name)),
+          goal: { op: "≥", bound: 0.5 },
+          basis: "req/s, 1 process each",
+        });
+      }
+      for (const target of engineTargets(words, deep)) {
+        rows.push({
+          measure: `${target.name}: PostgreSQL 2 ÷ 1 processes (req/s)`,
+          value: throughputRatio(pg2.get(target.name), pg1.get(target.name)),
+          basis: "req/s",
+        });
+      }
+    }
+
+    console.log(
+      `\n## ${n} deals, ${options.connections} connections, ${options.duration} s each, one run\n`,
+    );
+    console.log(ratioTable(rows));
+    for (const phase of [uncached, cached, ...(small ? [small] : []), ...engines]) {
+      console.log(phase.table());
+    }
+    console.log("\n### HTML and JavaScript at start (compressed with the server's defaults)\n");
+    console.log(bytes.join("\n"));
+    if (lighthouse) console.log(`\n### Lighthouse (mobile), page cache on\n\n${lighthouse}`);
+  } finally {
+    fs.rmSync(staticFile, { force: true });
   }
 }
 
