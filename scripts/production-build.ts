@@ -40,8 +40,10 @@ function newestMtime(entry: string): number {
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const name of fs.readdirSync(entry))
+  for (const name of fs.readdirSync(entry)) {
+    if (/\.test\.tsx?$/.test(name)) continue; // tests beside the sources are no part of the build
     newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  }
   return newest;
 }
 
