@@ -6,23 +6,26 @@ import { postgresRateLimitStore } from "./rate-limit-store.ts";
 
 const WINDOW_MS = 15 * 60 * 1000;
 
-function hit(store: FastifyRateLimitStore, key: string) {
+/** The plugin's store type, with the read its newer versions call (and this store has). */
+type Store = FastifyRateLimitStore & { read: FastifyRateLimitStore["incr"] };
+
+function hit(store: Store, key: string) {
   return new Promise<{ current: number; ttl: number }>((resolve, reject) =>
     store.incr(key, (error, result) => (error ? reject(error) : resolve(result!)), WINDOW_MS, 10),
   );
 }
 
-function peek(store: FastifyRateLimitStore, key: string) {
+function peek(store: Store, key: string) {
   return new Promise<{ current: number; ttl: number }>((resolve, reject) =>
-    store.read!(key, (error, result) => (error ? reject(error) : resolve(result!)), WINDOW_MS, 10),
+    store.read(key, (error, result) => (error ? reject(error) : resolve(result!)), WINDOW_MS, 10),
   );
 }
 
 /** A route's store, as the plugin makes it in one process. */
-function routeStore(app: TestApp, method: string, url: string): FastifyRateLimitStore {
+function routeStore(app: TestApp, method: string, url: string): Store {
   const Store = postgresRateLimitStore(app.deps.db);
   const root = new Store({} as FastifyRateLimitOptions);
-  return root.child({ routeInfo: { method, url } } as never);
+  return root.child({ routeInfo: { method, url } } as never) as Store;
 }
 
 describe("the PostgreSQL rate-limit store (several processes without Redis)", () => {
