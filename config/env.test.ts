@@ -1,3 +1,4 @@
+import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./env.ts";
 
@@ -85,6 +86,33 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ TRUST_PROXY: "10.0.0.1,proxy.example.com" })).toThrow(
       'Invalid environment variable TRUST_PROXY="10.0.0.1,proxy.example.com": "proxy.example.com" is not a hop count, an IP address or a CIDR range',
     );
+  });
+
+  describe("server processes (WEB_CONCURRENCY)", () => {
+    const pg = "postgres://postgres@127.0.0.1:5432/site";
+
+    it("runs one process per core on PostgreSQL and one on the embedded database by default", () => {
+      expect(loadConfig({ DATABASE_URL: pg }).webConcurrency).toBe(os.availableParallelism());
+      expect(loadConfig({}).webConcurrency).toBe(1);
+    });
+
+    it("takes a number of processes, 1 on the embedded database too", () => {
+      expect(loadConfig({ DATABASE_URL: pg, WEB_CONCURRENCY: "3" }).webConcurrency).toBe(3);
+      expect(loadConfig({ WEB_CONCURRENCY: "1" }).webConcurrency).toBe(1);
+    });
+
+    it.each(["0", "-2", "two", "1.5", "2000"])("refuses WEB_CONCURRENCY=%s, naming it", (value) => {
+      expect(() => loadConfig({ DATABASE_URL: pg, WEB_CONCURRENCY: value })).toThrow(
+        new RegExp(`^Invalid environment variable WEB_CONCURRENCY="${value}": must be`),
+      );
+    });
+
+    it("refuses more than one process on the embedded database, saying why", () => {
+      expect(() => loadConfig({ WEB_CONCURRENCY: "2" })).toThrow(ConfigError);
+      expect(() => loadConfig({ WEB_CONCURRENCY: "2" })).toThrow(
+        'Invalid environment variable WEB_CONCURRENCY="2": the embedded database (no DATABASE_URL) can be opened by one server process only; set DATABASE_URL to run several, or leave WEB_CONCURRENCY unset',
+      );
+    });
   });
 
   describe("media storage (S3_*, MEDIA_BASE_URL)", () => {

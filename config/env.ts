@@ -1,4 +1,5 @@
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -103,6 +104,13 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** Where pages link media (a CDN), in place of /media/: MEDIA_BASE_URL + "/deals/….webp". */
   MEDIA_BASE_URL: httpUrl.optional(),
+  /** Server processes (node:cluster workers); more than 1 needs DATABASE_URL. */
+  WEB_CONCURRENCY: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of server processes, 1 or more")
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1024, "must be a number of server processes from 1 to 1024")
+    .optional(),
   /** Tests only: the link check may fetch loopback addresses (a local server). Never in production. */
   LINK_CHECK_ALLOW_LOOPBACK: onOff.default("off"),
   /** The in-server cache of anonymous pages (docs/decisions/0049-page-cache.md); off to measure. */
@@ -140,6 +148,11 @@ export interface Config {
   pageCache: boolean;
   /** Object storage for media; undefined: the folder DATA_DIR/media. */
   s3?: S3Config;
+  /**
+   * How many server processes `npm start` runs (WEB_CONCURRENCY): with PostgreSQL one per core by
+   * default; with the embedded database always 1 (one process may open its folder).
+   */
+  webConcurrency: number;
   /** Where pages link media instead of /media/ (a CDN), without a trailing slash. */
   mediaBaseUrl?: string;
 }
@@ -221,6 +234,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "Invalid environment variable LINK_CHECK_ALLOW_LOOPBACK: it is for tests and cannot be on when NODE_ENV=production",
     );
   }
+  if (e.WEB_CONCURRENCY !== undefined && e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid environment variable WEB_CONCURRENCY=${JSON.stringify(env.WEB_CONCURRENCY)}: the embedded database (no DATABASE_URL) can be opened by one server process only; set DATABASE_URL to run several, or leave WEB_CONCURRENCY unset`,
+    );
+  }
   const s3 = s3Config(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
   return {
@@ -261,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     linkCheckAllowLoopback: e.LINK_CHECK_ALLOW_LOOPBACK === "on",
     pageCache: e.PAGE_CACHE === "on",
+    webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL ? os.availableParallelism() : 1),
     ...(s3 ? { s3 } : {}),
     ...(e.MEDIA_BASE_URL ? { mediaBaseUrl: e.MEDIA_BASE_URL } : {}),
   };

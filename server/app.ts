@@ -59,6 +59,8 @@ export interface BuildAppOptions {
    */
   pages?: { devServer: ViteDevServer } | { build: ServerBuild } | "build" | false;
   logger?: boolean;
+  /** Fields on every log line instead of pino's pid and hostname (server processes name their worker). */
+  logBase?: Record<string, string | number>;
 }
 
 export interface BuiltApp {
@@ -74,7 +76,10 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const dev = config.env === "development";
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, ...(options.logBase ? { base: options.logBase } : {}) },
     bodyLimit: 1024 * 1024,
     // Only TRUST_PROXY's proxies may say who the client is (rate limits key on request.ip).
     // Fastify refuses a bare hop count (it fails closed), so a count becomes a trust function.
@@ -122,7 +127,15 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   // Its answers follow the HTTP cache's (what is public) and precede compression (plain bytes).
   registerPageCache(app, { changes: deps.changes, enabled: config.pageCache && !dev });
   await app.register(compress, { threshold: 1024 });
-  await registerRateLimits(app, { enabled: config.rateLimit, redisUrl: config.redisUrl });
+  await registerRateLimits(app, {
+    enabled: config.rateLimit,
+    // Several processes on one PostgreSQL without Redis count in the database (migration 026).
+    store: config.redisUrl
+      ? { kind: "redis", url: config.redisUrl }
+      : config.databaseUrl && config.webConcurrency > 1
+        ? { kind: "postgres", db }
+        : { kind: "memory" },
+  });
   await app.register(sessionPlugin, { db, secureCookies, now: deps.now });
   await app.register(csrfPlugin, { db, secureCookies });
   await app.register(multipart, {

@@ -1,3 +1,5 @@
+import cluster from "node:cluster";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "../config/env.ts";
@@ -6,9 +8,15 @@ import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
 import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { buildApp } from "./app.ts";
+import { runPrimary } from "./cluster.ts";
 import { httpDrain, shutdownSequence } from "./shutdown.ts";
 
-/** Starts the production server: config, lock, database, demo data, listen, graceful shutdown. */
+/**
+ * Starts the production server: config, lock, database, demo data, listen, graceful shutdown. With
+ * WEB_CONCURRENCY above 1 (PostgreSQL only) this process becomes the primary of node:cluster: it
+ * migrates and seeds once, then runs that many worker processes, which each call main() and serve
+ * the same port (docs/decisions/0052-compiled-start-and-processes.md).
+ */
 export async function main(env = process.env): Promise<void> {
   let config: Config;
   let releaseLock = () => {};
@@ -22,7 +30,24 @@ export async function main(env = process.env): Promise<void> {
     }
     throw error;
   }
+  if (cluster.isPrimary && config.webConcurrency > 1) {
+    await runPrimary(config, async (log) => {
+      // Migrations (createDb) and demo data, once for every worker.
+      const handle = await createDb({ databaseUrl: config.databaseUrl });
+      try {
+        await seedIfEmpty(handle.db, config, log);
+      } finally {
+        await handle.close();
+      }
+    });
+    return;
+  }
+  await serve(config, releaseLock);
+}
 
+/** One server process: the only one, or one worker of several. */
+async function serve(config: Config, releaseLock: () => void): Promise<void> {
+  const worker = cluster.worker;
   let log: { warn(message: string): void } = console;
   const handle = await createDb({
     databaseUrl: config.databaseUrl,
@@ -31,10 +56,18 @@ export async function main(env = process.env): Promise<void> {
       log.warn(`database connection lost (${error.message}); it will be replaced`),
   });
   const jobs = createSiteJobQueue(handle);
-  const { app } = await buildApp({ config, db: handle.db, jobs, pages: "build" });
+  const { app } = await buildApp({
+    config,
+    db: handle.db,
+    jobs,
+    pages: "build",
+    ...(worker
+      ? { logBase: { pid: process.pid, hostname: os.hostname(), worker: worker.id } }
+      : {}),
+  });
   log = app.log;
-  await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
-  await jobs.start(app.log);
+  // With workers the primary has filled an empty database already.
+  if (!worker) await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
 
   // SIGTERM: stop accepting, answer in flight, close kept-alive connections, then these in order.
   const shutdown = shutdownSequence(app.log, [
@@ -50,6 +83,11 @@ export async function main(env = process.env): Promise<void> {
   app.log.info(
     `Chalkboard Deals is serving ${config.publicUrl} (database: ${handle.engine}, data: ${path.relative(process.cwd(), config.dataDir) || "."})`,
   );
+  // The queue starts once the server answers: jobs sent meanwhile wait for it (core/jobs/queue.ts).
+  jobs.start(app.log).catch((error: unknown) => {
+    app.log.fatal({ err: error }, "the job queue did not start");
+    process.exit(1);
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

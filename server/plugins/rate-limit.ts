@@ -1,6 +1,8 @@
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import type { Db } from "../../db/index.ts";
+import { postgresRateLimitStore } from "./rate-limit-store.ts";
 
 interface Allowance {
   max: number;
@@ -95,17 +97,25 @@ function tooManyRequests(after: string) {
 }
 
 /**
- * Registers the limiter unless RATE_LIMIT=off; routes opt in through their config. Counters live
- * in the process, or in Redis when REDIS_URL is set so that every server process shares them.
+ * Where the counters live: in this process ("memory"), in Redis when REDIS_URL is set, or in
+ * PostgreSQL when several server processes share a database and there is no Redis (migration 026),
+ * so that every process counts the same hits.
  */
+export type RateLimitStore =
+  { kind: "memory" } | { kind: "redis"; url: string } | { kind: "postgres"; db: Db };
+
+/** Registers the limiter unless RATE_LIMIT=off; routes opt in through their config. */
 export async function registerRateLimits(
   app: FastifyInstance,
-  options: { enabled: boolean; redisUrl?: string },
+  options: { enabled: boolean; store: RateLimitStore },
 ) {
   if (!options.enabled) return;
   let redis: Redis | undefined;
-  if (options.redisUrl) {
-    redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const { store } = options;
+  if (store.kind === "redis") {
+    // Loaded only when used: ioredis is no part of a start without Redis.
+    const { Redis } = await import("ioredis");
+    redis = new Redis(store.url, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
     app.addHook("onClose", async () => {
       await redis!.quit();
     });
@@ -113,6 +123,10 @@ export async function registerRateLimits(
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: "chalkboard-rate-limit:", skipOnError: true } : {}),
+    // A shared store that cannot be reached lets the request through rather than failing it.
+    ...(store.kind === "postgres"
+      ? { store: postgresRateLimitStore(store.db), skipOnError: true }
+      : {}),
     errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
   });
 

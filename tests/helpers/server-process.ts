@@ -39,6 +39,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       DATABASE_URL: "",
       DEMO_DATA: "off",
       RATE_LIMIT: "off",
+      // One process, as these tests watch it (the cluster has tests of its own).
+      WEB_CONCURRENCY: "1",
       PORT: String(port),
       ...env,
     },

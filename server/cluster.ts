@@ -1,0 +1,109 @@
+import cluster, { type Worker } from "node:cluster";
+import os from "node:os";
+import type { Config } from "../config/env.ts";
+import { SHUTDOWN_TIMING } from "./shutdown.ts";
+
+/**
+ * The primary process of `npm start` with WEB_CONCURRENCY > 1 (PostgreSQL only;
+ * docs/decisions/0052-compiled-start-and-processes.md). It serves nothing itself: it prepares the
+ * database once (migrations, demo data), then runs WEB_CONCURRENCY workers, each a whole server
+ * process listening on the same port (node:cluster hands the connections round). A worker that
+ * dies unexpectedly is started again, after a pause that doubles while workers keep dying young.
+ * SIGTERM (or SIGINT) is passed to every worker, each drains as a single server does, and the
+ * primary exits when they have: 0 if every worker stopped cleanly.
+ */
+
+/** The first restart waits this long; each further one in a row twice as long, up to the cap. */
+export const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, stableAfterMs: 30_000 };
+
+/** Lines in the workers' format (pino's JSON), so one log reads as one stream. */
+function primaryLog(level: string) {
+  const levels = {
+    fatal: 60,
+    error: 50,
+    warn: 40,
+    info: 30,
+    debug: 20,
+    trace: 10,
+    silent: Infinity,
+  };
+  const threshold = levels[level as keyof typeof levels] ?? 30;
+  const write = (value: number) => (msg: string) => {
+    if (value < threshold) return;
+    const line = { level: value, time: Date.now(), pid: process.pid, hostname: os.hostname() };
+    const text = JSON.stringify({ ...line, worker: "primary", msg });
+    (value >= 50 ? process.stderr : process.stdout).write(`${text}\n`);
+  };
+  return { info: write(30), warn: write(40), error: write(50) };
+}
+
+export async function runPrimary(
+  config: Config,
+  prepare: (log: (line: string) => void) => Promise<void>,
+): Promise<void> {
+  const log = primaryLog(config.logLevel);
+  const count = config.webConcurrency;
+  await prepare(log.info);
+
+  let stopping = false;
+  let failedInARow = 0;
+  const pendingRestarts = new Set<NodeJS.Timeout>();
+  const startedAt = new Map<Worker, number>();
+  let exitCode = 0;
+
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker, Date.now());
+    worker.once("listening", () =>
+      log.info(`worker ${worker.id} (pid ${worker.process.pid}) is serving`),
+    );
+  };
+
+  cluster.on("exit", (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
+    startedAt.delete(worker);
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (stopping) {
+      if (code !== 0) exitCode = 1;
+      log.info(`worker ${worker.id} (pid ${worker.process.pid}) stopped (${how})`);
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      return;
+    }
+    failedInARow = lived >= RESTART_BACKOFF.stableAfterMs ? 1 : failedInARow + 1;
+    const delay = Math.min(
+      RESTART_BACKOFF.maxMs,
+      RESTART_BACKOFF.firstMs * 2 ** (failedInARow - 1),
+    );
+    log.warn(
+      `worker ${worker.id} (pid ${worker.process.pid}) exited unexpectedly (${how}); starting another in ${delay} ms`,
+    );
+    const timer = setTimeout(() => {
+      pendingRestarts.delete(timer);
+      if (!stopping) fork();
+    }, delay);
+    pendingRestarts.add(timer);
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    for (const timer of pendingRestarts) clearTimeout(timer);
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+    log.info(`${signal}: stopping ${workers.length} worker(s)`);
+    if (workers.length === 0) process.exit(0);
+    for (const worker of workers) worker.process.kill("SIGTERM");
+    // Each worker exits by its own deadline; one that does not is killed a little later.
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        log.error(`worker ${worker!.id} did not stop in time; killing it`);
+        worker!.process.kill("SIGKILL");
+      }
+      exitCode = 1;
+    }, SHUTDOWN_TIMING.exitDeadlineMs + 2000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  log.info(`starting ${count} server processes (WEB_CONCURRENCY=${count})`);
+  for (let i = 0; i < count; i++) fork();
+}
