@@ -26,7 +26,7 @@ const BUILD_SOURCES = [
  * below and the one app module the server shares with the pages (the request context).
  */
 const SERVER_SOURCE_DIRS = ["server", "core", "db", "config"];
-const SERVER_SOURCE_FILES = ["app/context.ts"];
+const SERVER_SOURCE_FILES = ["app/context.ts", "app/lib/theme.ts"];
 
 /** Where the compiled server goes, mirroring the source tree: build/node/server/main.js, … */
 export const COMPILED_SERVER_DIR = "build/node";

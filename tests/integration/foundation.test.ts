@@ -157,14 +157,16 @@ describe("the JSON error convention", () => {
 });
 
 describe("cookies and CSRF", () => {
-  it("sets a readable XSRF-TOKEN cookie on a first visit, page or call", async () => {
+  it("sets no cookie on a first visit; a form's XSRF-TOKEN cookie is readable by the site's scripts", async () => {
     for (const url of ["/", "/api/social"]) {
       const response = await t.app.inject({ method: "GET", url });
-      const cookie = response.cookies.find((c) => c.name === XSRF_COOKIE);
-      expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{16,}$/);
-      expect(cookie?.httpOnly).toBeFalsy();
-      expect(cookie?.sameSite).toBe("Lax");
+      expect(response.headers["set-cookie"], url).toBeUndefined();
     }
+    const form = await t.app.inject({ method: "GET", url: "/login" });
+    const cookie = form.cookies.find((c) => c.name === XSRF_COOKIE);
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_.-]{16,}$/);
+    expect(cookie?.httpOnly).toBeFalsy();
+    expect(cookie?.sameSite).toBe("Lax");
   });
 
   it("refuses a cookie-authenticated POST without the XSRF header", async () => {

@@ -47,7 +47,9 @@ describe("the home page's weight", () => {
     const home = (
       await t.app.inject({ method: "POST", url: "/api/home", payload: {} })
     ).json() as Json;
-    const expected = [...home.trending_deals, ...home.recent_deals.recent_arr].map(pathOf);
+    const expected = [...home.trending_deals.deals_arr, ...home.recent_deals.recent_arr].map(
+      pathOf,
+    );
     const shown = cards(html);
     expect(shown).toHaveLength(27);
     expect(shown.map(titleLink)).toEqual(expected);
