@@ -68,6 +68,9 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   log = app.log;
   // With workers the primary has filled an empty database already.
   if (!worker) await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
+  // Before listening: started after, a database fault in its first queries ended the process under
+  // the load a restart meets (tests/integration/db-faults.test.ts).
+  await jobs.start(app.log);
 
   // SIGTERM: stop accepting, answer in flight, close kept-alive connections, then these in order.
   const shutdown = shutdownSequence(app.log, [
@@ -83,11 +86,6 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   app.log.info(
     `Chalkboard Deals is serving ${config.publicUrl} (database: ${handle.engine}, data: ${path.relative(process.cwd(), config.dataDir) || "."})`,
   );
-  // The queue starts once the server answers: jobs sent meanwhile wait for it (core/jobs/queue.ts).
-  jobs.start(app.log).catch((error: unknown) => {
-    app.log.fatal({ err: error }, "the job queue did not start");
-    process.exit(1);
-  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
