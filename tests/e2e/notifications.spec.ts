@@ -58,6 +58,7 @@ for (const viewport of WIDTHS) {
       page,
       browser,
     }) => {
+      test.slow(); // two browsers, a confirmation and a comment: over a minute on a busy machine
       const myId = await signInThroughApi(page, {
         email: viewport.account,
         password: DEMO_PASSWORD,
@@ -72,13 +73,16 @@ for (const viewport of WIDTHS) {
       const other = await confirmedCommenter(browser, String(viewport.width));
       await other.goto(new URL(deal.url, "http://site.test").pathname);
       const text = `Is this still on? ${Date.now()}`;
+      // Posting again is only for a click the page was not ready for: a second comment would ring
+      // the bell twice.
+      const posted = other.locator(".comment").filter({ hasText: text });
       await expect(async () => {
-        await other.getByLabel("Your comment").fill(text);
-        await other.getByRole("button", { name: "POST COMMENT" }).click({ timeout: 2_000 });
-        await expect(other.locator(".comment").filter({ hasText: text }).first()).toBeVisible({
-          timeout: 2_000,
-        });
-      }).toPass({ timeout: 20_000 });
+        if ((await posted.count()) === 0) {
+          await other.getByLabel("Your comment").fill(text);
+          await other.getByRole("button", { name: "POST COMMENT" }).click({ timeout: 2_000 });
+        }
+        await expect(posted.first()).toBeVisible({ timeout: 10_000 });
+      }).toPass({ timeout: 40_000 });
       await other.context().close();
 
       await page.reload();
