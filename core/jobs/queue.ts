@@ -141,11 +141,6 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   let running = false;
   /** start() got through: handlers are attached as they come. */
   let started = false;
-  /**
-   * The start under way: jobs sent meanwhile wait for it (a server answers requests while its queue
-   * is still starting, so that starting is off the way to the first answer).
-   */
-  let starting: Promise<void> | undefined;
 
   function knownKind(kind: JobKind<object>): JobKind<object> {
     const found = known.get(kind.name);
@@ -174,7 +169,6 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   return {
     async send(kind, data, tx, options = {}) {
       knownKind(kind);
-      if (starting) await starting.catch(() => {});
       await boss.send(kind.name, data, {
         ...(tx ? { db: fromKysely(tx) } : {}),
         ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
@@ -187,37 +181,24 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
       if (started) await attach(kind, handler as JobHandler<never>);
     },
 
-    start(processLog) {
-      if (running) return starting ?? Promise.resolve();
-      running = true;
+    async start(processLog) {
+      if (running) return;
       log = processLog;
-      starting = (async () => {
-        try {
-          try {
-            await boss.start();
-          } catch (error) {
-            running = false; // pg-boss did not start: a later start() tries again
-            throw error;
-          }
-          for (const kind of kinds) {
-            // createQueue leaves an existing queue as it is; updateQueue brings its retry rules up
-            // to date with the code.
-            await boss.createQueue(kind.name, queueOptions(kind));
-            await boss.updateQueue(kind.name, queueOptions(kind));
-            if (kind.cron) await boss.schedule(kind.name, kind.cron, {}, { tz: "UTC" });
-            else await boss.unschedule(kind.name);
-          }
-          started = true;
-          for (const [name, handler] of handlers) await attach(known.get(name)!, handler);
-        } finally {
-          starting = undefined;
-        }
-      })();
-      return starting;
+      await boss.start();
+      running = true;
+      for (const kind of kinds) {
+        // createQueue leaves an existing queue as it is; updateQueue brings its retry rules up to
+        // date with the code.
+        await boss.createQueue(kind.name, queueOptions(kind));
+        await boss.updateQueue(kind.name, queueOptions(kind));
+        if (kind.cron) await boss.schedule(kind.name, kind.cron, {}, { tz: "UTC" });
+        else await boss.unschedule(kind.name);
+      }
+      started = true;
+      for (const [name, handler] of handlers) await attach(known.get(name)!, handler);
     },
 
     async stop({ timeoutMs = 5_000 } = {}) {
-      if (starting) await starting.catch(() => {});
       if (!running) return;
       running = false;
       started = false;

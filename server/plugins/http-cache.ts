@@ -17,8 +17,13 @@ declare module "fastify" {
 export const PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
 const PRIVATE_CACHE_CONTROL = "private, no-cache";
 
+/** Whether a Content-Type header names an HTML page. */
+export function isHtmlType(contentType: unknown): boolean {
+  return String(contentType ?? "").startsWith("text/html");
+}
+
 function isHtml(reply: FastifyReply): boolean {
-  return String(reply.getHeader("content-type") ?? "").startsWith("text/html");
+  return isHtmlType(reply.getHeader("content-type"));
 }
 
 /**

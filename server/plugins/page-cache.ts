@@ -11,6 +11,7 @@ import {
 } from "../../core/cache/page-cache.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { OAUTH_FLOW_COOKIE } from "../oauth.ts";
+import { isHtmlType } from "./http-cache.ts";
 
 /** What the page cache decided for this request: served a stored page, or may store this one. */
 type PageCacheState =
@@ -50,10 +51,6 @@ function isAnonymousPageRequest(request: FastifyRequest): boolean {
 /** URL (path and query) and theme: everything an anonymous page's HTML varies on. */
 function keyOf(request: FastifyRequest): string {
   return `${themeFromCookieHeader(request.headers.cookie) ?? "system"} ${request.url}`;
-}
-
-function isHtml(contentType: unknown): boolean {
-  return String(contentType ?? "").startsWith("text/html");
 }
 
 /**
@@ -110,7 +107,7 @@ export function registerPageCache(
       reply.statusCode !== 200 ||
       request.user ||
       reply.hasHeader("set-cookie") ||
-      !isHtml(reply.getHeader("content-type")) ||
+      !isHtmlType(reply.getHeader("content-type")) ||
       !String(reply.getHeader("cache-control") ?? "").startsWith("public")
     ) {
       return payload;
