@@ -224,8 +224,10 @@ async function main() {
     return;
   }
 
+  // The whole production build, as `npm start` wants it: a pages-only build would make the first
+  // server start build again, wiping build/client and the static copy's placeholder below.
   console.log("Building the production bundle…");
-  run("react-router", ["build"]);
+  run("node", ["scripts/production-build.ts"]);
   const words: SearchWords = generatedSearchWords();
   console.log(
     `search words from the generated data: common "${words.common}", rare "${words.rare}"`,
