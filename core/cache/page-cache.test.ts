@@ -28,7 +28,45 @@ describe("PageCache", () => {
     const body = bodyWithNonce(entry, "fresh").toString();
     expect(body).toBe('<script nonce="fresh"></script><p>x</p><script nonce="fresh">');
     expect(body).not.toContain(NONCE);
+    expect(cache.serve(entry, "fresh").body.toString()).toBe(body);
     expect(splitAtNonce(Buffer.from("no nonce here"), NONCE)).toHaveLength(1);
+  });
+
+  it("reuses a sent copy of a page for a later hit, with that hit's nonce", () => {
+    const cache = cacheAt({ now: 0 }, { maxBytes: 10_000 });
+    const text = '<script nonce="{n}"></script><p>x</p><link nonce="{n}">';
+    const stored = cache.set("/", pageOf(text), 0)!;
+    const first = cache.serve(stored, "AAAAAAAAAAAAAAAAAAAAAA==");
+    const second = cache.serve(stored, "BBBBBBBBBBBBBBBBBBBBBB==");
+    // Both in flight at once: two buffers, each with its own nonce.
+    expect(second.body).not.toBe(first.body);
+    expect(first.body.toString()).toBe(text.replaceAll("{n}", "AAAAAAAAAAAAAAAAAAAAAA=="));
+    expect(second.body.toString()).toBe(text.replaceAll("{n}", "BBBBBBBBBBBBBBBBBBBBBB=="));
+    const bytesBefore = cache.bytes;
+    first.sent();
+    expect(cache.bytes).toBe(bytesBefore + first.body.length); // a spare copy counts
+    const third = cache.serve(stored, "CCCCCCCCCCCCCCCCCCCCCC==");
+    expect(third.body).toBe(first.body);
+    expect(third.body.toString()).toBe(text.replaceAll("{n}", "CCCCCCCCCCCCCCCCCCCCCC=="));
+    expect(cache.bytes).toBe(bytesBefore);
+    // The stored page itself is never written to.
+    expect(stored.body.toString()).toBe(text.replaceAll("{n}", NONCE));
+  });
+
+  it("lets a copy go when its page has left the cache or the bound would be passed", () => {
+    const cache = cacheAt({ now: 0 }, { maxBytes: 100 });
+    const stored = cache.set("/", pageOf('<b nonce="{n}">'), 0)!; // 36 bytes
+    const one = cache.serve(stored, "AAAAAAAAAAAAAAAAAAAAAA==");
+    const two = cache.serve(stored, "BBBBBBBBBBBBBBBBBBBBBB==");
+    const three = cache.serve(stored, "CCCCCCCCCCCCCCCCCCCCCC==");
+    one.sent();
+    two.sent();
+    three.sent(); // a third copy (3 × 36 bytes) would pass 100
+    expect(cache.bytes).toBe(72);
+    cache.clear();
+    const after = cache.serve(stored, "DDDDDDDDDDDDDDDDDDDDDD==");
+    after.sent();
+    expect(cache.bytes).toBe(0);
   });
 
   it("keeps the same ETag for the same page rendered with another nonce", () => {

@@ -3,12 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { themeFromCookieHeader } from "../../app/lib/theme.ts";
 import { SUSPENSION_NOTICE_COOKIE } from "../../core/auth/suspension.ts";
 import { CHANGE_TOPICS, type ChangeFeed } from "../../core/cache/changes.ts";
-import {
-  bodyWithNonce,
-  PageCache,
-  type HitWork,
-  type PageEntry,
-} from "../../core/cache/page-cache.ts";
+import { PageCache, type HitWork, type PageEntry } from "../../core/cache/page-cache.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { OAUTH_FLOW_COOKIE } from "../oauth.ts";
 import { isHtmlType } from "./http-cache.ts";
@@ -95,7 +90,9 @@ export function registerPageCache(
     }
     reply.header("content-type", entry.contentType);
     reply.header("etag", entry.etag);
-    await reply.send(bodyWithNonce(entry, request.cspNonce));
+    const page = cache.serve(entry, request.cspNonce);
+    reply.raw.once("finish", page.sent);
+    await reply.send(page.body);
     return reply;
   });
 
