@@ -6,6 +6,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 
 /** What build/ is made from: a change to any of these makes the build stale. */
 const BUILD_SOURCES = [
@@ -132,9 +134,67 @@ export async function compileServer(root: string): Promise<void> {
   fs.utimesSync(main, now, now);
 }
 
+/** The browser's files that compress: text formats. Pictures and fonts are compressed already. */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|html|txt|xml|webmanifest|map|ico|wasm)$/;
+const PRECOMPRESSED_EXTENSIONS = [".br", ".gz"];
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
 /**
- * Runs the project's own `react-router build` on this Node, then compiles the server. With
- * "inherit" the output goes to this process's; with "pipe" it is returned.
+ * Writes `file.br` (brotli, quality 11) and `file.gz` (gzip, level 9) beside every compressible
+ * file of the client build, each only when smaller than the file, and removes any left beside a
+ * file that is gone (docs/decisions/0054). The server sends them as they are (@fastify/static's
+ * `preCompressed`): once compressed hard at build time instead of lightly on every request.
+ */
+export async function precompressClientFiles(clientDir: string): Promise<number> {
+  const files = fs.globSync("**/*", { cwd: clientDir }).filter((file) => {
+    return fs.statSync(path.join(clientDir, file)).isFile();
+  });
+  const present = new Set(files);
+  let written = 0;
+  const work: Promise<void>[] = [];
+  for (const file of files) {
+    const full = path.join(clientDir, file);
+    const extension = PRECOMPRESSED_EXTENSIONS.find((ending) => file.endsWith(ending));
+    if (extension) {
+      // A left-over of a file that is no longer built (react-router build empties build/ first).
+      if (!present.has(file.slice(0, -extension.length))) fs.rmSync(full);
+      continue;
+    }
+    if (!COMPRESSIBLE.test(file)) continue;
+    work.push(
+      (async () => {
+        const body = fs.readFileSync(full);
+        const [br, gz] = await Promise.all([
+          brotli(body, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+              [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            },
+          }),
+          gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
+        ]);
+        for (const [extension, compressed] of [
+          [".br", br],
+          [".gz", gz],
+        ] as const) {
+          if (compressed.length < body.length) {
+            fs.writeFileSync(full + extension, compressed);
+            written += 1;
+          } else fs.rmSync(full + extension, { force: true });
+        }
+      })(),
+    );
+  }
+  await Promise.all(work);
+  return written;
+}
+
+/**
+ * Runs the project's own `react-router build` on this Node, compresses the client files, then
+ * compiles the server. With "inherit" the output goes to this process's; with "pipe" it is
+ * returned.
  */
 export async function runProductionBuild(
   root: string,
@@ -153,9 +213,10 @@ export async function runProductionBuild(
   let output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
   if (result.status !== 0) return { ok: false, output };
   try {
+    await precompressClientFiles(path.join(root, "build/client"));
     await compileServer(root);
   } catch (error) {
-    output += `\nCompiling the server failed: ${(error as Error).message}\n`;
+    output += `\nCompressing the client files or compiling the server failed: ${(error as Error).message}\n`;
     if (stdio === "inherit") console.error(output.trim());
     return { ok: false, output };
   }

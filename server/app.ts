@@ -36,6 +36,9 @@ import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
+/** The client build's files: hashed assets never change; the others (the icon) may. */
+const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
+const FILE_CACHE_CONTROL = "public, max-age=3600";
 
 /** A sign-in posted by the login page's form (React Router's document or data request). */
 function isPageSignIn(request: FastifyRequest): boolean {
@@ -161,6 +164,21 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           ? { devServer: pages.devServer }
           : { build: pages.build }),
       clientBuildDirectory: path.join(projectRoot, "build/client"),
+      // The build writes each script and style sheet compressed beside it, brotli at quality 11
+      // and gzip at level 9 (scripts/production-build.ts, docs/decisions/0054): sent as they are,
+      // with Content-Encoding, which @fastify/compress leaves alone.
+      staticOptions: {
+        preCompressed: true,
+        // Replaces the adapter's, which only sets the Cache-Control below. The file sent depends
+        // on Accept-Encoding, which the adapter's @fastify/static (9.x) does not say in Vary.
+        setHeaders(res, filePath) {
+          const asset = filePath.startsWith(
+            path.join(projectRoot, "build/client/assets") + path.sep,
+          );
+          res.setHeader("cache-control", asset ? ASSET_CACHE_CONTROL : FILE_CACHE_CONTROL);
+          res.setHeader("vary", "Accept-Encoding");
+        },
+      },
       mode: dev ? "development" : "production",
       // The sign-in form posted without JavaScript counts like the API's sign-in.
       routeOptions: {

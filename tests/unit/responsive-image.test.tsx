@@ -2,6 +2,7 @@
 import { cleanup, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { createRoutesStub } from "react-router";
+import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { DealGrid } from "../../app/components/DealCard.tsx";
 import { Avatar } from "../../app/components/Avatar.tsx";
@@ -176,5 +177,34 @@ describe("MEDIA_BASE_URL", () => {
       `${CDN}/avatars/k.webp`,
       "/media/avatars/l.webp",
     ]);
+  });
+});
+
+describe("the page's main picture", () => {
+  it("is preloaded from the head (React preloads no image inside a <picture>)", () => {
+    const page = (priority: boolean) =>
+      renderToString(
+        <html>
+          <head />
+          <body>
+            <ResponsiveImage
+              src="/media/uploads/abc.800x600.webp"
+              alt="A deal"
+              sizes={IMAGE_SIZES.post}
+              width={800}
+              height={600}
+              priority={priority}
+            />
+          </body>
+        </html>,
+      );
+    const head = /<head>(.*)<\/head>/.exec(page(true))?.[1] ?? "";
+    const preload = /<link rel="preload" as="image"[^>]*>/.exec(head)?.[0] ?? "";
+    expect(preload).toContain('type="image/avif"');
+    expect(preload).toContain('fetchPriority="high"');
+    expect(preload).toContain("abc.800x600.w640.avif 640w");
+    expect(preload).toContain(`imageSizes="${IMAGE_SIZES.post}"`);
+    // Other pictures load lazily and are not preloaded.
+    expect(page(false)).not.toContain('rel="preload"');
   });
 });
