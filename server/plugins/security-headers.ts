@@ -45,12 +45,6 @@ function pageScriptSources(nonce: string, dev: boolean): string {
   return `'self' 'nonce-${nonce}' https://js.stripe.com`;
 }
 
-/**
- * Helmet's headers and a Content-Security-Policy on every response (docs/decisions/0017). A page
- * may run scripts from the site itself, Stripe's script on the payment page, and the inline
- * scripts that carry this response's nonce, which only React Router's own scripts are given.
- * Nothing here reads or buffers the body: caching is server/plugins/http-cache.ts.
- */
 const NONCE_BYTES = 16;
 /** Random bytes drawn for many nonces at once: one call per request cost more than the page cache's hit. */
 const noncePool = Buffer.alloc(NONCE_BYTES * 256);
@@ -67,6 +61,12 @@ export function newCspNonce(): string {
   return nonce;
 }
 
+/**
+ * Helmet's headers and a Content-Security-Policy on every response (docs/decisions/0017). A page
+ * may run scripts from the site itself, Stripe's script on the payment page, and the inline
+ * scripts that carry this response's nonce, which only React Router's own scripts are given.
+ * Nothing here reads or buffers the body: caching is server/plugins/http-cache.ts.
+ */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   options: { dev: boolean; mediaBaseUrl?: string },
