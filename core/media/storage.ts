@@ -28,6 +28,8 @@ interface MediaStorageBase {
   get(relativePath: string): Promise<Buffer | null>;
   /** Whether something is stored at `relativePath`. */
   exists(relativePath: string): Promise<boolean>;
+  /** The stored file's length in bytes, or null when there is nothing there. */
+  size(relativePath: string): Promise<number | null>;
   /** The stored file, as a stream to send, or null when there is nothing there. */
   open(relativePath: string): Promise<StoredObject | null>;
   /** Deletes what is at `relativePath`; nothing there is not an error. */
@@ -129,6 +131,15 @@ export function createFolderStorage(dir: string, mediaBaseUrl?: string): FolderM
         throw error;
       }
     },
+    async size(relativePath) {
+      try {
+        const stat = await fs.promises.stat(full(relativePath));
+        return stat.isFile() ? stat.size : null;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
     async open(relativePath) {
       const target = full(relativePath);
       let stat: fs.Stats;
@@ -222,6 +233,17 @@ export function createS3Storage(s3: S3Config, mediaBaseUrl?: string): S3MediaSto
         return true;
       } catch (error) {
         if (isNotFound(error)) return false;
+        throw error;
+      }
+    },
+    async size(relativePath) {
+      try {
+        const head = await client.send(
+          new HeadObjectCommand({ Bucket, Key: checked(relativePath) }),
+        );
+        return head.ContentLength ?? null;
+      } catch (error) {
+        if (isNotFound(error)) return null;
         throw error;
       }
     },
