@@ -89,7 +89,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
     sendMarkedStatementsPrepared(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    await migrate(db);
+    await migrate(db, { advisoryLock: true });
     return { db, pool, engine: "postgres", close: () => db.destroy() };
   }
 

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import type { Config } from "../config/env.ts";
+import { WorkerRestartPolicy, RESTART_BACKOFF } from "./restart-policy.ts";
 import { SHUTDOWN_TIMING } from "./shutdown.ts";
 
 /**
@@ -8,13 +9,13 @@ import { SHUTDOWN_TIMING } from "./shutdown.ts";
  * docs/decisions/0052-compiled-start-and-processes.md). It serves nothing itself: it prepares the
  * database once (migrations, demo data), then runs WEB_CONCURRENCY workers, each a whole server
  * process listening on the same port (node:cluster hands the connections round). A worker that
- * dies unexpectedly is started again, after a pause that doubles while workers keep dying young.
- * SIGTERM (or SIGINT) is passed to every worker, each drains as a single server does, and the
- * primary exits when they have: 0 if every worker stopped cleanly.
+ * dies unexpectedly is started again, after a pause that doubles while workers keep dying young;
+ * after CRASH_LOOP_LIMIT young deaths in a row the primary stops the rest and exits 1
+ * (server/restart-policy.ts). SIGTERM (or SIGINT) is passed to every worker, each drains as a
+ * single server does, and the primary exits when they have: 0 if every worker stopped cleanly.
  */
 
-/** The first restart waits this long; each further one in a row twice as long, up to the cap. */
-export const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, stableAfterMs: 30_000 };
+export { RESTART_BACKOFF };
 
 /** Lines in the workers' format (pino's JSON), so one log reads as one stream. */
 function primaryLog(level: string) {
@@ -46,10 +47,14 @@ export async function runPrimary(
   await prepare(log.info);
 
   let stopping = false;
-  let failedInARow = 0;
+  const restartPolicy = new WorkerRestartPolicy();
   const pendingRestarts = new Set<NodeJS.Timeout>();
   const startedAt = new Map<Worker, number>();
   let exitCode = 0;
+
+  // A worker that has exited can stay listed until its IPC channel has closed too.
+  const liveWorkers = () =>
+    Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
 
   const fork = () => {
     const worker = cluster.fork();
@@ -66,14 +71,21 @@ export async function runPrimary(
     if (stopping) {
       if (code !== 0) exitCode = 1;
       log.info(`worker ${worker.id} (pid ${worker.process.pid}) stopped (${how})`);
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      if (liveWorkers().length === 0) process.exit(exitCode);
       return;
     }
-    failedInARow = lived >= RESTART_BACKOFF.stableAfterMs ? 1 : failedInARow + 1;
-    const delay = Math.min(
-      RESTART_BACKOFF.maxMs,
-      RESTART_BACKOFF.firstMs * 2 ** (failedInARow - 1),
-    );
+    const decision = restartPolicy.workerExited({ livedMs: lived, code, signal });
+    if (decision.action === "give-up") {
+      log.error(
+        `worker ${worker.id} (pid ${worker.process.pid}) exited (${how}) ${lived} ms after it started: ` +
+          `${decision.youngInARow} workers in a row died within ${RESTART_BACKOFF.stableAfterMs / 1000} s of starting; ` +
+          `giving up: stopping the other workers and exiting with code 1 so that the supervisor can act`,
+      );
+      exitCode = 1;
+      stop("crash loop");
+      return;
+    }
+    const delay = decision.delayMs;
     log.warn(
       `worker ${worker.id} (pid ${worker.process.pid}) exited unexpectedly (${how}); starting another in ${delay} ms`,
     );
@@ -84,19 +96,19 @@ export async function runPrimary(
     pendingRestarts.add(timer);
   });
 
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (reason: NodeJS.Signals | "crash loop") => {
     if (stopping) return;
     stopping = true;
     for (const timer of pendingRestarts) clearTimeout(timer);
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
-    log.info(`${signal}: stopping ${workers.length} worker(s)`);
-    if (workers.length === 0) process.exit(0);
+    const workers = liveWorkers();
+    log.info(`${reason}: stopping ${workers.length} worker(s)`);
+    if (workers.length === 0) process.exit(exitCode);
     for (const worker of workers) worker.process.kill("SIGTERM");
     // Each worker exits by its own deadline; one that does not is killed a little later.
     setTimeout(() => {
-      for (const worker of Object.values(cluster.workers ?? {})) {
-        log.error(`worker ${worker!.id} did not stop in time; killing it`);
-        worker!.process.kill("SIGKILL");
+      for (const worker of liveWorkers()) {
+        log.error(`worker ${worker.id} did not stop in time; killing it`);
+        worker.process.kill("SIGKILL");
       }
       exitCode = 1;
     }, SHUTDOWN_TIMING.exitDeadlineMs + 2000).unref();

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Config } from "../../config/env.ts";
 
 export interface MailMessage {
@@ -18,6 +19,26 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+type Nodemailer = typeof nodemailer;
+let nodemailerLoaded: Promise<Nodemailer> | undefined;
+
+/** nodemailer, imported when the first mail is sent rather than at every start. */
+function loadNodemailer(): Promise<Nodemailer> {
+  return (nodemailerLoaded ??= import("nodemailer").then(
+    (module) => module.default,
+    (error: unknown) => {
+      nodemailerLoaded = undefined; // not kept: the next mail tries again
+      throw error;
+    },
+  ));
+}
+
+/** A transport made on first use from `make`, then kept. */
+function lazyTransport(make: (nodemailer: Nodemailer) => Transporter): () => Promise<Transporter> {
+  let transport: Promise<Transporter> | undefined;
+  return () => (transport ??= loadNodemailer().then(make));
+}
+
 /**
  * SMTP through nodemailer when SMTP_URL is set; otherwise each message is written to
  * DATA_DIR/outbox/ as an .eml file and logged, so a local install can still confirm accounts.
@@ -31,22 +52,27 @@ export function createMailer(options: {
 }): Mailer {
   if (options.smtpUrl) {
     // Within the mail job's two minutes, so a server that hangs fails the attempt, which is retried.
-    const transport = nodemailer.createTransport({
-      url: options.smtpUrl,
-      connectionTimeout: 20_000,
-      greetingTimeout: 20_000,
-      socketTimeout: 60_000,
-    });
+    const smtpUrl = options.smtpUrl;
+    const transport = lazyTransport((nodemailer) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: 20_000,
+        greetingTimeout: 20_000,
+        socketTimeout: 60_000,
+      }),
+    );
     return {
       async send(message) {
-        await transport.sendMail({ from: options.from, ...message });
+        await (await transport()).sendMail({ from: options.from, ...message });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  const transport = lazyTransport((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true }),
+  );
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, ...message });
+      const info = await (await transport()).sendMail({ from: options.from, ...message });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(
         options.outboxDir,

@@ -73,6 +73,7 @@ describe.each([
     expect(await storage.get("deals/abc-1.800x600.webp")).toEqual(bytes);
     expect(await subject.raw("deals/abc-1.800x600.webp")).toEqual(bytes);
     expect(await storage.exists("deals/abc-1.800x600.webp")).toBe(true);
+    expect(await storage.size("deals/abc-1.800x600.webp")).toBe(bytes.length);
   });
 
   it("replaces what was at a path", async () => {
@@ -93,6 +94,7 @@ describe.each([
     expect(await storage.get("deals/missing.webp")).toBeNull();
     expect(await storage.exists("deals/missing.webp")).toBe(false);
     expect(await storage.open("deals/missing.webp")).toBeNull();
+    expect(await storage.size("deals/missing.webp")).toBeNull();
     expect(await storage.get("no-such-folder/x.webp")).toBeNull();
     await expect(storage.remove("deals/missing.webp")).resolves.toBeUndefined();
   });
@@ -120,6 +122,7 @@ describe.each([
     );
     await expect(storage.get(bad)).rejects.toBeInstanceOf(MediaPathError);
     await expect(storage.exists(bad)).rejects.toBeInstanceOf(MediaPathError);
+    await expect(storage.size(bad)).rejects.toBeInstanceOf(MediaPathError);
     await expect(storage.open(bad)).rejects.toBeInstanceOf(MediaPathError);
     await expect(storage.remove(bad)).rejects.toBeInstanceOf(MediaPathError);
   });

@@ -2,14 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import type * as S3SdkModule from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { Config, S3Config } from "../../config/env.ts";
 import { mediaUrl } from "./variants.ts";
 
@@ -28,6 +22,8 @@ interface MediaStorageBase {
   get(relativePath: string): Promise<Buffer | null>;
   /** Whether something is stored at `relativePath`. */
   exists(relativePath: string): Promise<boolean>;
+  /** The stored file's length in bytes, or null when there is nothing there. */
+  size(relativePath: string): Promise<number | null>;
   /** The stored file, as a stream to send, or null when there is nothing there. */
   open(relativePath: string): Promise<StoredObject | null>;
   /** Deletes what is at `relativePath`; nothing there is not an error. */
@@ -129,6 +125,15 @@ export function createFolderStorage(dir: string, mediaBaseUrl?: string): FolderM
         throw error;
       }
     },
+    async size(relativePath) {
+      try {
+        const stat = await fs.promises.stat(full(relativePath));
+        return stat.isFile() ? stat.size : null;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
     async open(relativePath) {
       const target = full(relativePath);
       let stat: fs.Stats;
@@ -159,10 +164,12 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+type S3Sdk = typeof S3SdkModule;
+
 /** An S3 "no such object" answer (GET says NoSuchKey, HEAD only its status). */
-function isNotFound(error: unknown): boolean {
+function isNotFound(sdk: S3Sdk, error: unknown): boolean {
   return (
-    error instanceof S3ServiceException &&
+    error instanceof sdk.S3ServiceException &&
     (error.name === "NoSuchKey" ||
       error.name === "NotFound" ||
       error.$metadata.httpStatusCode === 404)
@@ -174,23 +181,37 @@ function isNotFound(error: unknown): boolean {
  * such as MinIO, Ceph or R2, addressed path-style. Keys are the media paths (`deals/….webp`).
  */
 export function createS3Storage(s3: S3Config, mediaBaseUrl?: string): S3MediaStorage {
-  const client = new S3Client({
-    region: s3.region,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    ...(s3.endpoint ? { endpoint: s3.endpoint, forcePathStyle: true } : {}),
-    // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's default
-    // streaming checksum trailers on PutObject.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    maxAttempts: 3,
-  });
+  // The SDK is imported on first use (a quarter of a second of CPU that a start need not spend).
+  let connected: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+  const connect = () =>
+    (connected ??= import("@aws-sdk/client-s3").then(
+      (sdk) => ({
+        sdk,
+        client: new sdk.S3Client({
+          region: s3.region,
+          credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+          ...(s3.endpoint ? { endpoint: s3.endpoint, forcePathStyle: true } : {}),
+          // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's
+          // default streaming checksum trailers on PutObject.
+          requestChecksumCalculation: "WHEN_REQUIRED",
+          responseChecksumValidation: "WHEN_REQUIRED",
+          maxAttempts: 3,
+        }),
+      }),
+      (error: unknown) => {
+        connected = undefined; // not kept: the next call tries again
+        throw error;
+      },
+    ));
   const Bucket = s3.bucket;
 
   async function getObject(relativePath: string) {
+    const Key = checked(relativePath);
+    const { sdk, client } = await connect();
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key: checked(relativePath) }));
+      return await client.send(new sdk.GetObjectCommand({ Bucket, Key }));
     } catch (error) {
-      if (isNotFound(error)) return null;
+      if (isNotFound(sdk, error)) return null;
       throw error;
     }
   }
@@ -199,10 +220,12 @@ export function createS3Storage(s3: S3Config, mediaBaseUrl?: string): S3MediaSto
     kind: "s3",
     bucket: Bucket,
     async put(relativePath, bytes, contentType) {
+      const Key = checked(relativePath);
+      const { sdk, client } = await connect();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket,
-          Key: checked(relativePath),
+          Key,
           Body: bytes,
           ContentType: contentType,
           ContentLength: bytes.length,
@@ -217,11 +240,24 @@ export function createS3Storage(s3: S3Config, mediaBaseUrl?: string): S3MediaSto
       return Buffer.from(await object.Body.transformToByteArray());
     },
     async exists(relativePath) {
+      const Key = checked(relativePath);
+      const { sdk, client } = await connect();
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: checked(relativePath) }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket, Key }));
         return true;
       } catch (error) {
-        if (isNotFound(error)) return false;
+        if (isNotFound(sdk, error)) return false;
+        throw error;
+      }
+    },
+    async size(relativePath) {
+      const Key = checked(relativePath);
+      const { sdk, client } = await connect();
+      try {
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket, Key }));
+        return head.ContentLength ?? null;
+      } catch (error) {
+        if (isNotFound(sdk, error)) return null;
         throw error;
       }
     },
@@ -237,7 +273,9 @@ export function createS3Storage(s3: S3Config, mediaBaseUrl?: string): S3MediaSto
       };
     },
     async remove(relativePath) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: checked(relativePath) }));
+      const Key = checked(relativePath);
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key }));
     },
     publicUrl: (relativePath) => mediaUrl(`/media/${checked(relativePath)}`, mediaBaseUrl),
   };

@@ -39,9 +39,9 @@ function periodFrom(today: string, interval: string) {
 export function createPaymentsService({ db, config, now, log }: Deps) {
   const stripe = createStripeClient(config.stripe);
 
-  function requireStripe(): StripeClient {
+  async function requireStripe(): Promise<StripeClient> {
     if (!stripe) throw new UnavailableError(PAYMENT_MESSAGES.notConfigured);
-    return stripe;
+    return stripe.client();
   }
 
   /** A failed call to Stripe (down, bad key, refused) is a 502 for the client, logged here. */
@@ -135,7 +135,7 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
       claimedUserId: ClaimedUserId,
     ): Promise<string> {
       const current = requireActingUser(user, claimedUserId);
-      const client = requireStripe();
+      const client = await requireStripe();
       const plan = await loadPlan();
       const { subscriptionId, customerId } = await prepareSubscription(
         client,
@@ -161,7 +161,7 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
       claimedUserId: ClaimedUserId,
     ): Promise<string> {
       const current = requireActingUser(user, claimedUserId);
-      const client = requireStripe();
+      const client = await requireStripe();
       const plan = await loadPlan();
       const { subscriptionId, customerId } = await prepareSubscription(
         client,
@@ -194,7 +194,7 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
       paymentIntentId: string,
     ): Promise<PaymentOutcome> {
       const current = requireUser(user);
-      const client = requireStripe();
+      const client = await requireStripe();
       if (!/^pi_[A-Za-z0-9_]{1,200}$/.test(paymentIntentId)) {
         throw new ValidationError({ payment_intent: "Unknown payment." });
       }

@@ -20,7 +20,8 @@ import type { Database } from "../schema.ts";
 import { CATEGORIES, GENERAL_STORES } from "./categories.ts";
 import { slugOf } from "./plan.ts";
 import { seedDemoData } from "./seed.ts";
-import { createFolderStorage } from "../../core/media/storage.ts";
+import { loadConfig } from "../../config/env.ts";
+import { createMediaStorage } from "../../core/media/storage.ts";
 
 export interface LargeDataOptions {
   /** How many deals and coupons to add. */
@@ -331,6 +332,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 
+  // The demo pictures go where the servers read media: the bucket of S3_BUCKET, else DIR/media.
+  // Read before anything is opened, so a bad S3_* variable stops it with its one line.
+  const media = createMediaStorage({ ...loadConfig(process.env), dataDir });
+
   // PGlite has no lock between processes: refuse to run beside a server on the same folder.
   const release = databaseUrl ? () => {} : lockDataDir(dataDir);
   const handle = await createDb({ databaseUrl, dataDir });
@@ -341,7 +346,7 @@ async function main(): Promise<void> {
     const hasContent = await handle.db.selectFrom("posts").select("id").limit(1).executeTakeFirst();
     if (!hasContent) {
       console.log("empty database: adding the demo content");
-      await seedDemoData(handle.db, { media: createFolderStorage(path.join(dataDir, "media")) });
+      await seedDemoData(handle.db, { media });
       console.log(`demo content ready (${seconds()} s)`);
     }
     const result = await generateLargeData(handle.db, {

@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../../server/plugins/rate-limit.ts";
+import { CRASH_LOOP_LIMIT } from "../../server/restart-policy.ts";
 import {
   createServerSchema,
   freePort,
@@ -203,5 +205,44 @@ describe("npm start with several server processes", () => {
       expect(server.output()).toMatch(/worker 2 \(pid \d+\) stopped \(code 0\)/);
       expect(server.output()).toMatch(/worker 3 \(pid \d+\) stopped \(code 0\)/);
     }, 120_000);
+  });
+
+  describe.skipIf(!process.env.DATABASE_URL)("on PostgreSQL, workers that keep dying", () => {
+    it("are given up on: the primary says why, stops the rest and exits 1", async () => {
+      const schema = await createServerSchema(process.env.DATABASE_URL!);
+      // Another program holds the port: every worker fails to listen and dies young.
+      const squatter = net.createServer();
+      await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+      const port = (squatter.address() as net.AddressInfo).port;
+      let server: ReturnType<typeof npmStart> | undefined;
+      try {
+        server = npmStart({
+          DATABASE_URL: schema.url,
+          WEB_CONCURRENCY: "2",
+          PORT: String(port),
+          LOG_LEVEL: "info",
+        });
+        expect(await server.exited).toBe(1);
+        const primary = logLines(server.output()).filter((l) => l.worker === "primary");
+        const restarts = primary.filter((l) => / exited unexpectedly \(code 1\)/.test(l.msg));
+        expect(restarts).toHaveLength(CRASH_LOOP_LIMIT - 1);
+        const givenUp = primary.filter((l) => /giving up/.test(l.msg));
+        expect(givenUp).toHaveLength(1);
+        expect(givenUp[0]!.msg).toMatch(
+          new RegExp(
+            `^worker \\d+ \\(pid \\d+\\) exited \\(code 1\\) \\d+ ms after it started: ${CRASH_LOOP_LIMIT} workers in a row died within 30 s of starting; giving up: stopping the other workers and exiting with code 1 so that the supervisor can act$`,
+          ),
+        );
+        expect(server.output()).toMatch(/EADDRINUSE/);
+        const workerPids = logLines(server.output())
+          .filter((l) => typeof l.worker === "number")
+          .map((l) => l.pid);
+        for (const pid of workerPids) expect(isRunning(pid)).toBe(false);
+      } finally {
+        if (server?.child.exitCode === null) server.child.kill("SIGKILL");
+        squatter.close();
+        await schema.drop();
+      }
+    }, 240_000);
   });
 });
