@@ -4,6 +4,7 @@ import path from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { withPgClient } from "../tests/helpers/pg-client.ts";
 import { MIGRATION_LOCK_KEY, migrate } from "./migrate.ts";
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -16,15 +17,7 @@ describe.skipIf(!databaseUrl)("migrate on PostgreSQL", () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is being built
   const opened: Kysely<any>[] = [];
 
-  async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  }
+  const admin = <T>(work: (client: pg.Client) => Promise<T>) => withPgClient(databaseUrl!, work);
 
   /** One server process's pool on the test schema: each call is another "machine". */
   function openMachine() {

@@ -4,8 +4,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import { createDb, type DbHandle } from "../../db/index.ts";
+import { withPgClient } from "./pg-client.ts";
 
 /**
  * The production server as `npm start` runs it (server/main.ts, pages from build/), in a child
@@ -110,15 +111,7 @@ export async function createServerSchema(databaseUrl: string): Promise<ServerSch
   const url = new URL(databaseUrl);
   url.searchParams.set("options", `-c search_path="${schema}",public`);
   url.searchParams.set("application_name", applicationName);
-  const admin = async <T>(work: (client: pg.Client) => Promise<T>) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = <T>(work: (client: pg.Client) => Promise<T>) => withPgClient(databaseUrl, work);
   return {
     handle,
     url: url.href,
