@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import "../styles/auth.css";
+import "../styles/confirm-dialog.css";
 
 interface ConfirmDialogProps {
   open: boolean;
