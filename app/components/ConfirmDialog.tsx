@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import "../styles/confirm-dialog.css";
 
 interface ConfirmDialogProps {
   open: boolean;

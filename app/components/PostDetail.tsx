@@ -21,7 +21,6 @@ import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { ShareButtons } from "./ShareButtons.tsx";
 import { SaveButton } from "./SaveButton.tsx";
 // Breadcrumbs are styled with the listing pages; the moderation banner with the console.
-import "../styles/listings.css";
 import "../styles/post.css";
 
 interface PostDetailProps {

@@ -8,7 +8,11 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 // pages every visitor opens load few of them, and a deal page none of the admin console's or the
 // sign-in pages' style sheets.
 
-const MAX_SHEETS = { home: 6, newdeals: 9, deal: 14 };
+/**
+ * Root's sheet (the site frame, cards, listings, icons …: app/root.tsx) and the route's own (home,
+ * ListingPage's sliders, post). Before 0054's second part: 6, 9 and 15.
+ */
+const MAX_SHEETS = { home: 2, newdeals: 2, deal: 2 };
 
 const assets = path.resolve(import.meta.dirname, "../../build/client/assets");
 
