@@ -22,6 +22,27 @@ import { chunkFailureMessage } from "./lib/chunks.tsx";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
 import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
+// The styles of the site frame and of what every page with deal cards shows (icons, cards, badges,
+// breadcrumbs, listings, pager, report dialog …) travel in root's one style sheet, not in a sheet per
+// shared chunk: each <link rel="stylesheet"> blocks the first paint (docs/decisions/0054). Their
+// components import none; a route's own sheet (home, post, forum …) follows this one.
+import "./styles/mask-icons.css";
+import "./styles/breadcrumbs.css";
+import "./styles/expiry.css";
+import "./styles/listings.css";
+import "./styles/saved.css";
+import "./styles/links.css";
+import "./styles/images.css";
+import "./styles/temperature.css";
+import "./styles/freshness.css";
+import "./styles/deal-card.css";
+import "./styles/price-history.css";
+import "./styles/pager.css";
+import "./styles/educators.css";
+import "./styles/content.css";
+import "./styles/report.css";
+import "./styles/confirm-dialog.css";
+import "slick-carousel/slick/slick.css";
 
 /** The settings, footer and social links; when they cannot be read, the defaults (and a log line). */
 async function siteSettings({ services, log }: RequestContext): Promise<SiteSettings> {

@@ -1,4 +1,3 @@
-import "../styles/content.css";
 import { useMediaUrl } from "../lib/media-url.tsx";
 
 /** A member's picture, or their initial on a coloured disc when they have none. */

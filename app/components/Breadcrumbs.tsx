@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import type { MetaDescriptor } from "react-router";
-import "../styles/breadcrumbs.css";
 
 export interface Crumb {
   label: string;

@@ -4,7 +4,6 @@ import type { DirectoryPage } from "../../core/listings/directory.ts";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
 import { CatalogCard } from "./CatalogCard.tsx";
 import { Pager, pageHref } from "./Pager.tsx";
-import "../styles/listings.css";
 
 export interface CatalogPageProps {
   title: string;

@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import "../styles/auth.css";
 
 interface ConfirmDialogProps {
   open: boolean;

@@ -13,7 +13,6 @@ import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
 import { MASK_ICONS } from "./icons.tsx";
 import { VerifiedTag } from "./VerifiedTag.tsx";
-import "../styles/deal-card.css";
 
 /**
  * The server's clock of this page, for time-ago labels that read the same after hydration: the

@@ -1,6 +1,5 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { FiExternalLink, FiInfo } from "react-icons/fi";
-import "../styles/links.css";
 
 /** The honest-link fields of a deal (core/links/presenter.ts). */
 export interface DealLinkFields {

@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import "../styles/educators.css";
 
 /**
  * The "Verified educator" badge beside a member's name: on their profile, their posts' author line

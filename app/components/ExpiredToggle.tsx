@@ -6,7 +6,6 @@ import {
   type ListingKind,
 } from "../../core/listings/schema.ts";
 import type { ExpiredChoice } from "../../core/expiry/schema.ts";
-import "../styles/expiry.css";
 
 /**
  * A listing's URL with expired deals hidden or shown (`?expired=hide|show`): the listing's default

@@ -4,7 +4,6 @@ import type { ExpiryStatus } from "../../core/expiry/service.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf } from "../lib/api-form.ts";
 import { loginPath } from "../lib/pending-action.ts";
-import "../styles/expiry.css";
 
 type ExpiryAnswer = ExpiryStatus & { status: string; message: string };
 

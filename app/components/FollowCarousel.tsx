@@ -3,7 +3,6 @@ import { FiChevronLeft, FiChevronRight, FiPause, FiPlay } from "react-icons/fi";
 import type SlickSlider from "react-slick";
 import type { Settings } from "react-slick";
 import { Link } from "react-router";
-import "slick-carousel/slick/slick.css";
 import { FOLLOW_CAROUSEL } from "../../core/constants.ts";
 import type { FollowEntry } from "../../core/profiles/presenter.ts";
 import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";

@@ -7,7 +7,6 @@ import { apiCall } from "../lib/api.ts";
 import { messageOf } from "../lib/api-form.ts";
 import { loginPath } from "../lib/pending-action.ts";
 import { timeAgo } from "../lib/time-ago.ts";
-import "../styles/freshness.css";
 
 /** "Last verified 3 hours ago" / "Last verified just now". */
 export function verifiedLabel(at: string | Date, now: Date): string {

@@ -19,7 +19,6 @@ import { FilterPanel, sliderBounds, type VisitStore } from "./FilterPanel.tsx";
 import { Pager, pageHref } from "./Pager.tsx";
 import { SortBar } from "./SortBar.tsx";
 import { ExpiredToggle } from "./ExpiredToggle.tsx";
-import "../styles/listings.css";
 
 export interface ListingPageProps {
   title: string;

@@ -1,4 +1,3 @@
-import "../styles/price-history.css";
 
 /**
  * "Lowest price in 90 days" on a deal card and the deal page: precomputed when the product's deals

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import { PAGER_FULL_LIMIT } from "../../core/constants.ts";
-import "../styles/pager.css";
 
 export type PagerItem = number | "gap-start" | "gap-end";
 

@@ -21,9 +21,7 @@ import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { ShareButtons } from "./ShareButtons.tsx";
 import { SaveButton } from "./SaveButton.tsx";
 // Breadcrumbs are styled with the listing pages; the moderation banner with the console.
-import "../styles/listings.css";
 import "../styles/post.css";
-import "../styles/console.css";
 
 interface PostDetailProps {
   details: PostDetails;

@@ -3,7 +3,6 @@ import type { PostDetails } from "../../core/posts/service.ts";
 import type { PricePoint } from "../../core/prices/presenter.ts";
 import { formatDate, formatPrice } from "../lib/format.ts";
 import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
-import "../styles/price-history.css";
 
 /**
  * A deal page's price history (issue 11; core/prices): under the price, the badge and what the

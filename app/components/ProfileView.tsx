@@ -10,7 +10,6 @@ import { Pager } from "./Pager.tsx";
 import { ReportButton } from "./ReportButton.tsx";
 import { SubscriptionBlock } from "./SubscriptionBlock.tsx";
 // The pager's styles live with the listing pages'.
-import "../styles/listings.css";
 import "../styles/profile.css";
 
 interface ProfileViewProps {

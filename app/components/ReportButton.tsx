@@ -6,7 +6,6 @@ import { postFormSchemas } from "../lib/lazy-schemas.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { Field, FormAlert } from "./Form.tsx";
-import "../styles/report.css";
 
 /** The dialog's fields, checked in the browser with the API's own rules (loaded when first sent). */
 const reportFormSchema = async () => (await postFormSchemas()).ReportFormSchema;

@@ -1,7 +1,6 @@
 import { preload } from "react-dom";
 import { imageVariants, mediaUrl } from "../../core/media/variants.ts";
 import { useMediaBaseUrl } from "../lib/media-url.tsx";
-import "../styles/images.css";
 
 /**
  * `sizes` of the places images are shown, matched to their CSS (app/styles/app.css, post.css).

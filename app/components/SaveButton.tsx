@@ -4,7 +4,6 @@ import { DELAYS_MS } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { BOOKMARK_ICON } from "./icons.tsx";
-import "../styles/saved.css";
 
 /**
  * Save on the deal page (issue 12): pressed while the deal is among the viewer's saved deals. Its

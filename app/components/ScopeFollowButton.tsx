@@ -2,7 +2,6 @@ import { useEffect, useState } from "react";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
-import "../styles/saved.css";
 
 interface ScopeFollowButtonProps {
   type: "store" | "category";

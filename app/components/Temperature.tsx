@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { heatOf, type Heat } from "../../core/posts/temperature.ts";
 import { THERMOMETER_ICON } from "./icons.tsx";
-import "../styles/temperature.css";
 
 const HEAT_WORDS: Record<Heat, string> = {
   cold: "cold",

@@ -1,5 +1,4 @@
 import { timeAgo } from "../lib/time-ago.ts";
-import "../styles/freshness.css";
 
 /** A deal verified more than this after it was posted shows it on its card. */
 const SHOW_AFTER_MS = 60 * 60 * 1000;

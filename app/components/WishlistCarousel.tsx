@@ -1,7 +1,6 @@
 import { Suspense, useSyncExternalStore } from "react";
 // The carousel's layout rules come with the page (a few hundred bytes), so that the lazily loaded
 // slider never shows unstyled.
-import "slick-carousel/slick/slick.css";
 import type { WishlistEntry } from "../../core/deals/presenter.ts";
 import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { WishlistCard } from "./WishlistCard.tsx";

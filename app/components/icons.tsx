@@ -1,4 +1,3 @@
-import "../styles/mask-icons.css";
 
 /**
  * The icons drawn on every page (the navigation bar, the footer, the theme switch) and on every

@@ -9,7 +9,6 @@ import { excerpt } from "../../core/seo/text.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/cms-page";
-import "../styles/content.css";
 
 /**
  * A page the site owner wrote in the console (/admin/pages), at /page/<slug>. The privacy policy

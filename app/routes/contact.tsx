@@ -10,7 +10,6 @@ import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/contact";
 // Breadcrumbs are styled with the listing pages.
-import "../styles/listings.css";
 import "../styles/contact.css";
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -9,7 +9,6 @@ import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/educator";
 // Breadcrumbs and the pager are styled with the listing pages.
-import "../styles/listings.css";
 import "../styles/forum.css";
 
 export async function loader({ context, request }: Route.LoaderArgs) {

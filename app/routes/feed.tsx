@@ -8,7 +8,6 @@ import { DealGrid } from "../components/DealCard.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { ScopeFollowButton } from "../components/ScopeFollowButton.tsx";
 import { pageMeta } from "../lib/meta.ts";
-import "../styles/saved.css";
 import type { Route } from "./+types/feed";
 
 /**

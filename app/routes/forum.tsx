@@ -5,7 +5,6 @@ import { PostNewTopicButton } from "../components/PostNewTopicButton.tsx";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/forum";
 // Breadcrumbs and the pager are styled with the listing pages.
-import "../styles/listings.css";
 import "../styles/forum.css";
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -5,7 +5,6 @@ import { orNull } from "../../core/not-found.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/privacy-policy";
-import "../styles/content.css";
 
 const SLUG = "privacy-policy";
 

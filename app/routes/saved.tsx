@@ -9,7 +9,6 @@ import { Pager } from "../components/Pager.tsx";
 import { BOOKMARK_ICON } from "../components/icons.tsx";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
-import "../styles/saved.css";
 import type { Route } from "./+types/saved";
 
 /** The signed-in member's saved deals (issue 12); a visitor goes to /login and comes back. */

@@ -15,7 +15,6 @@ import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify-educator";
-import "../styles/educators.css";
 
 /** The signed-in member's verification state; a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -7,7 +7,6 @@ import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/wishlist-new";
-import "../styles/educators.css";
 
 /** The member's own entries and whether they may add one; a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -6,7 +6,6 @@ import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
 import { formatDate, formatPrice } from "../../lib/format.ts";
 import { Field, FormAlert, SubmitButton } from "../Form.tsx";
-import "../../styles/price-history.css";
 
 /**
  * The console's "same product" merge on a deal's edit page (issue 11, price history): this deal and

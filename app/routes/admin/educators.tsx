@@ -11,7 +11,6 @@ import { requireConsoleUser } from "../../lib/console.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
 import { formatDate } from "../../lib/format.ts";
 import type { Route } from "./+types/educators";
-import "../../styles/educators.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
