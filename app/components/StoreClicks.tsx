@@ -1,4 +1,3 @@
-
 /** "N clicks in the last 30 days" on a store page: people who followed its deals through /go. */
 export function StoreClicks({ clicks }: { clicks: number }) {
   return (

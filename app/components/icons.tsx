@@ -1,4 +1,3 @@
-
 /**
  * The icons drawn on every page (the navigation bar, the footer, the theme switch) and on every
  * deal card: Feather's shapes, as react-icons draws them, but as plain SVG elements made once. A
