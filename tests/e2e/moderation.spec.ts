@@ -149,8 +149,9 @@ test("three members report a deal, it leaves /newdeals, and a moderator restores
 test("a visitor's Report goes to the login page", async ({ page }) => {
   await page.goto("/newdeals");
   await page.locator(".listing-grid .deal-card-title a").first().click();
-  // Clicked again only while the page has not left the deal (a click before hydration does
-  // nothing); once it has, the login route may take a while to load on a busy machine.
+  await expect(page).toHaveURL(/\/post\//);
+  // Clicked again only while the page is still the deal's (a click before hydration does
+  // nothing); once it has left, the login route may take a while to load on a busy machine.
   await expect(async () => {
     if (!new URL(page.url()).pathname.startsWith("/post/")) return;
     await page.getByRole("button", { name: "Report this deal" }).click({ timeout: 2_000 });
