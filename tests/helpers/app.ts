@@ -119,3 +119,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   };
 }
+
+/** The page of the newest deal on the home page (`POST /api/home`'s first recent card). */
+export async function newestDealPath(t: TestApp): Promise<string> {
+  const home = (await t.app.inject({ method: "POST", url: "/api/home", payload: {} })).json() as {
+    recent_deals: { recent_arr: { unique_id: string; slug: string }[] };
+  };
+  const deal = home.recent_deals.recent_arr[0]!;
+  return `/post/${deal.unique_id}/${deal.slug}`;
+}

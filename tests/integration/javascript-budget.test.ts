@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { javascriptWeightOf, scriptUrls } from "../../bench/js-weight.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, newestDealPath, type TestApp } from "../helpers/app.ts";
 
 // Issue 13, docs/decisions/0051-javascript-budget.md: what the home and deal pages of the
 // production build make the browser download at start (their HTML's scripts, module preloads and
@@ -38,11 +38,7 @@ let t: TestApp;
 let dealPath: string;
 beforeAll(async () => {
   t = await createTestApp({ pages: true });
-  const home = (await t.app.inject({ method: "POST", url: "/api/home", payload: {} })).json() as {
-    recent_deals: { recent_arr: { unique_id: string; slug: string }[] };
-  };
-  const deal = home.recent_deals.recent_arr[0]!;
-  dealPath = `/post/${deal.unique_id}/${deal.slug}`;
+  dealPath = await newestDealPath(t);
 });
 afterAll(async () => {
   await t?.close();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestApp, newestDealPath, type TestApp } from "../helpers/app.ts";
 
 // docs/decisions/0054: every <link rel="stylesheet"> in a page's HTML blocks its first paint. The
 // pages every visitor opens load few of them, and a deal page none of the admin console's or the
@@ -20,11 +20,7 @@ let t: TestApp;
 let dealPath: string;
 beforeAll(async () => {
   t = await createTestApp({ pages: true });
-  const home = (await t.app.inject({ method: "POST", url: "/api/home", payload: {} })).json() as {
-    recent_deals: { recent_arr: { unique_id: string; slug: string }[] };
-  };
-  const deal = home.recent_deals.recent_arr[0]!;
-  dealPath = `/post/${deal.unique_id}/${deal.slug}`;
+  dealPath = await newestDealPath(t);
 });
 afterAll(async () => {
   await t?.close();
