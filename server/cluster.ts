@@ -15,8 +15,6 @@ import { SHUTDOWN_TIMING } from "./shutdown.ts";
  * single server does, and the primary exits when they have: 0 if every worker stopped cleanly.
  */
 
-export { RESTART_BACKOFF };
-
 /** Lines in the workers' format (pino's JSON), so one log reads as one stream. */
 function primaryLog(level: string) {
   const levels = {
