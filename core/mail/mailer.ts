@@ -3,6 +3,7 @@ import path from "node:path";
 import type nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type { Config } from "../../config/env.ts";
+import { onFirstUse } from "../on-first-use.ts";
 
 export interface MailMessage {
   to: string;
@@ -20,23 +21,12 @@ export interface Mailer {
 }
 
 type Nodemailer = typeof nodemailer;
-let nodemailerLoaded: Promise<Nodemailer> | undefined;
-
 /** nodemailer, imported when the first mail is sent rather than at every start. */
-function loadNodemailer(): Promise<Nodemailer> {
-  return (nodemailerLoaded ??= import("nodemailer").then(
-    (module) => module.default,
-    (error: unknown) => {
-      nodemailerLoaded = undefined; // not kept: the next mail tries again
-      throw error;
-    },
-  ));
-}
+const loadNodemailer = onFirstUse(() => import("nodemailer").then((module) => module.default));
 
 /** A transport made on first use from `make`, then kept. */
 function lazyTransport(make: (nodemailer: Nodemailer) => Transporter): () => Promise<Transporter> {
-  let transport: Promise<Transporter> | undefined;
-  return () => (transport ??= loadNodemailer().then(make));
+  return onFirstUse(() => loadNodemailer().then(make));
 }
 
 /**

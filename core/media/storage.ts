@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import type * as S3SdkModule from "@aws-sdk/client-s3";
-import type { S3Client } from "@aws-sdk/client-s3";
 import type { Config, S3Config } from "../../config/env.ts";
+import { onFirstUse } from "../on-first-use.ts";
 import { mediaUrl } from "./variants.ts";
 
 /**
@@ -182,27 +182,21 @@ function isNotFound(sdk: S3Sdk, error: unknown): boolean {
  */
 export function createS3Storage(s3: S3Config, mediaBaseUrl?: string): S3MediaStorage {
   // The SDK is imported on first use (a quarter of a second of CPU that a start need not spend).
-  let connected: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
-  const connect = () =>
-    (connected ??= import("@aws-sdk/client-s3").then(
-      (sdk) => ({
-        sdk,
-        client: new sdk.S3Client({
-          region: s3.region,
-          credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-          ...(s3.endpoint ? { endpoint: s3.endpoint, forcePathStyle: true } : {}),
-          // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's
-          // default streaming checksum trailers on PutObject.
-          requestChecksumCalculation: "WHEN_REQUIRED",
-          responseChecksumValidation: "WHEN_REQUIRED",
-          maxAttempts: 3,
-        }),
+  const connect = onFirstUse(() =>
+    import("@aws-sdk/client-s3").then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: s3.region,
+        credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+        ...(s3.endpoint ? { endpoint: s3.endpoint, forcePathStyle: true } : {}),
+        // Checksums only where S3 requires them: many S3-compatible servers refuse the SDK's
+        // default streaming checksum trailers on PutObject.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+        maxAttempts: 3,
       }),
-      (error: unknown) => {
-        connected = undefined; // not kept: the next call tries again
-        throw error;
-      },
-    ));
+    })),
+  );
   const Bucket = s3.bucket;
 
   async function getObject(relativePath: string) {

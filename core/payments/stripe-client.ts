@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import type { Config } from "../../config/env.ts";
+import { onFirstUse } from "../on-first-use.ts";
 
 export type StripeClient = Stripe;
 
@@ -15,17 +16,10 @@ export interface LazyStripeClient {
  */
 export function createStripeClient(stripe: Config["stripe"]): LazyStripeClient | null {
   if (!stripe) return null;
-  let made: Promise<StripeClient> | undefined;
   return {
-    client() {
-      return (made ??= import("stripe").then(
-        ({ default: StripeSdk }) => newClient(StripeSdk, stripe),
-        (error: unknown) => {
-          made = undefined; // not kept: the next call tries again
-          throw error;
-        },
-      ));
-    },
+    client: onFirstUse(() =>
+      import("stripe").then(({ default: StripeSdk }) => newClient(StripeSdk, stripe)),
+    ),
   };
 }
 
