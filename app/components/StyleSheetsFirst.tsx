@@ -8,7 +8,7 @@ import { UNSAFE_FrameworkContext, useMatches } from "react-router";
  * HTTP/1.1 connection the browser's six sockets went to scripts while the sheets that block the
  * first paint waited their turn. React writes preloads made with `preload()` ahead of those module
  * preloads. The sheets are the ones `<Links>` renders: each matched route's own, from the build's
- * manifest (docs/decisions/0055).
+ * manifest (docs/decisions/0056).
  */
 export function StyleSheetsFirst() {
   const framework = useContext(UNSAFE_FrameworkContext);
