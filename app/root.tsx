@@ -1,9 +1,10 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import {
   Links,
   Meta,
   Outlet,
   Scripts,
+  type ShouldRevalidateFunctionArgs,
   isRouteErrorResponse,
   useLocation,
   useRouteLoaderData,
@@ -76,6 +77,24 @@ export async function loader({ context, request: httpRequest }: Route.LoaderArgs
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
 
+/** Whether the page on screen is a signed-in member's: set once the root's data is shown. */
+let memberOnScreen = false;
+
+/**
+ * The root's data (the member, the bell's count, the settings) is read again after every form, as
+ * React Router does by default, and, for a signed-in member, on every move to another page: the
+ * bell then shows what happened meanwhile without a reload. A visitor's moves leave it as it is.
+ */
+export function shouldRevalidate({
+  defaultShouldRevalidate,
+  formMethod,
+  currentUrl,
+  nextUrl,
+}: ShouldRevalidateFunctionArgs) {
+  if (defaultShouldRevalidate || formMethod) return defaultShouldRevalidate;
+  return memberOnScreen && currentUrl.pathname !== nextUrl.pathname;
+}
+
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -86,6 +105,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   // The spec hides the navigation bar on /logout.
   const showNav = pathname !== "/logout";
+  const signedIn = Boolean(data?.user);
+  useEffect(() => {
+    memberOnScreen = signedIn;
+  }, [signedIn]);
   return (
     <html lang="en" data-theme={data?.theme ?? undefined}>
       <head>

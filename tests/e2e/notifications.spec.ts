@@ -85,8 +85,24 @@ for (const viewport of WIDTHS) {
       }).toPass({ timeout: 40_000 });
       await other.context().close();
 
-      await page.reload();
+      // A move to another page, without a reload, brings the new count (the root's loader runs
+      // again for a member). The marker on `window` shows the page was never loaded afresh.
+      const dealLink = page.locator(".deal-card-title a").first();
+      await expect
+        .poll(() =>
+          dealLink.evaluate((link) =>
+            Object.keys(link).some((key) => key.startsWith("__reactFiber")),
+          ),
+        )
+        .toBe(true);
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
+      );
+      await page.evaluate(() => Object.assign(window, { bellTestMarker: true }));
+      await dealLink.click();
+      await expect(page).toHaveURL(/\/post\//);
       await expect(bell(page)).toHaveAttribute("aria-label", `Notifications, ${before + 1} unread`);
+      expect(await page.evaluate(() => "bellTestMarker" in window)).toBe(true);
 
       await bell(page).click();
       await expect(page).toHaveURL(/\/user\/notifications$/);
