@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
+import { databaseFreeTests } from "./tests/setup/database-free-tests.ts";
 
 const TEST_FILES = "{core,server,app,db,config,tests/unit,tests/integration}/**/*.test.{ts,tsx}";
 
@@ -12,6 +13,25 @@ const NEEDS_BUILD = /pages: (true|"build")|server\/main\.ts|helpers\/server-proc
 const BUILD_TESTS = fs
   .globSync(TEST_FILES)
   .filter((file) => NEEDS_BUILD.test(fs.readFileSync(file, "utf8")));
+
+/**
+ * CI's PostgreSQL pass (.ci/run sets DATABASE_TESTS_ONLY=1 beside DATABASE_URL) leaves out the test
+ * files that run exactly the same without a database URL: those whose own modules, followed
+ * through every import, never read the environment nor start a process. The PGlite pass has
+ * already run them (docs/decisions/0055). Everywhere else every file runs.
+ */
+const cache = globalThis as { sameWithoutDatabase?: string[] }; // the projects load this file again
+if (!cache.sameWithoutDatabase) {
+  cache.sameWithoutDatabase =
+    process.env.DATABASE_URL && process.env.DATABASE_TESTS_ONLY === "1"
+      ? await databaseFreeTests(fs.globSync(TEST_FILES))
+      : [];
+  if (cache.sameWithoutDatabase.length)
+    console.log(
+      `DATABASE_TESTS_ONLY: leaving out ${cache.sameWithoutDatabase.length} test files that never read the environment (the PGlite pass ran them):\n  ${cache.sameWithoutDatabase.join("\n  ")}`,
+    );
+}
+const SAME_WITHOUT_DATABASE = cache.sameWithoutDatabase;
 
 export default defineConfig({
   test: {
@@ -29,7 +49,7 @@ export default defineConfig({
           name: "unit",
           include: [TEST_FILES],
           globalSetup: ["tests/setup/database-image.ts"],
-          exclude: [...configDefaults.exclude, ...BUILD_TESTS],
+          exclude: [...configDefaults.exclude, ...BUILD_TESTS, ...SAME_WITHOUT_DATABASE],
         },
       },
       {
@@ -37,6 +57,7 @@ export default defineConfig({
         test: {
           name: "pages",
           include: BUILD_TESTS,
+          exclude: [...configDefaults.exclude, ...SAME_WITHOUT_DATABASE],
           globalSetup: ["tests/setup/database-image.ts", "tests/setup/production-build.ts"],
         },
       },

@@ -1,26 +1,72 @@
 // `npm test`: every check CI runs, in order, stopping at the first failure.
 // Lint and types, the production build, unit and integration tests (PGlite; PostgreSQL too when
 // DATABASE_URL is set), then the browser tests in Chromium.
-import { spawnSync } from "node:child_process";
+//
+// The steps of one stage run at the same time: lint, format and types each use one core, so on a
+// 2-core machine they take as long as the slowest of them (decision 0055). Their output is printed
+// whole as each finishes. The test steps use every core themselves and run alone.
+import { spawn } from "node:child_process";
 
-const steps = [
-  ["lint", "eslint", ["."]],
-  ["format", "prettier", ["--check", "."]],
-  ["types", "react-router", ["typegen"]],
-  ["types", "tsc", ["--noEmit"]],
-  ["build", "react-router", ["build"]],
-  ["unit and integration tests", "vitest", ["run"]],
-  ["browser tests", "playwright", ["test"]],
+const stages = [
+  [
+    ["lint", [["eslint", ["."]]]],
+    ["format", [["prettier", ["--check", "."]]]],
+    [
+      "types",
+      [
+        ["react-router", ["typegen"]],
+        ["tsc", ["--noEmit"]],
+      ],
+    ],
+  ],
+  [["build", [["react-router", ["build"]]]]],
+  [["unit and integration tests", [["vitest", ["run"]]]]],
+  [["browser tests", [["playwright", ["test"]]]]],
 ];
 
 const only = process.argv.slice(2);
-for (const [name, command, args] of steps) {
-  if (only.length && !only.some((o) => name.startsWith(o))) continue;
-  console.log(`\n▶ ${name}: ${command} ${args.join(" ")}`);
-  const result = spawnSync(command, args, { stdio: "inherit", env: process.env });
-  if (result.status !== 0) {
-    console.error(`\n✖ ${name} failed (${command} exited ${result.status ?? result.signal}).`);
-    process.exit(result.status || 1);
+const wanted = ([name]) => !only.length || only.some((o) => name.startsWith(o));
+
+/** Runs one command; alone it inherits the terminal, beside others its output is collected. */
+function run(command, args, alone) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: alone ? "inherit" : ["ignore", "pipe", "pipe"],
+      env: process.env,
+    });
+    let output = "";
+    child.stdout?.on("data", (chunk) => (output += chunk));
+    child.stderr?.on("data", (chunk) => (output += chunk));
+    child.on("error", (error) => resolve({ status: 1, signal: null, output: `${error}\n` }));
+    child.on("close", (status, signal) => resolve({ status, signal, output }));
+  });
+}
+
+async function runStep([name, commands], alone) {
+  const started = Date.now();
+  let output = "";
+  for (const [command, args] of commands) {
+    if (alone) console.log(`\n▶ ${name}: ${command} ${args.join(" ")}`);
+    else output += `▶ ${name}: ${command} ${args.join(" ")}\n`;
+    const result = await run(command, args, alone);
+    output += result.output;
+    if (result.status !== 0) {
+      if (!alone) process.stdout.write(`\n${output}`);
+      console.error(`\n✖ ${name} failed (${command} exited ${result.status ?? result.signal}).`);
+      return result.status || 1;
+    }
   }
+  if (!alone) process.stdout.write(`\n${output}`);
+  console.log(`✔ ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
+  return 0;
+}
+
+for (const stage of stages) {
+  const steps = stage.filter(wanted);
+  if (!steps.length) continue;
+  if (steps.length > 1) console.log(`\n▶ at once: ${steps.map(([name]) => name).join(", ")}`);
+  const statuses = await Promise.all(steps.map((step) => runStep(step, steps.length === 1)));
+  const failed = statuses.find((status) => status !== 0);
+  if (failed !== undefined) process.exit(failed);
 }
 console.log("\n✔ all checks passed");

@@ -12,9 +12,20 @@ export const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
 ] as const;
 
-/** Fails on any serious or critical axe finding, listing them. */
+/**
+ * Fails on any serious or critical axe finding, listing them.
+ *
+ * Two settings make a scan 2–3 times cheaper without changing what it finds (decision 0055):
+ * `resultTypes: ["violations"]` stops axe from collecting every passing and inapplicable node,
+ * which this check never reads; legacy mode runs `axe.run` in the page (iframes included, through
+ * axe's own frame messaging) instead of `runPartial` in each frame plus `finishRun` in a new blank
+ * page per scan. `options()` replaces all options, so it must come before `withTags()`.
+ */
 export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}) {
-  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  let builder = new AxeBuilder({ page })
+    .options({ resultTypes: ["violations"] })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .setLegacyMode(true);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
   const results = await builder.analyze();
   const serious = results.violations.filter(

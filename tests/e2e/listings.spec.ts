@@ -33,6 +33,7 @@ test.describe("listing screens at every width", () => {
         await expect(
           page.getByRole("heading", { name: screen.heading, exact: true }),
         ).toBeVisible();
+        if (screen.path === "/") await expect(page.locator(".deal-card").first()).toBeVisible();
         const overflow = await page.evaluate(
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
