@@ -1,5 +1,5 @@
 // `npm test`: every check CI runs, in order, stopping at the first failure.
-// Lint and types, the production build, unit and integration tests (PGlite; PostgreSQL too when
+// Lint and types, the production build, unit and integration tests (PGlite, or PostgreSQL when
 // DATABASE_URL is set), then the browser tests in Chromium.
 //
 // The steps of one stage run at the same time: lint, format and types each use one core, so on a
