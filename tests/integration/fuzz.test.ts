@@ -1,153 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failureBodySchema } from "../../server/api/errors.ts";
-import { apiRoutes } from "../../server/api/route.ts";
-import { API_CALLS, send, startApiWorld, type ApiWorld } from "../helpers/api-calls.ts";
+import { startApiWorld, type ApiWorld } from "../helpers/api-calls.ts";
+import { FuzzTally, MALFORMED, encodeParameter } from "../helpers/fuzz.ts";
 import { TestClient } from "../helpers/session.ts";
 
 /**
- * Malformed input at every door: each field of a valid request of every /api call, and each
- * parameter of every page that has one, replaced by values no form would send. No answer may be a
- * 5xx other than an intended 503, and every refusal of an API call has the call's declared failure
- * shape. The figures (requests, answers per status) are printed at the end.
+ * Malformed input at every page door: each parameter of every page that has one, replaced by
+ * values no form would send (tests/helpers/fuzz.ts). No answer may be a 5xx other than an intended
+ * 503. The /api calls are fuzzed in fuzz-api-1.test.ts and fuzz-api-2.test.ts. The figures
+ * (requests, answers per status) are printed at the end.
  * Needs the production build (`npm run build`) for the pages.
  */
 
-const HUGE_TEXT = "x".repeat(100_000);
-
-/** Values no form sends: wrong types, extremes, control characters, injections. */
-const MALFORMED: unknown[] = [
-  null,
-  true,
-  false,
-  0,
-  -1,
-  1.5,
-  -0.5,
-  1e21,
-  -1e21,
-  1e308,
-  -1e308,
-  2 ** 31,
-  2 ** 53 + 2,
-  Number.MAX_SAFE_INTEGER,
-  "",
-  " ",
-  "\t\n",
-  "abc",
-  "0",
-  "-1",
-  "1.5",
-  "1e309",
-  "NaN",
-  "Infinity",
-  "-Infinity",
-  "0x1F",
-  "1,5",
-  "१२",
-  "99999999999999999999999999",
-  "9".repeat(5000),
-  HUGE_TEXT,
-  "a\u0000b",
-  "\u0000",
-  "%00",
-  "a\u0001b",
-  "\u001b[31mred",
-  "\u007f",
-  "\u0085",
-  "line\r\nbreak",
-  "\u2028",
-  "\u202eevil",
-  "\ud800",
-  "\ufeff",
-  "💥",
-  "<script>alert(1)</script>",
-  "' OR '1'='1' --",
-  "../../etc/passwd",
-  "${7*7}{{7*7}}",
-  "true",
-  "null",
-  "[]",
-  [],
-  [1, 2],
-  ["a"],
-  [null],
-  [[]],
-  {},
-  { a: 1 },
-  { $gt: "" },
-  JSON.parse('{"__proto__": {"polluted": 1}}'),
-];
-
-/** An intended 503 is a part the call needs being away (Payments not configured, mail down). */
-const isFault = (status: number) => status >= 500 && status !== 503;
-
+const tally = new FuzzTally("pages");
 let world: ApiWorld;
-/** Answers per status, by door. */
-const statuses = { api: new Map<number, number>(), pages: new Map<number, number>() };
-const faults: string[] = [];
-
-function count(door: keyof typeof statuses, status: number, what: string, body: string) {
-  statuses[door].set(status, (statuses[door].get(status) ?? 0) + 1);
-  if (isFault(status)) faults.push(`${what} → ${status} ${body.slice(0, 200)}`);
-}
-
-function figures(door: keyof typeof statuses) {
-  const counts = [...statuses[door]].sort(([a], [b]) => a - b);
-  const total = counts.reduce((sum, [, n]) => sum + n, 0);
-  return `${door}: ${total} requests (${counts.map(([s, n]) => `${s}: ${n}`).join(", ")})`;
-}
-
-function describeValue(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? "");
-  return text.length > 40 ? `${text.slice(0, 40)}…(${text.length})` : text;
-}
-
 beforeAll(async () => {
   world = await startApiWorld({ pages: true });
 });
 afterAll(async () => {
-  console.info(`fuzz ${figures("api")}; ${figures("pages")}`);
+  console.info(`fuzz ${tally.figures()}`);
   await world?.close();
 });
 
 describe("malformed input", () => {
-  it(
-    "never breaks an /api call: every field and the whole body",
-    async () => {
-      const badShapes: string[] = [];
-      for (const route of apiRoutes) {
-        const call = `${route.method} ${route.url}`;
-        const url = `/api${route.url}`;
-        const failureShape = failureBodySchema(route.failure);
-        const fields = Object.keys((await API_CALLS[call]!(world)).body ?? { page: 1 });
-        const targets = route.method === "GET" ? ["?page"] : ["(body)", ...fields];
-        for (const target of targets) {
-          for (const value of MALFORMED) {
-            const request = await API_CALLS[call]!(world);
-            const response =
-              target === "?page"
-                ? await request.client.get(`${url}?page=${encodeParameter(value)}`)
-                : await send(
-                    route.method,
-                    url,
-                    request,
-                    target === "(body)" ? value : { ...request.body, [target]: value },
-                  );
-            const what = `${call} ${target}=${describeValue(value)}`;
-            count("api", response.statusCode, what, response.body);
-            if (response.statusCode >= 400 && response.statusCode < 500) {
-              const checked = failureShape.safeParse(response.json());
-              if (!checked.success) badShapes.push(`${what} → ${response.body.slice(0, 200)}`);
-            }
-          }
-        }
-      }
-      expect(faults).toEqual([]);
-      expect(badShapes).toEqual([]);
-    },
-    30 * 60_000,
-  );
-
   it(
     "never breaks a page: every path and query parameter",
     async () => {
@@ -197,15 +71,15 @@ describe("malformed input", () => {
           for (const value of MALFORMED) {
             const url = page.replace("{v}", encodeParameter(value));
             const response = await client.request({ method: "GET", url });
-            count("pages", response.statusCode, `GET ${url.slice(0, 80)}`, response.body);
+            tally.count(response.statusCode, `GET ${url.slice(0, 80)}`, response.body);
           }
           // Broken percent-encoding, which no encoder produces.
           const url = page.replace("{v}", "%E0%A4%A");
           const response = await client.request({ method: "GET", url });
-          count("pages", response.statusCode, `GET ${url}`, response.body);
+          tally.count(response.statusCode, `GET ${url}`, response.body);
         }
       }
-      expect(faults).toEqual([]);
+      expect(tally.faults).toEqual([]);
     },
     30 * 60_000,
   );
@@ -233,15 +107,3 @@ describe("malformed input", () => {
     }
   });
 });
-
-/** A value as a URL carries it: percent-encoded UTF-8 bytes (a lone surrogate as U+FFFD). */
-function encodeParameter(value: unknown): string {
-  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
-  return [...Buffer.from(text, "utf8")]
-    .map((byte) =>
-      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
-        ? String.fromCharCode(byte)
-        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
-    )
-    .join("");
-}
