@@ -6,10 +6,12 @@ const TEST_FILES = "{core,server,app,db,config,tests/unit,tests/integration}/**/
 
 /**
  * The test files that need the production build: they serve pages from build/ (`pages: true`,
- * `pages: "build"`) or start the production server (server/main.ts, tests/helpers/server-process.ts). They run as a project of their own whose global setup builds
- * first when build/ is missing or stale, so the other tests never wait for a build.
+ * `pages: "build"`, or the fuzz of every door, tests/helpers/fuzz.ts) or start the production
+ * server (server/main.ts, tests/helpers/server-process.ts). They run as a project of their own
+ * whose global setup builds first when build/ is missing or stale, so the other tests never wait
+ * for a build.
  */
-const NEEDS_BUILD = /pages: (true|"build")|server\/main\.ts|helpers\/server-process/;
+const NEEDS_BUILD = /pages: (true|"build")|server\/main\.ts|helpers\/(server-process|fuzz)\.ts/;
 const BUILD_TESTS = fs
   .globSync(TEST_FILES)
   .filter((file) => NEEDS_BUILD.test(fs.readFileSync(file, "utf8")));

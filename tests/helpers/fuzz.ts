@@ -1,7 +1,7 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failureBodySchema } from "../../server/api/errors.ts";
-import type { apiRoutes } from "../../server/api/route.ts";
-import { API_CALLS, send, type ApiWorld } from "./api-calls.ts";
+import { apiRoutes } from "../../server/api/route.ts";
+import { API_CALLS, send, startApiWorld, type ApiWorld } from "./api-calls.ts";
 
 /**
  * The malformed-input fuzz of every door (docs/decisions/0021): the values, the tally of answers,
@@ -142,6 +142,34 @@ export async function fuzzApiCalls(
   }
   expect(tally.faults).toEqual([]);
   expect(badShapes).toEqual([]);
+}
+
+/**
+ * One test file's share of the /api pass: every other call, from the first (`half` 0) or the
+ * second (1), on a world of its own (it serves pages too, so it needs the production build).
+ */
+export function fuzzApiHalf(half: 0 | 1) {
+  const tally = new FuzzTally("api");
+  let world: ApiWorld;
+  beforeAll(async () => {
+    world = await startApiWorld({ pages: true });
+  });
+  afterAll(async () => {
+    console.info(`fuzz, /api half ${half + 1} of 2: ${tally.figures()}`);
+    await world?.close();
+  });
+  describe("malformed input", () => {
+    it(
+      `never breaks an /api call: every field and the whole body (half ${half + 1} of the calls)`,
+      () =>
+        fuzzApiCalls(
+          world,
+          apiRoutes.filter((_, i) => i % 2 === half),
+          tally,
+        ),
+      30 * 60_000,
+    );
+  });
 }
 
 /** A value as a URL carries it: percent-encoded UTF-8 bytes (a lone surrogate as U+FFFD). */
