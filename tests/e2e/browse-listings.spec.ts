@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures.ts";
+import { expect, expectAccessible, hydrated, test } from "./fixtures.ts";
 
 /** Issue 14 on the listing pages, at a phone's and a desktop's width. */
 const WIDTHS = [
@@ -33,25 +33,10 @@ async function applyFilters(page: Page, phone: boolean) {
   await expect(page.getByRole("dialog")).toBeHidden();
 }
 
-/** Waits until React has hydrated the page (and run its first effects, e.g. the scroll to top). */
-async function hydrated(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() =>
-        Object.keys(document.querySelector(".listing-results") ?? {}).some((key) =>
-          key.startsWith("__reactFiber"),
-        ),
-      ),
-    )
-    .toBe(true);
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
-  );
-}
-
 /** Scrolls the results' top to the top of the window (so the sort bar and chips stay in view). */
 async function scrollToResults(page: Page) {
-  await hydrated(page);
+  // After hydration and its first effects (the scroll to top).
+  await hydrated(page.locator(".listing-results").first());
   await page.evaluate(() => document.querySelector(".listing-results")!.scrollIntoView());
   const y = await page.evaluate(() => window.scrollY);
   expect(y).toBeGreaterThan(100);

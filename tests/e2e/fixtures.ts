@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 export { expect };
 
@@ -11,6 +11,22 @@ export const VIEWPORTS = [
   { name: "tablet", width: 768, height: 1024 },
   { name: "desktop", width: 1280, height: 900 },
 ] as const;
+
+/**
+ * Waits until React has hydrated `element` (it carries React's fiber), then a frame and a little
+ * more, so that the page's first effects (the scroll to top, the root's member flag) have run. A
+ * click before hydration does nothing, or loads the page afresh.
+ */
+export async function hydrated(element: Locator) {
+  await expect
+    .poll(() =>
+      element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactFiber"))),
+    )
+    .toBe(true);
+  await element
+    .page()
+    .evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+}
 
 /**
  * Fails on any serious or critical axe finding, listing them.

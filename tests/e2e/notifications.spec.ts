@@ -2,6 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import {
   expect,
   expectAccessible,
+  hydrated,
   mailbox,
   postDealThroughApi,
   signInThroughApi,
@@ -88,16 +89,7 @@ for (const viewport of WIDTHS) {
       // A move to another page, without a reload, brings the new count (the root's loader runs
       // again for a member). The marker on `window` shows the page was never loaded afresh.
       const dealLink = page.locator(".deal-card-title a").first();
-      await expect
-        .poll(() =>
-          dealLink.evaluate((link) =>
-            Object.keys(link).some((key) => key.startsWith("__reactFiber")),
-          ),
-        )
-        .toBe(true);
-      await page.evaluate(
-        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))),
-      );
+      await hydrated(dealLink);
       await page.evaluate(() => Object.assign(window, { bellTestMarker: true }));
       await dealLink.click();
       await expect(page).toHaveURL(/\/post\//);

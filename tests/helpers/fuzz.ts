@@ -97,7 +97,7 @@ export class FuzzTally {
   }
 }
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? "");
   return text.length > 40 ? `${text.slice(0, 40)}…(${text.length})` : text;
 }
@@ -146,30 +146,39 @@ export async function fuzzApiCalls(
 
 /**
  * One test file's share of the /api pass: every other call, from the first (`half` 0) or the
- * second (1), on a world of its own (it serves pages too, so it needs the production build).
+ * second (1), on a world of its own.
  */
 export function fuzzApiHalf(half: 0 | 1) {
   const tally = new FuzzTally("api");
-  let world: ApiWorld;
-  beforeAll(async () => {
-    world = await startApiWorld({ pages: true });
-  });
-  afterAll(async () => {
-    console.info(`fuzz, /api half ${half + 1} of 2: ${tally.figures()}`);
-    await world?.close();
-  });
+  const world = fuzzWorld(tally, `fuzz, /api half ${half + 1} of 2`);
   describe("malformed input", () => {
     it(
       `never breaks an /api call: every field and the whole body (half ${half + 1} of the calls)`,
       () =>
         fuzzApiCalls(
-          world,
+          world(),
           apiRoutes.filter((_, i) => i % 2 === half),
           tally,
         ),
       30 * 60_000,
     );
   });
+}
+
+/**
+ * The world of one fuzz test file (it serves pages too, so it needs the production build): started
+ * before the file's tests, closed after them with the file's tally printed.
+ */
+export function fuzzWorld(tally: FuzzTally, label: string): () => ApiWorld {
+  let world: ApiWorld | undefined;
+  beforeAll(async () => {
+    world = await startApiWorld({ pages: true });
+  });
+  afterAll(async () => {
+    console.info(`${label}: ${tally.figures()}`);
+    await world?.close();
+  });
+  return () => world!;
 }
 
 /** A value as a URL carries it: percent-encoded UTF-8 bytes (a lone surrogate as U+FFFD). */

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApiWorld, type ApiWorld } from "../helpers/api-calls.ts";
-import { FuzzTally, MALFORMED, encodeParameter } from "../helpers/fuzz.ts";
+import { describe, expect, it } from "vitest";
+import { FuzzTally, MALFORMED, encodeParameter, fuzzWorld } from "../helpers/fuzz.ts";
 import { TestClient } from "../helpers/session.ts";
 
 /**
@@ -12,22 +11,15 @@ import { TestClient } from "../helpers/session.ts";
  */
 
 const tally = new FuzzTally("pages");
-let world: ApiWorld;
-beforeAll(async () => {
-  world = await startApiWorld({ pages: true });
-});
-afterAll(async () => {
-  console.info(`fuzz ${tally.figures()}`);
-  await world?.close();
-});
+const world = fuzzWorld(tally, "fuzz");
 
 describe("malformed input", () => {
   it(
     "never breaks a page: every path and query parameter",
     async () => {
-      const { deal, storeSlug, categorySlug, otherUser } = world.ids;
-      const discussion = await world.t.deps.db
-        .selectFrom("posts")
+      const { deal, storeSlug, categorySlug, otherUser } = world().ids;
+      const discussion = await world()
+        .t.deps.db.selectFrom("posts")
         .select(["unique_id", "slug"])
         .where("post_type", "=", "g")
         .where("status", "=", "active")
@@ -61,8 +53,8 @@ describe("malformed input", () => {
         "/page/{v}",
       ];
       const memberPages = ["/user/profile?page={v}", "/payment?payment_intent={v}"];
-      const visitor = new TestClient(world.t.app);
-      const member = world.member.client;
+      const visitor = new TestClient(world().t.app);
+      const member = world().member.client;
       for (const [client, pages] of [
         [visitor, visitorPages],
         [member, memberPages],
@@ -85,14 +77,14 @@ describe("malformed input", () => {
   );
 
   it("answers the cases the issue names with a refusal, not a 500", async () => {
-    const filter = await world.t.app.inject({
+    const filter = await world().t.app.inject({
       method: "POST",
       url: "/api/filter",
       payload: { min_discount: 1.5 },
     });
     expect(filter.statusCode).toBe(422);
     expect(filter.json().errors.min_discount).toMatch(/whole number/);
-    const search = await world.t.app.inject({
+    const search = await world().t.app.inject({
       method: "POST",
       url: "/api/filter",
       payload: { search_title: "a\u0000b" },
@@ -100,10 +92,12 @@ describe("malformed input", () => {
     expect(search.statusCode).toBe(422);
     expect(search.json().errors.search_title).toMatch(/control characters/);
     for (const url of ["/store/a%00", "/post/a%00/x", "/category/a%00", "/educator/a%00/x"]) {
-      expect((await world.t.app.inject({ method: "GET", url })).statusCode, url).toBe(404);
+      expect((await world().t.app.inject({ method: "GET", url })).statusCode, url).toBe(404);
     }
     for (const url of ["/search?query=a%00b", "/newdeals?min_discount=1.5"]) {
-      expect((await world.t.app.inject({ method: "GET", url })).statusCode, url).toBeLessThan(500);
+      expect((await world().t.app.inject({ method: "GET", url })).statusCode, url).toBeLessThan(
+        500,
+      );
     }
   });
 });

@@ -26,13 +26,16 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** The style sheets `html` links, in order. */
+function sheetUrls(html: string): string[] {
+  return [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+}
+
 /** The style sheets a page's HTML links, in order, with their bytes. */
 async function styleSheets(page: string) {
   const response = await t.app.inject({ method: "GET", url: page });
   expect(response.statusCode).toBe(200);
-  const urls = [...response.body.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="([^"]+)"/g)].map(
-    (match) => match[1]!,
-  );
+  const urls = sheetUrls(response.body);
   let raw = 0;
   let brotli = 0;
   let text = "";
@@ -90,12 +93,9 @@ describe("render-blocking style sheets (production build)", () => {
   ] as const)("the %s page asks for its style sheets before its scripts", async (_name, page) => {
     const response = await t.app.inject({ method: "GET", url: page === "deal" ? dealPath : page });
     const head = response.body.slice(0, response.body.indexOf("</head>"));
-    const sheets = [...head.matchAll(/<link[^>]+rel="stylesheet"[^>]*href="([^"]+)"/g)].map(
-      (match) => match[1]!,
-    );
     const firstScript = head.indexOf('rel="modulepreload"');
     expect(firstScript).toBeGreaterThan(0);
-    for (const href of sheets) {
+    for (const href of sheetUrls(head)) {
       // app/components/StyleSheetsFirst.tsx: a preload of each sheet ahead of every module preload.
       const preloadAt = head.search(
         new RegExp(
