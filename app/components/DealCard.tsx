@@ -1,6 +1,5 @@
 import { useId } from "react";
 import { useMatches } from "react-router";
-import { FiGrid, FiList } from "react-icons/fi";
 import type { DealCardView } from "../../core/deals/card-view.ts";
 import { postPath } from "../../core/posts/paths.ts";
 import { useCardLayout } from "../lib/card-layout.ts";
@@ -11,7 +10,6 @@ import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
 import { timeAgo } from "../lib/time-ago.ts";
 import { TemperatureBadge } from "./Temperature.tsx";
-import { MASK_ICONS } from "./icons.tsx";
 import { VerifiedTag } from "./VerifiedTag.tsx";
 
 /**
@@ -49,9 +47,7 @@ function CardSave({ deal, voting }: { deal: DealCardView; voting: GridVoting }) 
       aria-busy={busy || undefined}
       title={saved ? "Saved" : "Save"}
       onClick={() => voting.toggleSave(deal)}
-    >
-      {MASK_ICONS.bookmark}
-    </button>
+    />
   );
 }
 
@@ -76,10 +72,8 @@ function CardVote({
           aria-pressed={reaction === "unlike"}
           aria-describedby={badgeId}
           onClick={() => voting.vote(deal, "unlike")}
-        >
-          {MASK_ICONS.minus}
-        </button>
-        <TemperatureBadge degrees={temperature} id={badgeId} icon={MASK_ICONS.thermometer} />
+        />
+        <TemperatureBadge degrees={temperature} id={badgeId} icon={null} />
         <button
           type="button"
           className="card-vote-button hot"
@@ -87,9 +81,7 @@ function CardVote({
           aria-pressed={reaction === "like"}
           aria-describedby={badgeId}
           onClick={() => voting.vote(deal, "like")}
-        >
-          {MASK_ICONS.plus}
-        </button>
+        />
       </div>
       {message && (
         <p className="card-vote-message" role="alert">
@@ -169,7 +161,6 @@ export function DealCard({
           )}
           {deal.store_title && <span className="deal-card-store">{deal.store_title}</span>}
           <span className="deal-card-comments" title="Comments">
-            {MASK_ICONS.comment}
             <span className="visually-hidden">Comments: </span>
             {deal.comments}
           </span>
@@ -190,7 +181,7 @@ export function CardLayoutToggle() {
         onClick={() => choose("grid")}
         title="Grid"
       >
-        <FiGrid aria-hidden="true" />
+        <span className="mask-icon mask-icon-grid" aria-hidden="true" />
         <span className="visually-hidden">Grid</span>
       </button>
       <button
@@ -199,7 +190,7 @@ export function CardLayoutToggle() {
         onClick={() => choose("list")}
         title="List"
       >
-        <FiList aria-hidden="true" />
+        <span className="mask-icon mask-icon-list" aria-hidden="true" />
         <span className="visually-hidden">List</span>
       </button>
     </div>

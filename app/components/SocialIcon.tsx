@@ -1,26 +1,18 @@
-import type { IconType } from "react-icons";
-import {
-  FaFacebookF,
-  FaInstagram,
-  FaLinkedinIn,
-  FaPinterestP,
-  FaXTwitter,
-  FaYoutube,
-} from "react-icons/fa6";
-import { FiLink } from "react-icons/fi";
+import "../styles/social-icons.css";
 
-/** Social links name their icon by class (the spec's social_image); this maps the class to a glyph. */
-const ICONS: Record<string, IconType> = {
-  "icon-facebook": FaFacebookF,
-  "icon-twitter": FaXTwitter,
-  "icon-x": FaXTwitter,
-  "icon-instagram": FaInstagram,
-  "icon-pinterest": FaPinterestP,
-  "icon-youtube": FaYoutube,
-  "icon-linkedin": FaLinkedinIn,
-};
+/** The networks the footer draws a glyph for (app/styles/social-icons.css); others get a link. */
+const NETWORK_ICONS = new Set([
+  "icon-facebook",
+  "icon-twitter",
+  "icon-x",
+  "icon-instagram",
+  "icon-pinterest",
+  "icon-youtube",
+  "icon-linkedin",
+]);
 
+/** Social links name their icon by class (the spec's social_image); this draws the class's glyph. */
 export function SocialIcon({ icon }: { icon: string }) {
-  const Icon = ICONS[icon] ?? FiLink;
-  return <Icon aria-hidden="true" focusable="false" />;
+  const network = NETWORK_ICONS.has(icon) ? ` ${icon}` : "";
+  return <span className={`mask-icon social-icon${network}`} aria-hidden="true" />;
 }

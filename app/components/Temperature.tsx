@@ -10,8 +10,8 @@ const HEAT_WORDS: Record<Heat, string> = {
 };
 
 /**
- * "120°", and for screen readers "Temperature 120 degrees, hot". Cards pass their lighter
- * thermometer (MASK_ICONS in icons.tsx).
+ * "120°", and for screen readers "Temperature 120 degrees, hot". Cards pass no icon: their
+ * stylesheet draws the thermometer (app/styles/mask-icons.css).
  */
 export function TemperatureBadge({
   degrees,

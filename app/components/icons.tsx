@@ -58,21 +58,3 @@ export const BOOKMARK_ICON = featherIcon("M19 21l-7-5-7 5V5a2 2 0 0 1 2-2h10a2 2
 export const BELL_ICON = featherIcon(
   "M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9M13.73 21a2 2 0 0 1-3.46 0",
 );
-
-/**
- * The icons of a deal card, which a page repeats on each of its cards: an empty <span> painted
- * by a CSS mask (app/styles/mask-icons.css) in the text's colour, the same shape and size as the
- * SVG icon, about 35 bytes of HTML instead of 230 (docs/decisions/0050-lighter-page-data.md).
- * Decorative, like the SVG ones: the buttons they sit in carry the names.
- */
-function maskIcon(name: "minus" | "plus" | "thermometer" | "comment" | "bookmark") {
-  return <span className={`mask-icon mask-icon-${name}`} />;
-}
-
-export const MASK_ICONS = {
-  minus: maskIcon("minus"),
-  plus: maskIcon("plus"),
-  thermometer: maskIcon("thermometer"),
-  comment: maskIcon("comment"),
-  bookmark: maskIcon("bookmark"),
-};

@@ -7,10 +7,10 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 /**
  * The most bytes the home page's HTML may have, uncompressed. The issue's goal is 50,000; with
  * 27 cards whose pictures list their WebP and AVIF variants, the navigation, the filters and the
- * hydration data the page weighs about 125,400 (down from 165,057): decision 0050 says where
- * the bytes are and what would be left to cut. This bound keeps what was cut from coming back.
+ * hydration data the page weighs about 115,000 (down from 165,057): decisions 0050 and 0057 say
+ * where the bytes are and what would be left to cut. This bound keeps what was cut from coming back.
  */
-const HOME_HTML_BUDGET = 127_000;
+const HOME_HTML_BUDGET = 117_000;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,8 +61,9 @@ describe("the home page's weight", () => {
       expect(shown.length, url).toBeGreaterThan(0);
       for (const card of shown) {
         expect(card, url).not.toContain("<svg");
+        // Drawn by a ::before of the button itself (app/styles/mask-icons.css): no element at all.
         expect(card, url).toMatch(
-          /aria-label="Vote hot"[^>]*><span class="mask-icon mask-icon-plus">/,
+          /class="card-vote-button hot"[^>]*aria-label="Vote hot"[^>]*><\/button>/,
         );
         expect(card, url).toMatch(/aria-label="Save [^"]+"/);
         expect(card, url).toContain('<span class="visually-hidden">Comments: </span>');
