@@ -29,6 +29,7 @@ import "./styles/app.css";
 // shared chunk: each <link rel="stylesheet"> blocks the first paint (docs/decisions/0054). Their
 // components import none; a route's own sheet (home, post, forum …) follows this one.
 import "./styles/mask-icons.css";
+import "./styles/social-icons.css";
 import "./styles/breadcrumbs.css";
 import "./styles/expiry.css";
 import "./styles/listings.css";

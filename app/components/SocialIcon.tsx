@@ -1,5 +1,3 @@
-import "../styles/social-icons.css";
-
 /** The networks the footer draws a glyph for (app/styles/social-icons.css); others get a link. */
 const NETWORK_ICONS = new Set([
   "icon-facebook",
