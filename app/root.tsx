@@ -19,6 +19,7 @@ import { Navbar } from "./components/Navbar.tsx";
 import { NavigationProgress } from "./components/NavigationProgress.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { ScrollManager } from "./components/ScrollManager.tsx";
+import { StyleSheetsFirst } from "./components/StyleSheetsFirst.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
 import { themeOf } from "./lib/theme.ts";
@@ -115,6 +116,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#353F66" />
+        <StyleSheetsFirst />
         <Meta />
         {/* Stylesheets need no CSP nonce. Without this, <Links> takes the response's nonce from
             <ServerRouter>; browsers blank nonce attributes before hydration, so React (in
