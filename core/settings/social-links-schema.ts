@@ -1,20 +1,6 @@
 import { z } from "zod";
 import { direction, recordId, requiredText, webAddress } from "../console/content-fields.ts";
-
-/**
- * The icons a social link may name (social_links.social_image holds the icon's class, as the
- * spec's data does); app/components/SocialIcon.tsx draws each of them.
- */
-export const SOCIAL_ICONS = [
-  { value: "icon-facebook", label: "Facebook" },
-  { value: "icon-twitter", label: "Twitter / X" },
-  { value: "icon-x", label: "X" },
-  { value: "icon-instagram", label: "Instagram" },
-  { value: "icon-pinterest", label: "Pinterest" },
-  { value: "icon-youtube", label: "YouTube" },
-  { value: "icon-linkedin", label: "LinkedIn" },
-  { value: "icon-link", label: "Other (a link icon)" },
-] as const;
+import { SOCIAL_ICONS } from "./social-icons.ts";
 
 const ICON_VALUES = SOCIAL_ICONS.map((icon) => icon.value) as [string, ...string[]];
 

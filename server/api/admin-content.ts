@@ -17,8 +17,8 @@ import {
   ForumMoveBody,
   ForumUpdateBody,
 } from "../../core/forums/console-schema.ts";
+import { SOCIAL_ICONS } from "../../core/settings/social-icons.ts";
 import {
-  SOCIAL_ICONS,
   SocialLinkCreateBody,
   SocialLinkIdBody,
   SocialLinkMoveBody,

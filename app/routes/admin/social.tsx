@@ -1,6 +1,7 @@
 import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { SOCIAL_ICONS, SocialLinkCreateBody } from "../../../core/settings/social-links-schema.ts";
+import { SOCIAL_ICONS } from "../../../core/settings/social-icons.ts";
+import { SocialLinkCreateBody } from "../../../core/settings/social-links-schema.ts";
 import type { RecordField } from "../../components/console/ConsoleRecordForm.tsx";
 import { OrderedRecordsConsole } from "../../components/console/OrderedRecordsConsole.tsx";
 import { SocialIcon } from "../../components/SocialIcon.tsx";
