@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type RefObject,
+} from "react";
 import type { z } from "zod";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { fieldErrors } from "../../core/field-errors.ts";
@@ -154,6 +162,33 @@ function useLater() {
   }, []);
 }
 
+/**
+ * What was typed or chosen in a server-rendered form before React hydrated it: React keeps what the
+ * page shows but not in the form's state, so the form would send its first values. A control
+ * differs from what the server wrote when its value is not its default (the `value` attribute), or
+ * an option's selection is not its default.
+ */
+export function typedBeforeHydration(
+  form: HTMLFormElement,
+  fields: readonly string[],
+): Record<string, string> {
+  const typed: Record<string, string> = {};
+  for (const field of fields) {
+    const control = form.elements.namedItem(field);
+    if (control instanceof HTMLTextAreaElement) {
+      if (control.value !== control.defaultValue) typed[field] = control.value;
+    } else if (control instanceof HTMLInputElement) {
+      const own = !["checkbox", "radio", "file", "hidden"].includes(control.type);
+      if (own && control.value !== control.defaultValue) typed[field] = control.value;
+    } else if (control instanceof HTMLSelectElement) {
+      if ([...control.options].some((option) => option.selected !== option.defaultSelected)) {
+        typed[field] = control.value;
+      }
+    }
+  }
+  return typed;
+}
+
 /** A feedback message that hides itself after `ms` unless kept. */
 function useTimedMessage(ms: number, initial: FormMessage | null) {
   const [message, setMessage] = useState<FormMessage | null>(initial);
@@ -190,6 +225,16 @@ export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
   const ref = useRef<HTMLFormElement>(null);
   const feedback = useTimedMessage(messageMs, options.initialMessage ?? null);
   const later = useLater();
+
+  // Before the first paint, so the form never shows or sends values other than the page's; held
+  // submits are given back after this (app/lib/held-input.ts).
+  useLayoutEffect(() => {
+    if (!ref.current) return;
+    const typed = typedBeforeHydration(ref.current, Object.keys(initial));
+    if (Object.keys(typed).length) setValues((current) => ({ ...current, ...typed }));
+    // Once, on mount: later changes reach the state through the fields' handlers.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (focusRequest) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
