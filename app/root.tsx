@@ -19,8 +19,8 @@ import { Navbar } from "./components/Navbar.tsx";
 import { NavigationProgress } from "./components/NavigationProgress.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { ScrollManager } from "./components/ScrollManager.tsx";
-import { StyleSheetsFirst } from "./components/StyleSheetsFirst.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
+import { releaseHeldInput } from "./lib/held-input.ts";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
 import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
@@ -110,13 +110,14 @@ export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     memberOnScreen = signedIn;
   }, [signedIn]);
+  // Hydrated: taps and submits made before now are given back (app/lib/held-input.ts).
+  useEffect(releaseHeldInput, []);
   return (
     <html lang="en" data-theme={data?.theme ?? undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#353F66" />
-        <StyleSheetsFirst />
         <Meta />
         {/* Stylesheets need no CSP nonce. Without this, <Links> takes the response's nonce from
             <ServerRouter>; browsers blank nonce attributes before hydration, so React (in

@@ -24,18 +24,23 @@ export type GetFile = (
   acceptEncoding: "br" | "gzip" | "identity",
 ) => Promise<SentFile>;
 
-/** The script URLs a page loads at start: module scripts, module preloads and inline imports. */
+/** The script URLs a page loads at start: module scripts, module preloads and inline imports (or lists). */
 export function scriptUrls(html: string): string[] {
   const urls = new Set<string>();
   for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]*href="([^"]+)"/g)) {
     urls.add(match[1]!);
   }
   for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1]!);
-  // React Router's entry script imports the route modules by URL.
+  // React Router's module script imports the route modules by URL.
   for (const match of html.matchAll(
     /import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/assets\/[^"]+\.js)"/g,
   )) {
     urls.add(match[1]!);
+  }
+  // The script that starts it after the first paint lists the module preloads it adds
+  // (app/lib/scripts-after-paint.server.ts).
+  for (const match of html.matchAll(/previousElementSibling,(\["[^\]]*\])\)/g)) {
+    for (const url of JSON.parse(match[1]!) as string[]) urls.add(url);
   }
   return [...urls].filter((url) => url.endsWith(".js"));
 }

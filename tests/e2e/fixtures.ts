@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { HELD_INPUT_GLOBAL } from "../../app/lib/held-input.ts";
 
 export { expect };
 
@@ -110,9 +111,40 @@ export const mailbox = {
 };
 
 /** `test` with baseURL pointed at the server of the global setup. */
+/**
+ * Waits until the page on screen has hydrated, if it is one of the site's pages: the head script
+ * that holds taps and submits until then (app/lib/held-input.ts) is a function until the root
+ * releases it. Other documents (JSON, images, a page without scripts) pass at once.
+ */
+export async function pageHydrated(page: Page) {
+  await page.waitForFunction(
+    (name) => typeof (window as unknown as Record<string, unknown>)[name] !== "function",
+    HELD_INPUT_GLOBAL,
+  );
+}
+
+type Navigation = "goto" | "reload" | "goBack" | "goForward";
+
 export const test = base.extend({
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
+  },
+  // A page's scripts start after its first paint (docs/decisions/0057), so the load event that
+  // goto and reload wait for can come before React has hydrated it: they wait for that too.
+  page: async ({ page }, use) => {
+    for (const name of ["goto", "reload", "goBack", "goForward"] as const satisfies Navigation[]) {
+      const navigate = page[name].bind(page) as (
+        ...args: unknown[]
+      ) => ReturnType<Page[Navigation]>;
+      Object.assign(page, {
+        [name]: async (...args: unknown[]) => {
+          const response = await navigate(...args);
+          await pageHydrated(page);
+          return response;
+        },
+      });
+    }
+    await use(page);
   },
 });
 

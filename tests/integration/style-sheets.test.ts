@@ -90,20 +90,39 @@ describe("render-blocking style sheets (production build)", () => {
   it.each([
     ["home", "/"],
     ["deal", "deal"],
-  ] as const)("the %s page asks for its style sheets before its scripts", async (_name, page) => {
-    const response = await t.app.inject({ method: "GET", url: page === "deal" ? dealPath : page });
-    const head = response.body.slice(0, response.body.indexOf("</head>"));
-    const firstScript = head.indexOf('rel="modulepreload"');
-    expect(firstScript).toBeGreaterThan(0);
-    for (const href of sheetUrls(head)) {
-      // app/components/StyleSheetsFirst.tsx: a preload of each sheet ahead of every module preload.
-      const preloadAt = head.search(
-        new RegExp(
-          `<link rel="preload" href="${href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}" as="style"`,
-        ),
-      );
-      expect(preloadAt, href).toBeGreaterThan(0);
-      expect(preloadAt, href).toBeLessThan(firstScript);
-    }
-  });
+  ] as const)(
+    "the %s page asks for its style sheets, and for no script until it is painted",
+    async (_name, page) => {
+      // app/lib/scripts-after-paint.server.ts (docs/decisions/0057).
+      const response = await t.app.inject({
+        method: "GET",
+        url: page === "deal" ? dealPath : page,
+      });
+      const html = response.body;
+      const head = html.slice(0, html.indexOf("</head>"));
+      expect(sheetUrls(head).length).toBeGreaterThan(0);
+      expect(html).not.toContain('<link rel="modulepreload"');
+      expect(html).not.toMatch(/<script[^>]*type="module"/);
+
+      const policy = /'nonce-([^']+)'/.exec(
+        String(response.headers["content-security-policy"]),
+      )![1]!;
+      // Base64: its + and / mean something in a RegExp.
+      const nonce = policy.replace(/[+/]/g, (c) => `\\${c}`);
+      const started = new RegExp(
+        `<script nonce="${nonce}" type="text/x-after-paint">([^<]+)</script>` +
+          `<script nonce="${nonce}">([^<]+previousElementSibling,(\\[[^\\]]+\\])\\))</script>`,
+      ).exec(html);
+      expect(started, "the inert module script and its starter").not.toBeNull();
+      const [, moduleCode, starter, listed] = started!;
+      expect(moduleCode).toMatch(/import \* as route0 from "\/assets\/root-[^"]+\.js"/);
+      expect(starter).toContain("requestAnimationFrame");
+      const preloads = JSON.parse(listed!) as string[];
+      const entry = /import\("(\/assets\/entry\.client-[^"]+\.js)"\)/.exec(moduleCode!)![1]!;
+      expect(preloads).toContain(entry);
+      for (const url of preloads) {
+        expect((await t.app.inject({ method: "GET", url })).statusCode, url).toBe(200);
+      }
+    },
+  );
 });
