@@ -100,12 +100,39 @@ describe("pre-compressed static files (production build)", () => {
 
   it("keeps every other header, the security headers included, whatever the encoding", async () => {
     const plain = await get(script.url);
-    expect(plain.headers["content-security-policy"]).toBeTruthy();
     expect(plain.headers["x-content-type-options"]).toBe("nosniff");
+    expect(plain.headers["cross-origin-resource-policy"]).toBe("same-site");
     for (const encoding of ["br", "gzip"]) {
       const compressed = await get(script.url, { "accept-encoding": encoding });
       expect(policyHeaders(compressed.headers), encoding).toEqual(policyHeaders(plain.headers));
     }
+  });
+
+  it("scripts and style sheets carry the security headers they use, not a document's (0059)", async () => {
+    const sheet = fs.readdirSync(assets).find((file) => file.endsWith(".css"))!;
+    const page = await get("/");
+    for (const url of [script.url, `/assets/${sheet}`]) {
+      const file = await get(url, { "accept-encoding": "br" });
+      expect(file.statusCode, url).toBe(200);
+      expect(file.headers["x-content-type-options"], url).toBe("nosniff");
+      expect(file.headers["cross-origin-resource-policy"], url).toBe("same-site");
+      expect(file.headers["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
+      for (const name of [
+        "content-security-policy",
+        "cross-origin-opener-policy",
+        "x-frame-options",
+        "origin-agent-cluster",
+        "x-xss-protection",
+      ]) {
+        expect(file.headers[name], `${url} ${name}`).toBeUndefined();
+        // A page keeps every one of them.
+        expect(page.headers[name], `/ ${name}`).toBeTruthy();
+      }
+    }
+    // Anything else under /assets/ is answered with the usual headers (a missing file, say).
+    const missing = await get("/assets/no-such-file.js");
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers["x-frame-options"]).toBe("SAMEORIGIN");
   });
 
   it("style sheets and the site's icon travel pre-compressed too; pages are still compressed", async () => {
