@@ -1,7 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 import { HELD_INPUT_GLOBAL } from "../../app/lib/held-input.ts";
 
 export { expect };
@@ -124,28 +131,54 @@ export async function pageHydrated(page: Page) {
 }
 
 type Navigation = "goto" | "reload" | "goBack" | "goForward";
+const NAVIGATIONS = ["goto", "reload", "goBack", "goForward"] as const satisfies Navigation[];
+const waits = new WeakSet<Page>();
 
-export const test = base.extend({
+/**
+ * Makes the page's goto, reload, goBack and goForward also wait for hydration: a page's scripts
+ * start after its first paint (docs/decisions/0057), so the load event they wait for can come
+ * before React has hydrated it. Once per page.
+ */
+function waitingForHydration(page: Page): Page {
+  if (waits.has(page)) return page;
+  waits.add(page);
+  for (const name of NAVIGATIONS) {
+    const navigate = page[name].bind(page) as (...args: unknown[]) => ReturnType<Page[Navigation]>;
+    Object.assign(page, {
+      [name]: async (...args: unknown[]) => {
+        const response = await navigate(...args);
+        await pageHydrated(page);
+        return response;
+      },
+    });
+  }
+  return page;
+}
+
+/** The same for every page of a context, and of the contexts a test opens itself. */
+function contextWaitingForHydration(context: BrowserContext): BrowserContext {
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => waitingForHydration(await newPage());
+  return context;
+}
+
+export const test = base.extend<object, { browser: Browser }>({
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },
-  // A page's scripts start after its first paint (docs/decisions/0057), so the load event that
-  // goto and reload wait for can come before React has hydrated it: they wait for that too.
   page: async ({ page }, use) => {
-    for (const name of ["goto", "reload", "goBack", "goForward"] as const satisfies Navigation[]) {
-      const navigate = page[name].bind(page) as (
-        ...args: unknown[]
-      ) => ReturnType<Page[Navigation]>;
-      Object.assign(page, {
-        [name]: async (...args: unknown[]) => {
-          const response = await navigate(...args);
-          await pageHydrated(page);
-          return response;
-        },
-      });
-    }
-    await use(page);
+    await use(waitingForHydration(page));
   },
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args) => contextWaitingForHydration(await newContext(...args));
+      const newPage = browser.newPage.bind(browser);
+      browser.newPage = async (...args) => waitingForHydration(await newPage(...args));
+      await use(browser);
+    },
+    { scope: "worker" },
+  ],
 });
 
 /** Signs in through the JSON API (no form): the journeys that test something else start so. */
