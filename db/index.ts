@@ -67,6 +67,21 @@ function survivePoolErrors(pool: pg.Pool, onConnectionError: (error: Error) => v
 const logConnectionError = (error: Error) =>
   console.warn(`database connection lost (${error.message}); it will be replaced`);
 
+/**
+ * CREATE EXTENSION IF NOT EXISTS is not safe against itself: two sessions that both find the
+ * extension missing both create it, and the second fails on pg_extension's unique index (test
+ * files start at once against a fresh database). The one that lost finds it made.
+ */
+async function createExtensionOnce(client: pg.Client, name: string): Promise<void> {
+  try {
+    await client.query(`CREATE EXTENSION IF NOT EXISTS ${name}`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    // 23505 unique_violation, 42710 duplicate_object: made by the other session meanwhile.
+    if (code !== "23505" && code !== "42710") throw error;
+  }
+}
+
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
@@ -80,7 +95,7 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     if (options.schema) {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
-      await admin.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+      await createExtensionOnce(admin, "pg_trgm");
       await admin.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
       await admin.end();
       poolOptions.options = `-c search_path="${options.schema}",public`;
