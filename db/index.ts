@@ -1,12 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import { Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrate.ts";
+import { PgliteThread } from "./pglite-thread.ts";
 import { sendMarkedStatementsPrepared } from "./prepared.ts";
 
 // int8 (counts, bigserial ids) and numeric (prices) as JavaScript numbers: ids stay far below 2^53
@@ -113,12 +111,12 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     dataDir = path.join(options.dataDir ?? "./data", "pglite");
     fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create missing parents
   }
-  const pglite = await PGlite.create({
+  // PGlite runs in a thread of its own, so its queries use the other core (db/pglite-thread.ts).
+  const thread = await PgliteThread.start({
     dataDir,
-    extensions: { pg_trgm },
-    ...(options.image && !dataDir ? { loadDataDir: options.image } : {}),
+    ...(options.image && !dataDir ? { image: options.image } : {}),
   });
-  const pool = new pg.Pool(createPgConfig(pglite) as pg.PoolConfig);
+  const pool = new pg.Pool(thread.poolConfig());
   survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
   sendMarkedStatementsPrepared(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -127,10 +125,10 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     db,
     pool,
     engine: "pglite",
-    dumpImage: () => pglite.dumpDataDir("none"),
+    dumpImage: () => thread.dumpImage(),
     async close() {
       await db.destroy();
-      await pglite.close();
+      await thread.close();
     },
   };
 }

@@ -1,0 +1,71 @@
+// The thread that runs PGlite (db/pglite-thread.ts): it answers the PostgreSQL wire protocol's
+// bytes with PGlite's, one request at a time, in the order they came. Plain TypeScript (types
+// only) so that Node runs it as it is, from the source tree or beside the compiled server.
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+
+export interface PgliteThreadOptions {
+  dataDir?: string;
+  image?: Blob;
+}
+
+export type PgliteThreadRequest =
+  | { id: number; kind: "protocol"; bytes: Uint8Array }
+  | { id: number; kind: "reset" }
+  | { id: number; kind: "dump" }
+  | { id: number; kind: "close" };
+
+export type PgliteThreadAnswer =
+  | { id: number; ok: true; bytes?: Uint8Array; image?: Blob }
+  | { id: number; ok: false; error: string };
+
+const port = parentPort!;
+const options = workerData as PgliteThreadOptions;
+
+const opened = PGlite.create({
+  dataDir: options.dataDir,
+  extensions: { pg_trgm },
+  ...(options.image && !options.dataDir ? { loadDataDir: options.image } : {}),
+});
+
+async function answer(request: PgliteThreadRequest): Promise<PgliteThreadAnswer> {
+  const pglite = await opened;
+  if (request.kind === "protocol") {
+    return { id: request.id, ok: true, bytes: await pglite.execProtocolRaw(request.bytes) };
+  }
+  if (request.kind === "reset") {
+    // A client that went away may have left a transaction open and statements prepared; the
+    // new one knows of neither.
+    if (pglite.isInTransaction()) await pglite.exec("ROLLBACK");
+    await pglite.exec("DEALLOCATE ALL");
+    return { id: request.id, ok: true };
+  }
+  if (request.kind === "dump") {
+    return { id: request.id, ok: true, image: await pglite.dumpDataDir("none") };
+  }
+  await pglite.close();
+  return { id: request.id, ok: true };
+}
+
+let queue: Promise<unknown> = opened.then(
+  () => port.postMessage({ id: 0, ok: true }),
+  (error: unknown) => port.postMessage({ id: 0, ok: false, error: String(error) }),
+);
+
+port.on("message", (request: PgliteThreadRequest) => {
+  queue = queue.then(async () => {
+    let reply: PgliteThreadAnswer;
+    try {
+      reply = await answer(request);
+    } catch (error) {
+      reply = {
+        id: request.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+    port.postMessage(reply, reply.ok && reply.bytes ? [reply.bytes.buffer as ArrayBuffer] : []);
+    if (request.kind === "close") port.close();
+  });
+});
