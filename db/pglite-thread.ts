@@ -8,11 +8,9 @@ import type {
   PgliteThreadRequest,
 } from "./pglite-thread-worker.ts";
 
-type Request = PgliteThreadRequest extends infer R
-  ? R extends PgliteThreadRequest
-    ? Omit<R, "id">
-    : never
-  : never;
+/** Each kind of request, before it is given its id. */
+type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
+type Request = WithoutId<PgliteThreadRequest>;
 
 /**
  * PGlite in a thread of its own (docs/decisions/0060). PostgreSQL works on its own core while
