@@ -1,6 +1,6 @@
-import type { ExpressionBuilder } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Database, PostStatus } from "../../db/schema.ts";
 
 /**
  * The one query behind every deal card (home, listings, search, profiles): live posts with their
@@ -8,8 +8,15 @@ import type { Database } from "../../db/schema.ts";
  * held, hidden and removed posts never reach a list.
  */
 export function dealCardQuery(db: DbOrTx) {
-  return postCardQuery(db).where("posts.status", "=", "active");
+  return postCardQuery(db).where("posts.status", "=", ACTIVE);
 }
+
+/**
+ * `status = 'active'` written as a literal, not sent as a parameter: the lists' indexes are partial
+ * (`WHERE status = 'active'`), and a plan made once for a prepared statement (db/prepared.ts) can
+ * only use them if it sees the value.
+ */
+export const ACTIVE = sql.lit<PostStatus>("active");
 
 /**
  * The deal card's columns for posts of any status: only for a post page that its author or a

@@ -3,7 +3,7 @@ import type { DbOrTx } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { Database } from "../../db/schema.ts";
 import type { DealScope } from "./deal-scope.ts";
-import { dealCardQuery, isLive } from "./deal-card-query.ts";
+import { ACTIVE, dealCardQuery, isLive } from "./deal-card-query.ts";
 import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
 import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature-sql.ts";
 import { TRENDING_DAYS } from "../constants.ts";
@@ -93,12 +93,22 @@ export function findScopeKey(
   skip: number,
   sort: DealSort = "new",
 ) {
+  return findScopeKeyQuery(db, scope, from, skip, sort).executeTakeFirst();
+}
+
+export function findScopeKeyQuery(
+  db: DbOrTx,
+  scope: DealScope,
+  from: RowKey | null,
+  skip: number,
+  sort: DealSort = "new",
+) {
   let query = prepared(db.selectFrom("posts"))
     .select([LIVE_SQL.as("live"), sortKeyText(sort).as("key"), "posts.id"])
-    .where("posts.status", "=", "active")
+    .where("posts.status", "=", ACTIVE)
     .where(inScope(scope));
   if (from) query = query.where(atOrAfter(sort, from, scope));
-  return inSortOrder(query, sort).offset(skip).limit(1).executeTakeFirst();
+  return inSortOrder(query, sort).offset(skip).limit(1);
 }
 
 /** Up to `limit` deal cards starting at `from` (inclusive), in the sort's order. */

@@ -236,6 +236,56 @@ describe("every sort is served by an index", () => {
   });
 });
 
+describe("the prepared lists' plans, made once for any value (db/prepared.ts, record 0060)", () => {
+  const scopes: DealScope[] = [
+    { kind: "type", postType: "d" },
+    { kind: "store", storeId: 3 },
+    { kind: "category", categoryId: 2 },
+  ];
+
+  /** The plan PostgreSQL makes for the statement with its parameters unknown, as PGlite keeps it. */
+  async function genericPlan(query: {
+    compile(): { sql: string; parameters: readonly unknown[] };
+  }) {
+    const compiled = query.compile();
+    return t.deps.db.transaction().execute(async (tx) => {
+      await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(tx);
+      await sql`SET LOCAL enable_sort = off`.execute(tx);
+      await sql`SET LOCAL enable_seqscan = off`.execute(tx);
+      await sql`SET LOCAL enable_bitmapscan = off`.execute(tx);
+      await sql.raw(`PREPARE generic_plan_check AS ${compiled.sql}`).execute(tx);
+      const values = compiled.parameters.map(literal).join(", ");
+      const rows = await sql
+        .raw<{ "QUERY PLAN": string }>(`EXPLAIN EXECUTE generic_plan_check(${values})`)
+        .execute(tx);
+      await sql`DEALLOCATE generic_plan_check`.execute(tx);
+      return rows.rows.map((row) => row["QUERY PLAN"]).join("\n");
+    });
+  }
+
+  it.each(DEAL_SORTS)(
+    "walk an index, never sort, for %s: cards and keys, from the start and from a key",
+    async (sort) => {
+      for (const scope of scopes) {
+        const from = await repo.findScopeKey(t.deps.db, scope, null, 40, sort);
+        for (const query of [
+          repo.findScopeCardsQuery(t.deps.db, scope, null, 15, sort),
+          repo.findScopeCardsQuery(t.deps.db, scope, from ?? null, 15, sort),
+          repo.findScopeKeyQuery(t.deps.db, scope, null, 40, sort),
+          repo.findScopeKeyQuery(t.deps.db, scope, from ?? null, 40, sort),
+        ]) {
+          const plan = await genericPlan(query);
+          const where = `${sort} of ${JSON.stringify(scope)}`;
+          // A parameter in place of 'active' would leave only the full indexes, and a sort.
+          expect(plan, where).not.toMatch(/\bSort\b/);
+          expect(plan, where).toMatch(/Index (Only )?Scan using posts_\w+ on posts/);
+          expect(plan, where).toMatch(/\$\d/); // a generic plan: the values are parameters
+        }
+      }
+    },
+  );
+});
+
 /** A query parameter written as a SQL literal, for EXPLAIN of a compiled query. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return "NULL";
