@@ -81,7 +81,10 @@ export class PgliteThread {
     return (answer.ok && answer.bytes) || new Uint8Array(0);
   }
 
-  /** A new client's session: no transaction left open, no statement left prepared. */
+  /**
+   * A new client's session: no transaction left open, no statement left prepared, and the named
+   * statements planned once (db/pglite-thread-worker.ts).
+   */
   async reset(): Promise<void> {
     await this.#ask({ kind: "reset" });
   }

@@ -168,7 +168,7 @@ function useLater() {
  * differs from what the server wrote when its value is not its default (the `value` attribute), or
  * an option's selection is not its default.
  */
-export function typedBeforeHydration(
+function typedBeforeHydration(
   form: HTMLFormElement,
   fields: readonly string[],
 ): Record<string, string> {
@@ -187,6 +187,25 @@ export function typedBeforeHydration(
     }
   }
   return typed;
+}
+
+/**
+ * On mount, before the first paint, hands `takeUp` what was typed in `form` before hydration (the
+ * named `fields`), if anything; held submits are given back after this (app/lib/held-input.ts).
+ * Later changes reach the state through the fields' handlers.
+ */
+export function useTypedBeforeHydration(
+  form: RefObject<HTMLFormElement | null>,
+  fields: readonly string[],
+  takeUp: (typed: Record<string, string>) => void,
+) {
+  useLayoutEffect(() => {
+    if (!form.current) return;
+    const typed = typedBeforeHydration(form.current, fields);
+    if (Object.keys(typed).length) takeUp(typed);
+    // Once, on mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 }
 
 /** A feedback message that hides itself after `ms` unless kept. */
@@ -226,15 +245,9 @@ export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
   const feedback = useTimedMessage(messageMs, options.initialMessage ?? null);
   const later = useLater();
 
-  // Before the first paint, so the form never shows or sends values other than the page's; held
-  // submits are given back after this (app/lib/held-input.ts).
-  useLayoutEffect(() => {
-    if (!ref.current) return;
-    const typed = typedBeforeHydration(ref.current, Object.keys(initial));
-    if (Object.keys(typed).length) setValues((current) => ({ ...current, ...typed }));
-    // Once, on mount: later changes reach the state through the fields' handlers.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  useTypedBeforeHydration(ref, Object.keys(initial), (typed) =>
+    setValues((current) => ({ ...current, ...typed })),
+  );
 
   useEffect(() => {
     if (focusRequest) ref.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();

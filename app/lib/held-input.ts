@@ -35,8 +35,7 @@ export const HELD_INPUT_SCRIPT =
  * that the forms have first taken up what was typed before (`useApiForm`).
  */
 export function releaseHeldInput() {
-  const release = (window as unknown as Record<string, (() => void) | undefined>)[
-    HELD_INPUT_GLOBAL
-  ];
-  if (release) setTimeout(release, 0);
+  const release = (window as unknown as Record<string, unknown>)[HELD_INPUT_GLOBAL];
+  // Once released it is a string, which setTimeout would run as code.
+  if (typeof release === "function") setTimeout(release, 0);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
@@ -9,7 +9,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { DealGrid } from "../components/DealCard.tsx";
 import { Field } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, typedBeforeHydration } from "../lib/api-form.ts";
+import { messageOf, useTypedBeforeHydration } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/alerts.css";
 import type { Route } from "./+types/alerts";
@@ -183,11 +183,9 @@ export default function Alerts() {
   const categoryNames = new Map(categories.map((c) => [c.id, c.title]));
 
   // What was typed before hydration is the draft's (docs/decisions/0058).
-  useLayoutEffect(() => {
-    if (!editorRef.current) return;
-    const typed = typedBeforeHydration(editorRef.current, TYPED_FIELDS);
-    if (Object.keys(typed).length) setDraft((d) => ({ ...d, ...typed }));
-  }, []);
+  useTypedBeforeHydration(editorRef, TYPED_FIELDS, (typed) =>
+    setDraft((d) => ({ ...d, ...typed })),
+  );
 
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
