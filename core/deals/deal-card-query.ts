@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { Database, PostStatus } from "../../db/schema.ts";
 
 /**
@@ -75,10 +76,18 @@ export function isLive(now: Date) {
     eb.or([eb("posts.expires_at", "is", null), eb("posts.expires_at", ">", now)]);
 }
 
-/** Deal cards by id, in the order of `ids`. */
+/**
+ * Deal cards by id, in the order of `ids`. The ids go as one array parameter, so the statement's
+ * text is the same for any number of them and it is prepared once (a search page's cards: with an
+ * IN list each was parsed and planned anew, which on the embedded database cost more than the read).
+ */
 export async function findCardsByIds(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  const rows = await dealCardQuery(db).where("posts.id", "in", ids).execute();
+  const rows = await findCardsByIdsQuery(db, ids).execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export function findCardsByIdsQuery(db: DbOrTx, ids: number[]) {
+  return prepared(dealCardQuery(db)).where(sql<boolean>`posts.id = any(${ids}::bigint[])`);
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANCHOR_STRIDE, createDealPager } from "../../core/deals/paging.ts";
 import { DEAL_SORTS, type DealSort } from "../../core/deals/deal-sort.ts";
 import * as repo from "../../core/deals/repository.ts";
+import { findCardsByIds, findCardsByIdsQuery } from "../../core/deals/deal-card-query.ts";
 import type { DealScope } from "../../core/deals/repository.ts";
 import { dealExpiryJob } from "../../core/expiry/sweep.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -284,6 +285,26 @@ describe("the prepared lists' plans, made once for any value (db/prepared.ts, re
       }
     },
   );
+
+  it("read cards by id (a search page's) with one statement for any number of ids", async () => {
+    const ids = (
+      await t.deps.db
+        .selectFrom("posts")
+        .select("id")
+        .where("status", "=", "active")
+        .orderBy("id", "desc")
+        .limit(20)
+        .execute()
+    ).map((row) => Number(row.id));
+    const one = findCardsByIdsQuery(t.deps.db, ids.slice(0, 1)).compile().sql;
+    expect(findCardsByIdsQuery(t.deps.db, ids).compile().sql).toBe(one);
+    expect(one).toMatch(/^select \/\* prepared \*\//);
+    // In the order asked for, each once.
+    const shuffled = [ids[3]!, ids[0]!, ids[7]!];
+    expect((await findCardsByIds(t.deps.db, shuffled)).map((row) => Number(row.id))).toEqual(
+      shuffled,
+    );
+  });
 });
 
 /** A query parameter written as a SQL literal, for EXPLAIN of a compiled query. */
