@@ -31,12 +31,11 @@ export interface RequestContext {
    */
   doNotCache(): void;
   /**
-   * Work this page does for each visitor besides rendering it (counting a view): done again for
-   * every visitor the page cache serves the stored page to.
+   * Work this page does for each visitor besides rendering it (noting a view): done again for
+   * every visitor the page cache serves the stored page to, before the page is sent, so quick
+   * and in memory.
    */
-  onPageCacheHit(
-    work: (visitor: { ip: string; userAgent: string | undefined }) => Promise<unknown>,
-  ): void;
+  onPageCacheHit(work: (visitor: { ip: string; userAgent: string | undefined }) => void): void;
   /** The request's logger (failures a page survives are logged, not shown). */
   log: Deps["log"];
 }

@@ -112,6 +112,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     log: app.log,
   });
   if (broadcast) app.addHook("onClose", () => broadcast.close());
+  // Views noted for pages served from the page cache are written before the database closes.
+  app.addHook("onClose", () => services.posts.flushViews());
   await workSiteJobs(jobs, {
     db,
     mailer: options.mailer ?? mailerFor(config, (line) => app.log.info(line)),

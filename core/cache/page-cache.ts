@@ -11,7 +11,11 @@ export interface PageVisitor {
   userAgent: string | undefined;
 }
 
-export type HitWork = (visitor: PageVisitor) => Promise<unknown>;
+/**
+ * What a stored page does for each visitor it is served to, before it is sent: quick, in memory
+ * (a view noted to be written later), as it holds the answer.
+ */
+export type HitWork = (visitor: PageVisitor) => void;
 
 export interface PageEntry {
   /** The page as rendered, its nonce included. */

@@ -60,15 +60,47 @@ export function findComments(db: DbOrTx, postId: number) {
 
 export type CommentRow = Awaited<ReturnType<typeof findComments>>[number];
 
+/** One visitor's view of a post on one day (the visitor key as core/posts/service.ts makes it). */
+export interface PostView {
+  postId: number;
+  day: string;
+  visitorKey: string;
+}
+
+/**
+ * Records many views at once, as recordView does one by one: each visitor's first view of a post
+ * on a day counts, and each post's views go up by the number that counted, in one statement.
+ * Views of posts deleted since are left out.
+ */
+export async function recordViews(db: DbOrTx, views: readonly PostView[]): Promise<void> {
+  if (views.length === 0) return;
+  await sql`
+    WITH noted AS (
+      SELECT * FROM unnest(
+        ${views.map((v) => v.postId)}::bigint[],
+        ${views.map((v) => v.day)}::date[],
+        ${views.map((v) => v.visitorKey)}::text[]
+      ) AS noted (post_id, day, visitor_key)
+    ), first_views AS (
+      INSERT INTO post_views (post_id, day, visitor_key)
+      SELECT noted.post_id, noted.day, noted.visitor_key
+      FROM noted JOIN posts ON posts.id = noted.post_id
+      ON CONFLICT DO NOTHING
+      RETURNING post_id
+    ), counted AS (
+      SELECT post_id, count(*)::int AS n FROM first_views GROUP BY post_id
+    )
+    UPDATE posts SET views = posts.views + counted.n
+    FROM counted WHERE posts.id = counted.post_id
+  `.execute(db);
+}
+
 /**
  * Records one view of a post by one visitor on one day. Only the first view of the day counts:
  * then the post's views go up by one and its trending score is recomputed from the new count, in
  * the same statement. Returns whether this view counted.
  */
-export async function recordView(
-  db: DbOrTx,
-  view: { postId: number; day: string; visitorKey: string },
-): Promise<boolean> {
+export async function recordView(db: DbOrTx, view: PostView): Promise<boolean> {
   const updated = await db
     .with("first_view", (qb) =>
       qb

@@ -11,6 +11,7 @@ import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
 import * as repo from "./repository.ts";
 import { uniqueId } from "./schema.ts";
+import { createViewBuffer, type ViewBufferLimits } from "./view-buffer.ts";
 
 /** Who is looking at a post, for counting views once per visitor per day. */
 export interface Visitor {
@@ -28,12 +29,20 @@ function visitorKey(day: string, viewer: CurrentUser | null, visitor: Visitor): 
 }
 
 /** Deal and educator post pages: the post, its comment tree, the viewer's reaction; views. */
-export function createPostsService({ db, now }: Deps) {
-  async function countView(postId: number, viewer: CurrentUser | null, visitor: Visitor, at: Date) {
-    if (!countsAsView(visitor.userAgent)) return false;
+export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: ViewBufferLimits) {
+  /** The view as recorded, or null for a visit that is no view (a crawler, a link preview). */
+  function viewOf(postId: number, viewer: CurrentUser | null, visitor: Visitor, at: Date) {
+    if (!countsAsView(visitor.userAgent)) return null;
     const day = at.toISOString().slice(0, 10);
-    return repo.recordView(db, { postId, day, visitorKey: visitorKey(day, viewer, visitor) });
+    return { postId, day, visitorKey: visitorKey(day, viewer, visitor) };
   }
+
+  async function countView(postId: number, viewer: CurrentUser | null, visitor: Visitor, at: Date) {
+    const view = viewOf(postId, viewer, visitor, at);
+    return view ? repo.recordView(db, view) : false;
+  }
+
+  const cachedPageViews = createViewBuffer(db, log, viewBufferLimits);
 
   /**
    * A live post by its unique_id, as `POST /api/product_details` answers it, counting the view; a
@@ -83,11 +92,16 @@ export function createPostsService({ db, now }: Deps) {
     details,
     /**
      * Counts a visitor's view of a live post whose page was served from the page cache
-     * (server/plugins/page-cache.ts), as `details` does when the page is rendered.
+     * (server/plugins/page-cache.ts), as `details` does when the page is rendered; written with
+     * the other cached pages' views within a second (core/posts/view-buffer.ts), so the page is
+     * answered at once.
      */
-    async countVisitorView(postId: number, visitor: Visitor): Promise<boolean> {
-      return countView(postId, null, visitor, now());
+    countVisitorView(postId: number, visitor: Visitor): void {
+      const view = viewOf(postId, null, visitor, now());
+      if (view) cachedPageViews.add(view);
     },
+    /** Writes the cached pages' views noted so far (at shutdown; tests). */
+    flushViews: () => cachedPageViews.flush(),
   };
 }
 

@@ -84,9 +84,11 @@ export function registerPageCache(
     request.pageCache = { hit: entry };
     const visitor = { ip: request.ip, userAgent: request.headers["user-agent"] };
     for (const work of entry.onHit) {
-      await work(visitor).catch((error: unknown) => {
+      try {
+        work(visitor);
+      } catch (error) {
         request.log.error({ msg: "the page cache's per-visitor work failed", err: error });
-      });
+      }
     }
     reply.header("content-type", entry.contentType);
     reply.header("etag", entry.etag);
