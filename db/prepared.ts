@@ -7,8 +7,8 @@ const MARKER = "/* prepared */";
 const MARKED_PREFIX = `select ${MARKER}`;
 
 /**
- * Marks one of the few hottest reads (a listing's cards, its deep-page seek, its count) as a named
- * prepared statement: each connection parses it once and PostgreSQL may keep its plan. With the
+ * Marks one of the hottest reads (a listing's cards, its deep-page seek, its count; cards by id; a
+ * post page's lookups by its id) as a named prepared statement: each connection parses it once and PostgreSQL may keep its plan. With the
  * embedded database every statement is parsed and planned in the server's own thread, and with
  * the many indexes over posts, planning a card query cost more than running it. Only queries
  * whose plan does not depend on their parameters' values belong here: a generic plan is the same

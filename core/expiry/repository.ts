@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { DbOrTx } from "../../db/index.ts";
 import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "./schema.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** A post by its unique_id, locked until the transaction ends (marks on one deal go one at a time). */
 export function lockPostByUniqueId(db: DbOrTx, uniqueId: string) {
@@ -17,8 +18,7 @@ export type ExpiryPost = NonNullable<Awaited<ReturnType<typeof lockPostByUniqueI
 
 /** The live post the deal page shows, for its expiry panel. */
 export function findPostByUniqueId(db: DbOrTx, uniqueId: string) {
-  return db
-    .selectFrom("posts")
+  return prepared(db.selectFrom("posts"))
     .select(["id", "post_type", "user_id", "status", "expires_at", "expired"])
     .where("unique_id", "=", uniqueId)
     .executeTakeFirst();
@@ -26,8 +26,7 @@ export function findPostByUniqueId(db: DbOrTx, uniqueId: string) {
 
 /** Distinct members' marks needed to expire a deal (general settings; 3 until set). */
 export async function findMarkThreshold(db: DbOrTx): Promise<number> {
-  const row = await db
-    .selectFrom("general_settings")
+  const row = await prepared(db.selectFrom("general_settings"))
     .select("expiry_mark_threshold")
     .where("id", "=", 1)
     .executeTakeFirst();
@@ -46,8 +45,7 @@ export async function insertMark(db: DbOrTx, postId: number, userId: number, at:
 }
 
 export async function countMarks(db: DbOrTx, postId: number): Promise<number> {
-  const row = await db
-    .selectFrom("expiry_marks")
+  const row = await prepared(db.selectFrom("expiry_marks"))
     .select(sql<number>`count(*)::int`.as("marks"))
     .where("post_id", "=", postId)
     .executeTakeFirstOrThrow();

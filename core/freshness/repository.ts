@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { LinkCheckOutcome, VerifiedBy } from "../../db/schema.ts";
 import { isLive } from "../deals/deal-card-query.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** A post by unique_id, locked for a member's answer about it, with what the rules look at. */
 export function lockPostForFeedback(db: DbOrTx, uniqueId: string) {
@@ -71,8 +72,7 @@ export async function findOwnAnswer(db: DbOrTx, postId: number, userId: number) 
 
 /** What the freshness panel shows of a post: its verification and its last link check. */
 export function findFreshness(db: DbOrTx, postId: number) {
-  return db
-    .selectFrom("posts")
+  return prepared(db.selectFrom("posts"))
     .leftJoin("link_checks", "link_checks.post_id", "posts.id")
     .select([
       "posts.last_verified_at",

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import { postCardQuery } from "../deals/deal-card-query.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /**
  * A post of any status with everything its detail page shows: the deal card's columns plus the
@@ -8,7 +9,7 @@ import { postCardQuery } from "../deals/deal-card-query.ts";
  * unique_id index. The service decides who may see a post that is not active.
  */
 export function findPostDetail(db: DbOrTx, uniqueId: string) {
-  return postCardQuery(db)
+  return prepared(postCardQuery(db))
     .leftJoin("categories", "categories.id", "posts.category_id")
     .select([
       "posts.status",
@@ -35,8 +36,7 @@ export type PostDetailRow = NonNullable<Awaited<ReturnType<typeof findPostDetail
  * moderation status: the presenter leaves out what the viewer may not see.
  */
 export function findComments(db: DbOrTx, postId: number) {
-  return db
-    .selectFrom("comments")
+  return prepared(db.selectFrom("comments"))
     .leftJoin("users", "users.id", "comments.user_id")
     .select([
       "comments.id",

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "../../db/index.ts";
 import { productForLinkKey } from "./product-of-link.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /**
  * Products and their prices (docs/decisions/0040-price-history.md). A product groups the deals of
@@ -87,8 +88,7 @@ export type HistoryDeal = NonNullable<Awaited<ReturnType<typeof findDealForHisto
  * with no product is its own history.
  */
 export async function findPricePoints(db: DbOrTx, deal: HistoryDeal) {
-  const rows = await db
-    .selectFrom("posts")
+  const rows = await prepared(db.selectFrom("posts"))
     .select(["id", "unique_id", "price", "created_at"])
     .$call((qb) =>
       deal.product_id === null
