@@ -12,23 +12,38 @@
  *
  * A form with an `action` (sign-in, sign-out, search) posts or navigates by itself, and a link
  * follows itself: both are left alone. Each held form or button is given back once, in order.
+ * Meanwhile the tapped button shows that it is waiting (`HELD_MARK`), so a tap is not taken for
+ * lost and repeated.
  * Released, the global is no longer a function (the browser tests wait for that).
  */
 export const HELD_INPUT_GLOBAL = "__chalkHeldInput";
 
+/**
+ * The attribute a held button (or a held form's submit button) wears until it is given back:
+ * styled as waiting (app/styles/app.css), and `aria-busy` says so to assistive technology.
+ */
+export const HELD_MARK = "data-held";
+
 /** The head script. ES5, no dependencies: it runs before any module. */
 export const HELD_INPUT_SCRIPT =
   "(function(w,d){var held=[],on=1;" +
-  "function hold(e){if(!on)return;var t=e.target,run;" +
+  "function hold(e){if(!on)return;var t=e.target,run,m;" +
   "if(e.type==='submit'){if(t.hasAttribute('action'))return;" +
-  "var s=e.submitter||null;run=function(){t.requestSubmit?t.requestSubmit(s):t.submit()}}" +
+  "var s=e.submitter||null;m=s||t.querySelector('[type=submit]');" +
+  "run=function(){t.requestSubmit?t.requestSubmit(s):t.submit()}}" +
   "else{t=t.closest&&t.closest('button');if(!t||t.type!=='button'||t.disabled)return;" +
-  "run=function(){t.click()}}" +
+  "m=t;run=function(){t.click()}}" +
   "e.preventDefault();e.stopImmediatePropagation();" +
-  "for(var i=0;i<held.length;i++)if(held[i].t===t)return;held.push({t:t,run:run})}" +
+  "for(var i=0;i<held.length;i++)if(held[i].t===t)return;" +
+  "var b=m&&m.getAttribute('aria-busy');" +
+  `if(m){m.setAttribute('${HELD_MARK}','');m.setAttribute('aria-busy','true')}` +
+  "held.push({t:t,run:run,m:m,b:b})}" +
   "d.addEventListener('submit',hold,true);d.addEventListener('click',hold,true);" +
   `w.${HELD_INPUT_GLOBAL}=function(){on=0;w.${HELD_INPUT_GLOBAL}='released';var h=held;held=[];` +
-  "for(var i=0;i<h.length;i++)h[i].run()}})(window,document)";
+  "for(var i=0;i<h.length;i++){var x=h[i];" +
+  `if(x.m){x.m.removeAttribute('${HELD_MARK}');` +
+  "x.b===null?x.m.removeAttribute('aria-busy'):x.m.setAttribute('aria-busy',x.b)}x.run()}}" +
+  "})(window,document)";
 
 /**
  * Stops holding and gives back what was held. Called once the page is hydrated, a task later, so

@@ -41,6 +41,12 @@ test("a form filled and submitted before the scripts run is checked and sent by 
   // passwords among them, in the address) and no message is shown.
   await expect(page.getByText("Password is required !", { exact: true })).toHaveCount(0);
   expect(new URL(page.url()).search).toBe("");
+  // The two buttons say they are waiting, so the taps are not taken for lost.
+  for (const name of ["Register", "Dark"]) {
+    const button = page.getByRole("button", { name });
+    await expect(button).toHaveAttribute("aria-busy", "true");
+    await expect(button).toHaveCSS("cursor", "progress");
+  }
 
   await scripts.release();
 
@@ -51,6 +57,10 @@ test("a form filled and submitted before the scripts run is checked and sent by 
   await expect(page.getByLabel("Name")).toHaveValue("Hattie Held");
   // … and the held tap on Dark ran its handler.
   await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+  for (const name of ["Register", "Dark"]) {
+    await expect(page.getByRole("button", { name })).not.toHaveAttribute("aria-busy", "true");
+    await expect(page.getByRole("button", { name })).not.toHaveAttribute("data-held");
+  }
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   expect(new URL(page.url()).pathname).toBe("/register");
   expect(new URL(page.url()).search).toBe("");
