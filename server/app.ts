@@ -62,6 +62,8 @@ export interface BuildAppOptions {
    */
   pages?: { devServer: ViteDevServer } | { build: ServerBuild } | "build" | false;
   logger?: boolean;
+  /** Where log lines go instead of standard output (tests that read them). */
+  logStream?: { write(line: string): void };
   /** Fields on every log line instead of pino's pid and hostname (server processes name their worker). */
   logBase?: Record<string, string | number>;
 }
@@ -82,7 +84,11 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, ...(options.logBase ? { base: options.logBase } : {}) },
+        : {
+            level: config.logLevel,
+            ...(options.logBase ? { base: options.logBase } : {}),
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     bodyLimit: 1024 * 1024,
     // Only TRUST_PROXY's proxies may say who the client is (rate limits key on request.ip).
     // Fastify refuses a bare hop count (it fails closed), so a count becomes a trust function.

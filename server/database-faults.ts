@@ -7,6 +7,7 @@ import {
   isDatabaseUnavailable,
   type DatabaseProbe,
 } from "../db/faults.ts";
+import { endForGoneClient, isClientGone } from "./client-gone.ts";
 import type { Db } from "../db/index.ts";
 
 declare module "fastify" {
@@ -41,6 +42,7 @@ export function registerDatabaseFaultHandling(app: FastifyInstance, db: Db) {
   });
 
   app.setErrorHandler((error, request, reply) => {
+    if (isClientGone(error, request)) return endForGoneClient(request, reply);
     if (!isDatabaseUnavailable(error)) {
       // A client's mistake outside the API (a page's rate limit throws a plain { statusCode } object)
       // keeps its status; anything else goes on to Fastify's default handler, as before.

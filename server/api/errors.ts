@@ -3,6 +3,7 @@ import { z, ZodError } from "zod";
 import { DomainError, ValidationError, type DomainErrorKind } from "../../core/errors.ts";
 import { issuesToFieldErrors } from "../../core/validation.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/faults.ts";
+import { endForGoneClient, isClientGone } from "../client-gone.ts";
 
 /** What each kind of domain error means over HTTP: the one place core's errors get a status. */
 export const HTTP_STATUS_OF: Record<DomainErrorKind, number> = {
@@ -77,6 +78,7 @@ export function registerApiErrorHandling(app: FastifyInstance) {
         .code(HTTP_STATUS_OF[domainError.kind])
         .send(failureBody(domainError, request.routeOptions.config.failure));
     }
+    if (isClientGone(error, request)) return endForGoneClient(request, reply);
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const message =

@@ -34,6 +34,8 @@ export interface TestAppOptions {
    * queue), seeded by the first; close it before the first, which drops the schemas.
    */
   sameDatabaseAs?: TestApp;
+  /** Where the app's log lines go (at LOG_LEVEL, set in `env`); by default there are none. */
+  logStream?: { write(line: string): void };
 }
 
 export interface TestApp extends BuiltApp {
@@ -93,7 +95,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer: options.mailer,
     now: options.now,
     pages: options.pages ? "build" : false,
-    logger: false,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   await jobs.start(built.app.log);
   return {
