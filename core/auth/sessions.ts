@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { DbOrTx } from "../../db/index.ts";
 import type { UserRole } from "../../db/schema.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** Sessions last 30 days from their last use. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -44,8 +45,8 @@ export async function findSessionUser(
   now = new Date(),
 ): Promise<CurrentUser | null> {
   if (!token || token.length > 200) return null;
-  const row = await db
-    .selectFrom("sessions")
+  // Prepared (db/prepared.ts): every request of a signed-in member starts with it.
+  const row = await prepared(db.selectFrom("sessions"))
     .innerJoin("users", "users.id", "sessions.user_id")
     .select([
       "sessions.id as session_id",
