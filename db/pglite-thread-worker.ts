@@ -4,6 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { planModeFor, type PlanCacheMode } from "./plan-mode.ts";
 
 export interface PgliteThreadOptions {
   dataDir?: string;
@@ -29,21 +30,44 @@ const opened = PGlite.create({
   ...(options.image && !options.dataDir ? { loadDataDir: options.image } : {}),
 });
 
+/** The session's plan_cache_mode; undefined when a ROLLBACK may have undone the last SET. */
+let planMode: PlanCacheMode | undefined = "auto";
+
+/**
+ * Generic plans for the named statements db/prepared.ts sends, PostgreSQL's default for the rest
+ * (db/plan-mode.ts): the mode is set before a batch that binds a statement of the other kind.
+ * The named ones are planned once, not on every run: the default keeps planning them anew whenever
+ * a parameter (the LIMIT) makes a plan for any value look dearer, and in WebAssembly, with the
+ * many indexes over posts, planning a card query took longer than running it (record 0060).
+ */
+async function choosePlanMode(pglite: PGlite, bytes: Uint8Array): Promise<void> {
+  const wanted = planModeFor(bytes);
+  if (!wanted || wanted === planMode) return;
+  try {
+    await pglite.exec(`SET plan_cache_mode = ${wanted}`);
+    // Set inside a transaction, a ROLLBACK would undo it: it is set again next time.
+    planMode = pglite.isInTransaction() ? undefined : wanted;
+  } catch {
+    // A failed transaction refuses it; the batch gets the transaction's own error.
+    planMode = undefined;
+  }
+}
+
 async function answer(request: PgliteThreadRequest): Promise<PgliteThreadAnswer> {
   const pglite = await opened;
   if (request.kind === "protocol") {
+    await choosePlanMode(pglite, request.bytes);
     return { id: request.id, ok: true, bytes: await pglite.execProtocolRaw(request.bytes) };
   }
   if (request.kind === "reset") {
     // A client that went away may have left a transaction open and statements prepared; the
     // new one knows of neither.
-    if (pglite.isInTransaction()) await pglite.exec("ROLLBACK");
+    if (pglite.isInTransaction()) {
+      await pglite.exec("ROLLBACK");
+      // It may have undone a SET of the plan mode: the next batch sets it again.
+      planMode = undefined;
+    }
     await pglite.exec("DEALLOCATE ALL");
-    // The statements db/prepared.ts names are planned once, not on every run: PostgreSQL's
-    // default keeps planning them anew whenever a parameter (the LIMIT) makes a plan for any value
-    // look dearer, and in WebAssembly, with the many indexes over posts, planning a card query
-    // took longer than running it (record 0060). Those statements' plans suit any value.
-    await pglite.exec("SET plan_cache_mode = force_generic_plan");
     return { id: request.id, ok: true };
   }
   if (request.kind === "dump") {
