@@ -29,6 +29,8 @@ export interface UnfinishedJob {
  * time, whichever claims it first (SELECT … FOR UPDATE SKIP LOCKED).
  */
 export interface JobQueue {
+  /** The schema its tables are in. */
+  readonly schema: string;
   /**
    * Adds a job. With `tx` (a transaction, or the database) the job is written through it, so it
    * exists if and only if that transaction commits.
@@ -121,9 +123,10 @@ const UNFINISHED = new Set(["created", "retry", "active"]);
 
 export function createJobQueue(database: DbHandle, options: JobQueueOptions): JobQueue {
   const { kinds } = options;
+  const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   const boss = new PgBoss({
     db: poolAdapter(database.pool),
-    schema: options.schema ?? DEFAULT_JOBS_SCHEMA,
+    schema,
     backend: database.engine === "pglite" ? "pglite" : "postgres",
     // Workers poll; there is no dedicated LISTEN connection (PGlite has only the one).
     useListenNotify: false,
@@ -167,6 +170,7 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   }
 
   return {
+    schema,
     async send(kind, data, tx, options = {}) {
       knownKind(kind);
       await boss.send(kind.name, data, {

@@ -11,6 +11,7 @@ import type { Mailer } from "../mail/mailer.ts";
 import { createMailQueue, deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
+import { vacuumJob, vacuumWhereNoAutovacuum } from "./vacuum.ts";
 import { dealExpiryJob, sweepDealExpiry } from "../expiry/sweep.ts";
 import { mailNotifications, notificationMailJob } from "../notifications/mail-job.ts";
 import {
@@ -33,6 +34,7 @@ export const JOB_KINDS = [
   alertMatchJob,
   alertInstantJob,
   alertDigestJob,
+  vacuumJob,
 ] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
@@ -63,6 +65,7 @@ export interface JobWorkerDeps {
 export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise<void> {
   await jobs.work(sendMailJob, deliverMail(deps.mailer, deps.log));
   await jobs.work(sweepExpiredJob, sweepExpired(deps));
+  await jobs.work(vacuumJob, vacuumWhereNoAutovacuum({ ...deps, jobsSchema: jobs.schema }));
   await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));
   await jobs.work(linkCheckJob, checkDealLink(deps));
   await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
