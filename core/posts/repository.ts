@@ -68,13 +68,14 @@ export interface PostView {
 }
 
 /**
- * Records many views at once, as recordView does one by one: each visitor's first view of a post
- * on a day counts, and each post's views go up by the number that counted, in one statement.
- * Views of posts deleted since are left out.
+ * Records views of posts, one or many at once: only each visitor's first view of a post on a day
+ * counts, and each post's views go up by the number that counted (its trending score follows from
+ * the trigger of db/migrations/011_vote_damping.sql), in one statement. Views of posts deleted
+ * since are left out. Returns how many views counted.
  */
-export async function recordViews(db: DbOrTx, views: readonly PostView[]): Promise<void> {
-  if (views.length === 0) return;
-  await sql`
+export async function recordViews(db: DbOrTx, views: readonly PostView[]): Promise<number> {
+  if (views.length === 0) return 0;
+  const { rows } = await sql<{ n: number }>`
     WITH noted AS (
       SELECT * FROM unnest(
         ${views.map((v) => v.postId)}::bigint[],
@@ -92,28 +93,7 @@ export async function recordViews(db: DbOrTx, views: readonly PostView[]): Promi
     )
     UPDATE posts SET views = posts.views + counted.n
     FROM counted WHERE posts.id = counted.post_id
+    RETURNING counted.n
   `.execute(db);
-}
-
-/**
- * Records one view of a post by one visitor on one day. Only the first view of the day counts:
- * then the post's views go up by one and its trending score is recomputed from the new count, in
- * the same statement. Returns whether this view counted.
- */
-export async function recordView(db: DbOrTx, view: PostView): Promise<boolean> {
-  const updated = await db
-    .with("first_view", (qb) =>
-      qb
-        .insertInto("post_views")
-        .values({ post_id: view.postId, day: view.day, visitor_key: view.visitorKey })
-        .onConflict((oc) => oc.doNothing())
-        .returning("post_id"),
-    )
-    .updateTable("posts")
-    // hot_score follows from the trigger of db/migrations/011_vote_damping.sql.
-    .set({ views: sql<number>`views + 1` })
-    .where("id", "in", (eb) => eb.selectFrom("first_view").select("first_view.post_id"))
-    .returning("id")
-    .executeTakeFirst();
-  return updated !== undefined;
+  return rows.reduce((sum, row) => sum + row.n, 0);
 }

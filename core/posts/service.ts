@@ -39,7 +39,7 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
 
   async function countView(postId: number, viewer: CurrentUser | null, visitor: Visitor, at: Date) {
     const view = viewOf(postId, viewer, visitor, at);
-    return view ? repo.recordView(db, view) : false;
+    return view ? (await repo.recordViews(db, [view])) > 0 : false;
   }
 
   const cachedPageViews = createViewBuffer(db, log, viewBufferLimits);
