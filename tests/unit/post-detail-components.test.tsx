@@ -2,12 +2,13 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { createRoutesStub } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PresentedComment } from "../../core/posts/presenter.ts";
 import { CommentThread } from "../../app/components/CommentThread.tsx";
 import { CouponCode } from "../../app/components/CouponCode.tsx";
 import { FeaturedStoresCarousel } from "../../app/components/FeaturedStoresCarousel.tsx";
 import { LikeButtons } from "../../app/components/LikeButtons.tsx";
+import { postFormSchemas } from "../../app/lib/lazy-schemas.ts";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 
@@ -64,6 +65,12 @@ afterEach(() => {
 });
 
 describe("CommentThread", () => {
+  // The reply box checks its text with a schema it loads on first send (app/lib/lazy-schemas.ts);
+  // loaded here, a busy machine's cold import of zod cannot outlast findByText's second.
+  beforeAll(async () => {
+    await postFormSchemas();
+  });
+
   it("nests replies under their comment with time-ago labels", async () => {
     renderInRouter(
       <CommentThread comments={THREAD} postId={9} postType="d" viewerId={null} now={NOW} />,
