@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { dateTimeFormat } from "../../core/intl-formats.ts";
 
 /**
  * A console list's filters from its page URL, read with the same schema as its GET call. A value
@@ -28,7 +29,7 @@ export function consolePageHref(search: string, page: number): string {
 /** "Mar 4, 2026, 14:05 UTC": console times, the same on the server and in the browser. */
 export function formatConsoleTime(iso: string): string {
   return (
-    new Date(iso).toLocaleString("en-US", {
+    dateTimeFormat("en-US", {
       year: "numeric",
       month: "short",
       day: "numeric",
@@ -36,6 +37,6 @@ export function formatConsoleTime(iso: string): string {
       minute: "2-digit",
       hourCycle: "h23",
       timeZone: "UTC",
-    }) + " UTC"
+    }).format(new Date(iso)) + " UTC"
   );
 }

@@ -13,6 +13,7 @@ import { EducatorBadge } from "../components/EducatorBadge.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { formatDateTime } from "../lib/format.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify-educator";
 
@@ -34,14 +35,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 type Loaded = Extract<Awaited<ReturnType<typeof loader>>, { confirmed: true }>;
 
 const METHOD_WORDS = { school_email: "by school address", review: "by a moderator's review" };
-
-function formatDateTime(iso: string) {
-  return new Date(iso).toLocaleString("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "UTC",
-  });
-}
 
 /** The member's latest request, in words, with a way to withdraw it while it waits. */
 function RequestState({ request }: { request: NonNullable<Loaded["request"]> }) {

@@ -1,4 +1,5 @@
 import type { DbOrTx } from "../../db/index.ts";
+import { formatCurrency } from "../intl-formats.ts";
 import type { MailQueue } from "../mail/queue.ts";
 import { alertMatchesMail, type AlertMailDeal } from "../mail/templates.ts";
 import { postPath } from "../posts/paths.ts";
@@ -27,10 +28,7 @@ export function mailDeal(
 export function formatPrice(price: number | null, currency: string): string {
   if (price === null) return "";
   try {
-    return new Intl.NumberFormat("en-US", {
-      style: "currency",
-      currency: currency || "USD",
-    }).format(Number(price));
+    return formatCurrency(Number(price), currency || "USD");
   } catch {
     return `$${Number(price).toFixed(2)}`;
   }

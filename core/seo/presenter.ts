@@ -1,4 +1,5 @@
 import { postPath } from "../posts/paths.ts";
+import { formatCurrency } from "../intl-formats.ts";
 import type { FeedDealRow } from "./repository.ts";
 import { excerpt } from "./text.ts";
 
@@ -86,7 +87,7 @@ export interface FeedChannel {
 
 function money(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
+    return formatCurrency(amount, currency);
   } catch {
     return `${currency} ${amount.toFixed(2)}`;
   }

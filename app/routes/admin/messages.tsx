@@ -11,6 +11,7 @@ import { useConsoleUrl } from "../../components/console/console-url.ts";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { apiCall } from "../../lib/api.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { useApiForm, type ApiAnswer, type FormMessage } from "../../lib/api-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { idParam } from "../../lib/console-content.server.ts";
@@ -40,14 +41,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = () => consoleMeta("Messages");
-
-function when(iso: string) {
-  return new Date(iso).toLocaleString("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "UTC",
-  });
-}
 
 function StatusBadge({ status }: { status: "open" | "resolved" }) {
   return (
@@ -118,7 +111,7 @@ function MessageView({ message, closeHref }: { message: ContactMessageDetail; cl
         <dt>Status</dt>
         <dd>
           <StatusBadge status={message.status} />
-          {message.resolved_at && ` on ${when(message.resolved_at)}`}
+          {message.resolved_at && ` on ${formatDateTime(message.resolved_at)}`}
         </dd>
         <dt>From</dt>
         <dd>
@@ -147,7 +140,7 @@ function MessageView({ message, closeHref }: { message: ContactMessageDetail; cl
         <dt>Category</dt>
         <dd>{message.category}</dd>
         <dt>Received</dt>
-        <dd>{when(message.created_at)}</dd>
+        <dd>{formatDateTime(message.created_at)}</dd>
         <dt>Reported item</dt>
         <dd>
           {message.item_link ? (
@@ -186,7 +179,7 @@ function MessageView({ message, closeHref }: { message: ContactMessageDetail; cl
           {message.history.map((reply) => (
             <li key={reply.id}>
               <p className="console-muted">
-                {reply.author_name || "Staff"}, {when(reply.created_at)}
+                {reply.author_name || "Staff"}, {formatDateTime(reply.created_at)}
               </p>
               <div className="console-message-text">{reply.body}</div>
             </li>
@@ -237,7 +230,7 @@ export default function MessagesConsole() {
         rowKey={(message) => message.id}
         empty="No messages here."
         columns={[
-          { header: "Received", cell: (message) => when(message.created_at) },
+          { header: "Received", cell: (message) => formatDateTime(message.created_at) },
           {
             header: "From",
             cell: (message) => (
