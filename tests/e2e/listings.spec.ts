@@ -94,6 +94,7 @@ test.describe("home", () => {
   }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto("/");
+    await scrollToWishlist(page);
     await expect(page.locator(".wishlist-carousel .slick-slider")).toBeVisible();
     const active = page.locator(".wishlist-carousel .slick-slide.slick-active");
     await expect(active).toHaveCount(3);
@@ -111,6 +112,29 @@ test.describe("home", () => {
     await expect(active).toHaveCount(1);
   });
 
+  test("the Teachers Wishlist loads its carousel only when a reader comes near it", async ({
+    page,
+  }) => {
+    const carouselScripts: string[] = [];
+    page.on("request", (request) => {
+      if (/\/assets\/(WishlistSlider|react-slick)[^/]*\.js$/.test(request.url()))
+        carouselScripts.push(request.url());
+    });
+    await page.setViewportSize({ width: 375, height: 500 });
+    await page.goto("/");
+    const strip = page.locator(".wishlist-strip");
+    // Far below the window (more than the 600 px it loads ahead): the plain list, no script.
+    expect((await strip.boundingBox())!.y).toBeGreaterThan(500 + 600);
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+    expect(carouselScripts).toEqual([]);
+    await expect(page.locator(".wishlist-carousel .slick-slider")).toHaveCount(0);
+    await expect(strip.getByRole("link").first()).toBeAttached();
+
+    await scrollToWishlist(page);
+    await expect(page.locator(".wishlist-carousel .slick-slider")).toBeVisible();
+    expect(carouselScripts.length).toBeGreaterThan(0);
+  });
+
   test("the Teachers Wishlist opens with the slide count of the window it starts in", async ({
     page,
   }) => {
@@ -121,6 +145,7 @@ test.describe("home", () => {
     ] as const) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/");
+      await scrollToWishlist(page);
       await expect(page.locator(".wishlist-carousel .slick-slider")).toBeVisible();
       await expect(page.locator(".wishlist-carousel .slick-slide.slick-active")).toHaveCount(
         slides,
@@ -265,3 +290,8 @@ test.describe("search", () => {
     await expectAccessible(page);
   });
 });
+
+/** Scrolls the Teachers Wishlist into view: its carousel loads only near the window. */
+async function scrollToWishlist(page: Page) {
+  await page.getByRole("heading", { name: "Teachers Wishlist" }).scrollIntoViewIfNeeded();
+}
