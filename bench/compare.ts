@@ -6,6 +6,7 @@
  * Both run with the page cache off (PAGE_CACHE=off), so pages are rendered each time.
  *
  *   npx tsx bench/compare.ts ../other-checkout [--rounds 3] [--seconds 5] [--deals 1000000]
+ *     [--only TEXT]   (only the targets whose name contains TEXT, as in `npm run bench`)
  *
  * Both checkouts need their production build (`npm run bench` makes it).
  */
@@ -38,6 +39,7 @@ if (!other || other.startsWith("--")) {
 const rounds = Number(arg("rounds", "3"));
 const seconds = Number(arg("seconds", "5"));
 const deals = arg("deals", "1000000");
+const only = arg("only", "");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
@@ -62,7 +64,7 @@ try {
   });
   console.log("| target | this CPU ms/req | other CPU ms/req | this ÷ other |");
   console.log("|---|---:|---:|---:|");
-  for (const target of targets) {
+  for (const target of targets.filter((t) => t.name.includes(only))) {
     // A deal page of this checkout's data set is only on the other when both were generated alike.
     const statuses = await Promise.all(servers.map((server) => probe(server.base, target)));
     if (statuses.some((status) => status >= 400)) {
