@@ -66,8 +66,8 @@ export function WishlistCarousel({ entries }: { entries: WishlistEntry[] }) {
   const near = useNearWindow(strip, interactive && !renderedInBrowser);
 
   if (entries.length === 0) return <p className="no-data">No Data Found</p>;
-  const list = (ref?: React.Ref<HTMLUListElement>) => (
-    <ul className="wishlist-strip" ref={ref}>
+  const list = (
+    <ul className="wishlist-strip" ref={strip}>
       {entries.map((entry) => (
         <li key={entry.id}>
           <WishlistCard entry={entry} />
@@ -75,10 +75,10 @@ export function WishlistCarousel({ entries }: { entries: WishlistEntry[] }) {
       ))}
     </ul>
   );
-  if (!interactive || !(renderedInBrowser || near)) return list(strip);
+  if (!interactive || !(renderedInBrowser || near)) return list;
   return (
-    <ChunkBoundary fallback={list()}>
-      <Suspense fallback={list()}>
+    <ChunkBoundary fallback={list}>
+      <Suspense fallback={list}>
         <WishlistSlider entries={entries} />
       </Suspense>
     </ChunkBoundary>

@@ -1,5 +1,3 @@
-import { dateTimeFormat } from "../../core/intl-formats.ts";
-
 const SYMBOLS: Record<string, string> = { USD: "$", CAD: "$", AUD: "$", EUR: "€", GBP: "£" };
 
 /** "$3.97"; the spec shows prices with a dollar sign. */
@@ -27,13 +25,4 @@ export function formatDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
-}
-
-/** "Mar 4, 2026, 2:05 PM" (UTC). */
-export function formatDateTime(iso: string): string {
-  return dateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "UTC",
-  }).format(new Date(iso));
 }

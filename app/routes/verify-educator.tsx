@@ -13,7 +13,7 @@ import { EducatorBadge } from "../components/EducatorBadge.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
-import { formatDateTime } from "../lib/format.ts";
+import { formatDateTime } from "../lib/date-time.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify-educator";
 
