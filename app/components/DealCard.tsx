@@ -116,7 +116,8 @@ export function DealCard({
   const showWas = deal.list_price !== null && deal.price !== null && deal.list_price > deal.price;
   return (
     <article className={deal.is_expired ? "deal-card expired" : "deal-card"} data-post-id={deal.id}>
-      <a href={href} className="deal-card-image" tabIndex={-1} aria-hidden="true">
+      {/* Not a link of its own: the title's link covers the whole card (deal-card.css). */}
+      <div className="deal-card-image">
         {deal.image_url ? (
           <ResponsiveImage
             src={deal.image_url}
@@ -129,7 +130,7 @@ export function DealCard({
         ) : (
           <span className="deal-card-noimage" />
         )}
-      </a>
+      </div>
       {deal.post_type === "d" && <CardSave deal={deal} voting={voting} />}
       <div className="deal-card-body">
         <div className="deal-card-top">

@@ -24,13 +24,17 @@ export function TemperatureBadge({
 }) {
   const heat = heatOf(degrees);
   const word = HEAT_WORDS[heat];
+  // One element: its name is what screen readers say, its text (and icon) what the eye reads.
+  // Every deal card repeats it, so a card is lighter without the two spans it took.
   return (
-    <span id={id} className={`temp-badge temp-${heat}`}>
+    <span
+      id={id}
+      className={`temp-badge temp-${heat}`}
+      role="img"
+      aria-label={`Temperature ${degrees} degrees${word ? `, ${word}` : ""}`}
+    >
       {icon}
-      <span className="temp-degrees" aria-hidden="true">
-        {`${degrees}°`}
-      </span>
-      <span className="visually-hidden">{`Temperature ${degrees} degrees${word ? `, ${word}` : ""}`}</span>
+      {`${degrees}°`}
     </span>
   );
 }

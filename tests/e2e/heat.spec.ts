@@ -29,9 +29,13 @@ async function signedInMember(page: Page, label: string) {
   return email;
 }
 
+/** The temperature a badge shows, read from its name ("Temperature 120 degrees, hot"), checked against its text. */
 async function degrees(where: Locator): Promise<number> {
-  const text = (await where.locator(".temp-degrees").first().textContent()) ?? "";
-  return Number(text.replace("°", ""));
+  const badge = where.getByRole("img", { name: /^Temperature -?\d+ degrees/ }).first();
+  const name = (await badge.getAttribute("aria-label")) ?? "";
+  const value = Number(/^Temperature (-?\d+) degrees/.exec(name)![1]);
+  expect(await badge.textContent()).toBe(`${value}°`);
+  return value;
 }
 
 /** The first card of /newdeals that is not expired, once the page has hydrated. */
