@@ -19,6 +19,11 @@ import {
   pendingHomeFilter,
   type HomeFilter,
 } from "../lib/home-filter.ts";
+import {
+  loadFilterChoices,
+  useFilterChoices,
+  type FilterChoice,
+} from "../lib/home-filter-choices.ts";
 import { currentHistoryKey, leaveHome, rememberHome, takeHome } from "../lib/home-snapshots.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/home.css";
@@ -49,6 +54,11 @@ function packLists({ trending, recent, currentPage, lastPage }: HomeLists): Home
 
 function unpackLists(data: HomeListsData): HomeLists {
   return { ...unshareCards(data), currentPage: data.currentPage, lastPage: data.lastPage };
+}
+
+function choiceOf(items: { id: number; title: string }[], id: number | null): FilterChoice | null {
+  const item = id === null ? undefined : items.find((i) => i.id === id);
+  return item ? { id: item.id, title: item.title } : null;
 }
 
 /**
@@ -87,8 +97,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     lists,
     /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */
     now: pageClock(),
-    merchants: stores.map((s) => ({ id: s.id, title: s.title })),
-    categories: categories.map((c) => ({ id: c.id, title: c.title })),
+    /**
+     * The chosen merchant and category, the options the page's selects start with; the browser
+     * loads the rest (app/lib/home-filter-choices.ts).
+     */
+    chosen: {
+      merchant: choiceOf(stores, filter.store),
+      category: choiceOf(categories, filter.category),
+    },
   };
 }
 
@@ -225,12 +241,36 @@ function useHomeLists(data: LoaderData) {
 type HomeListsState = ReturnType<typeof useHomeLists>;
 
 /**
+ * A select's options after "All …": every choice once loaded; until then the chosen one alone
+ * (named by the loader), so the select shows the page's filter from the first paint.
+ */
+function ChoiceOptions({
+  choices,
+  chosen,
+  known,
+}: {
+  choices: FilterChoice[] | undefined;
+  /** The select's value (a choice still loading included). */
+  chosen: number | null;
+  /** The choice the loader named, if any. */
+  known: FilterChoice | null;
+}) {
+  const shown = choices ?? (known && known.id === chosen ? [known] : []);
+  return shown.map((choice) => (
+    <option key={choice.id} value={String(choice.id)}>
+      {choice.title}
+    </option>
+  ));
+}
+
+/**
  * By Merchant and By Category, and a button that clears both. On phones they fold into a bar
  * (a disclosure button that says how many are chosen), so the deals come first.
  */
 function HomeFilters({ data, home }: { data: LoaderData; home: HomeListsState }) {
   const { filter, applyFilter } = home;
   const [open, setOpen] = useState(false);
+  const choices = useFilterChoices();
   const panelId = useId();
   const chosen = (filter.store !== null ? 1 : 0) + (filter.category !== null ? 1 : 0);
   const idValue = (id: number | null) => (id === null ? "" : String(id));
@@ -243,7 +283,10 @@ function HomeFilters({ data, home }: { data: LoaderData; home: HomeListsState })
           className="btn btn-outline home-filter-toggle"
           aria-expanded={open}
           aria-controls={panelId}
-          onClick={() => setOpen((o) => !o)}
+          onClick={() => {
+            loadFilterChoices();
+            setOpen((o) => !o);
+          }}
         >
           Filter deals
           {chosen > 0 && (
@@ -269,13 +312,15 @@ function HomeFilters({ data, home }: { data: LoaderData; home: HomeListsState })
             id="home-merchant"
             value={idValue(filter.store)}
             onChange={(event) => applyFilter({ ...filter, store: idOf(event.target.value) })}
+            onFocus={loadFilterChoices}
+            onPointerDown={loadFilterChoices}
           >
             <option value="">All merchants</option>
-            {data.merchants.map((m) => (
-              <option key={m.id} value={String(m.id)}>
-                {m.title}
-              </option>
-            ))}
+            <ChoiceOptions
+              choices={choices?.merchants}
+              chosen={filter.store}
+              known={data.chosen.merchant}
+            />
           </select>
         </div>
         <div className="form-field">
@@ -284,13 +329,15 @@ function HomeFilters({ data, home }: { data: LoaderData; home: HomeListsState })
             id="home-category"
             value={idValue(filter.category)}
             onChange={(event) => applyFilter({ ...filter, category: idOf(event.target.value) })}
+            onFocus={loadFilterChoices}
+            onPointerDown={loadFilterChoices}
           >
             <option value="">All categories</option>
-            {data.categories.map((c) => (
-              <option key={c.id} value={String(c.id)}>
-                {c.title}
-              </option>
-            ))}
+            <ChoiceOptions
+              choices={choices?.categories}
+              chosen={filter.category}
+              known={data.chosen.category}
+            />
           </select>
         </div>
         {isFiltered(filter) && (

@@ -143,8 +143,35 @@ describe("the home page", () => {
     }
     expect(html).toContain('<label for="home-merchant">By Merchant</label>');
     expect(html).toContain('<label for="home-category">By Category</label>');
-    expect(html).toContain(">Amazon</option>");
+    // The selects' options come from GET /api/stores_list and /api/category_list in the browser
+    // (app/lib/home-filter-choices.ts): the page carries "All …" alone.
+    expect(html).toContain('<option value="" selected="">All merchants</option></select>');
+    expect(html).toContain('<option value="" selected="">All categories</option></select>');
+    expect(html).not.toContain(">Amazon</option>");
     expect(html).toContain("LOAD MORE");
     expect(html).toContain('target="_blank"');
+  });
+
+  it("names the chosen merchant and category in a filtered page's selects, and no other", async () => {
+    const stores = (await t.app.inject({ method: "GET", url: "/api/stores_list" })).json().response
+      .selected_data as { id: number; title: string }[];
+    const categories = (await t.app.inject({ method: "GET", url: "/api/category_list" })).json()
+      .response.selected_data as { id: number; title: string }[];
+    const store = stores.find((s) => s.title === "Staples")!;
+    const category = categories.find((c) => /^[\w ]+$/.test(c.title))!;
+    const response = await t.app.inject({
+      method: "GET",
+      url: `/?store=${store.id}&category=${category.id}`,
+    });
+    expect(response.statusCode).toBe(200);
+    const select = (id: string) =>
+      new RegExp(`<select id="${id}"[^>]*>(.*?)</select>`).exec(response.body)![1]!;
+    expect(select("home-merchant")).toBe(
+      `<option value="">All merchants</option><option value="${store.id}" selected="">Staples</option>`,
+    );
+    expect(select("home-category")).toBe(
+      `<option value="">All categories</option><option value="${category.id}" selected="">${category.title}</option>`,
+    );
+    expect(response.body).not.toContain(">Amazon</option>");
   });
 });
