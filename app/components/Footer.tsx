@@ -63,9 +63,7 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
         )}
         <ThemeToggle />
         <div className="footer-bottom">
-          <p>
-            © {year} {footer?.copyrightText ?? settings.websiteName}
-          </p>
+          <p>{`© ${year} ${footer?.copyrightText ?? settings.websiteName}`}</p>
           <a href="/privacy-policy" target="_blank" rel="noopener">
             Privacy Policy
           </a>

@@ -9,9 +9,8 @@ export function WishlistCard({ entry }: { entry: WishlistEntry }) {
       rel="nofollow noopener noreferrer"
       className="wishlist-card"
     >
-      <span className="wishlist-name">
-        {entry.first_name} {entry.last_name}
-      </span>
+      {/* One string, one text node: React writes `{a} {b}` as three, with markers between. */}
+      <span className="wishlist-name">{`${entry.first_name} ${entry.last_name}`}</span>
       <span className="wishlist-school">{entry.school_location}</span>
       <span className="wishlist-cta">
         View wish list<span className="visually-hidden"> (opens in a new tab)</span>
