@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  acceptedVariantFormat,
   imageVariants,
+  negotiatedVariantTarget,
   parseVariantPath,
   sizedName,
   variantFiles,
@@ -32,6 +34,10 @@ describe("imageVariants", () => {
           "/media/deals/Ab-c_9.1600x1200.w320.webp 320w, " +
           "/media/deals/Ab-c_9.1600x1200.w640.webp 640w, " +
           "/media/deals/Ab-c_9.1600x1200.w960.webp 960w",
+        negotiated:
+          "/media/deals/Ab-c_9.1600x1200.w320 320w, " +
+          "/media/deals/Ab-c_9.1600x1200.w640 640w, " +
+          "/media/deals/Ab-c_9.1600x1200.w960 960w",
       },
     });
   });
@@ -83,5 +89,55 @@ describe("variantFiles and parseVariantPath", () => {
     expect(parseVariantPath("demo/deal-a.800x600.w320.png")).toBeNull();
     expect(parseVariantPath("demo/../../etc.800x600.w320.webp")).toBeNull();
     expect(parseVariantPath("demo/deal-a.800x600.webp")).toBeNull();
+  });
+});
+
+describe("negotiated variants", () => {
+  const CHROME = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+
+  it("prefers AVIF when Accept names it, WebP otherwise", () => {
+    expect(acceptedVariantFormat(CHROME)).toBe("avif");
+    expect(acceptedVariantFormat("image/webp,*/*")).toBe("webp");
+    expect(acceptedVariantFormat(" IMAGE/AVIF ; q=0.9")).toBe("avif");
+    // Refused outright, only implied by a wildcard, or no header at all.
+    expect(acceptedVariantFormat("image/avif;q=0,image/webp")).toBe("webp");
+    expect(acceptedVariantFormat("image/avif; q=0.000")).toBe("webp");
+    expect(acceptedVariantFormat("image/*,*/*;q=0.8")).toBe("webp");
+    expect(acceptedVariantFormat("image/avifx")).toBe("webp");
+    expect(acceptedVariantFormat("")).toBe("webp");
+    expect(acceptedVariantFormat(undefined)).toBe("webp");
+  });
+
+  it("maps a format-less variant name to its AVIF or WebP file", () => {
+    expect(negotiatedVariantTarget("/media/demo/deal-a.800x600.w320", CHROME)).toBe(
+      "/media/demo/deal-a.800x600.w320.avif",
+    );
+    expect(negotiatedVariantTarget("/media/demo/deal-a.800x600.w800", "image/webp")).toBe(
+      "/media/demo/deal-a.800x600.w800.webp",
+    );
+    expect(negotiatedVariantTarget("deals/Ab-c_9.1600x1200.w960", undefined)).toBe(
+      "deals/Ab-c_9.1600x1200.w960.webp",
+    );
+  });
+
+  it("maps nothing else: other names, explicit formats, widths not made, ways out", () => {
+    for (const path of [
+      "/media/demo/deal-a.800x600.w960", // wider than the image
+      "/media/demo/deal-a.800x600.w321",
+      "/media/demo/deal-a.800x600.w320.webp",
+      "/media/demo/deal-a.800x600.w320.avif",
+      "/media/demo/deal-a.800x600.webp",
+      "/media/demo/deal-a.800x600",
+      "/media/demo/deal-a.w320",
+      "/media/demo/../../etc.800x600.w320",
+      "/media/demo/%2e%2e/x.800x600.w320",
+      "/media/demo/de al.800x600.w320",
+      "/media/demo/a.b.800x600.w320",
+      "/media/demo/deal-a.800x600.w320?x=1",
+      "/media/demo/deal-a.800x600.w0320",
+      "",
+    ]) {
+      expect(negotiatedVariantTarget(path, CHROME), path).toBeNull();
+    }
   });
 });

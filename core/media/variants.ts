@@ -7,6 +7,10 @@
  * `<stem>.<W>x<H>.w<w>.avif` and `<stem>.<W>x<H>.w<w>.webp`. A name without the size (an older
  * upload, a link to elsewhere) has no variants: it is shown as it is, without `srcset`.
  *
+ * This server also answers each variant's name without its format, `<stem>.<W>x<H>.w<w>` (a
+ * *negotiated* variant URL), with the AVIF or the WebP file as the request's `Accept` header allows
+ * (docs/decisions/0064-negotiated-image-formats.md): pages that link media here need one `srcset`.
+ *
  * Imported by the browser bundle (app/components/ResponsiveImage.tsx): no Node.js modules here.
  */
 
@@ -42,12 +46,23 @@ export function variantPath(path: string, width: number, format: VariantFormat):
   return path.replace(/\.[^./]+$/, `.w${width}.${format}`);
 }
 
+/**
+ * The negotiated URL of one variant (`<stem>.<W>x<H>.w<w>`, no format): /media/ on this server
+ * answers it with the AVIF or WebP file (negotiatedVariantPath).
+ */
+export function negotiatedVariantPath(path: string, width: number): string {
+  return path.replace(/\.[^./]+$/, `.w${width}`);
+}
+
 export interface ImageVariants {
   /** The stored image's own size. */
   width: number;
   height: number;
-  /** `srcset` per format, narrowest first: "<url> 320w, <url> 640w, …". */
-  srcset: Record<VariantFormat, string>;
+  /**
+   * `srcset` per format, narrowest first: "<url> 320w, <url> 640w, …"; `negotiated` names the
+   * format-less URLs, which only this server answers (not a CDN or bucket at MEDIA_BASE_URL).
+   */
+  srcset: Record<VariantFormat | "negotiated", string>;
 }
 
 /** The size an image's name carries (relative path or /media/ URL), or null when it has none. */
@@ -99,9 +114,16 @@ function deriveVariants(url: string, baseUrl: string | null | undefined): ImageV
   const size = parseSized(url);
   if (!size) return null;
   const widths = variantWidths(size.width);
-  const srcsetOf = (format: VariantFormat) =>
-    widths.map((w) => `${mediaUrl(variantPath(url, w, format), baseUrl)} ${w}w`).join(", ");
-  return { ...size, srcset: { avif: srcsetOf("avif"), webp: srcsetOf("webp") } };
+  const srcsetOf = (pathOf: (w: number) => string) =>
+    widths.map((w) => `${mediaUrl(pathOf(w), baseUrl)} ${w}w`).join(", ");
+  return {
+    ...size,
+    srcset: {
+      avif: srcsetOf((w) => variantPath(url, w, "avif")),
+      webp: srcsetOf((w) => variantPath(url, w, "webp")),
+      negotiated: srcsetOf((w) => negotiatedVariantPath(url, w)),
+    },
+  };
 }
 
 /** `<stem>.<W>x<H>.w<w>.<avif|webp>`: a variant's name. */
@@ -123,6 +145,36 @@ export function parseVariantPath(
   const width = Number(match[4]);
   if (!variantWidths(Number(match[2])).includes(width)) return null;
   return { base: match[1]!, width, format: match[5] as VariantFormat };
+}
+
+/**
+ * The variant format a request's `Accept` header prefers: AVIF when it names `image/avif` (with a
+ * quality above 0), as every browser that decodes AVIF does; WebP otherwise (a wildcard, or no
+ * header, is no promise of AVIF; every browser in use reads WebP, the stored image's own format).
+ */
+export function acceptedVariantFormat(accept: string | null | undefined): VariantFormat {
+  for (const range of (accept ?? "").split(",")) {
+    const [type, ...params] = range.split(";");
+    if (type!.trim().toLowerCase() !== "image/avif") continue;
+    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find(Boolean);
+    if (q === undefined || Number(q) > 0) return "avif";
+  }
+  return "webp";
+}
+
+/**
+ * The concrete variant a negotiated variant path names (`<stem>.<W>x<H>.w<w>`, with or without
+ * /media/, no query) in the format `accept` prefers: `….w320` → `….w320.avif` or `….w320.webp`.
+ * Null for anything else — another name, a format already named, a width the image has no
+ * variant in — so the same characters as a stored name (letters, digits, `_`, `-`, `/`) and
+ * nothing more ever reach the media folder or bucket this way.
+ */
+export function negotiatedVariantTarget(
+  path: string,
+  accept: string | null | undefined,
+): string | null {
+  const concrete = `${path}.${acceptedVariantFormat(accept)}`;
+  return parseVariantPath(concrete) ? concrete : null;
 }
 
 /**
