@@ -29,7 +29,7 @@ import { registerAlertFeeds } from "./alerts-rss.ts";
 import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerHttpCache } from "./plugins/http-cache.ts";
-import { registerMedia } from "./plugins/media.ts";
+import { negotiateMediaUrl, registerMedia } from "./plugins/media.ts";
 import { doNotStorePage, onPageCacheHit, registerPageCache } from "./plugins/page-cache.ts";
 import { RATE_LIMITS, registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
@@ -95,6 +95,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     trustProxy:
       typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
+    // Before routing: a format-less image variant URL names its AVIF or WebP file, as the
+    // request's Accept allows (docs/decisions/0064-negotiated-image-formats.md).
+    rewriteUrl: negotiateMediaUrl,
   });
 
   const { jobs } = options;

@@ -1,11 +1,46 @@
 import fs from "node:fs";
+import type { IncomingMessage } from "node:http";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../core/deps.ts";
 import { createVariantMaker, type VariantMaker } from "../../core/media/variant-maker.ts";
 import { isMediaPath, type S3MediaStorage } from "../../core/media/storage.ts";
+import { negotiatedVariantTarget } from "../../core/media/variants.ts";
 
 const MEDIA_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+
+/** Requests whose URL named a variant without its format, rewritten to the AVIF or WebP file. */
+const negotiated = new WeakSet<IncomingMessage>();
+
+/**
+ * Fastify's `rewriteUrl` (server/app.ts), before routing: a negotiated variant URL
+ * (`/media/<stem>.<W>x<H>.w<w>`, core/media/variants.ts) becomes the URL of its AVIF or WebP file,
+ * as the request's Accept header allows, query kept; every other URL is returned as it is. So the
+ * folder, the bucket and the made-on-first-request paths below serve it unchanged, and each of
+ * their answers says `Vary: Accept` (see registerMedia).
+ */
+export function negotiateMediaUrl(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  if (!url.startsWith("/media/")) return url;
+  const queryAt = url.indexOf("?");
+  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  const target = negotiatedVariantTarget(pathname, req.headers.accept);
+  if (!target) return url;
+  negotiated.add(req);
+  return queryAt === -1 ? target : target + url.slice(queryAt);
+}
+
+/** Adds `field` to the reply's Vary header, keeping whatever it already names. */
+export function addVary(reply: FastifyReply, field: string) {
+  const current = reply.getHeader("vary");
+  const fields = (Array.isArray(current) ? current.join(",") : String(current ?? ""))
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const lower = field.toLowerCase();
+  if (fields.some((name) => name === "*" || name.toLowerCase() === lower)) return;
+  reply.header("vary", [...fields, field].join(", "));
+}
 
 /** The media path a request names (its URL after /media/, undecoded: stored names are ASCII). */
 function requestedPath(request: FastifyRequest): string {
@@ -47,6 +82,12 @@ export async function registerMedia(app: FastifyInstance, deps: Pick<Deps, "medi
   if (media.kind === "folder") fs.mkdirSync(media.dir, { recursive: true });
   await app.register(
     async (scope) => {
+      // A negotiated URL's answer depends on Accept: caches (the browser's, a proxy's) must keep
+      // the AVIF and the WebP apart. Every answer, 304s, made variants and 404s included.
+      scope.addHook("onSend", async (request, reply, payload) => {
+        if (negotiated.has(request.raw)) addVary(reply, "Accept");
+        return payload;
+      });
       if (media.kind === "folder") {
         await scope.register(fastifyStatic, {
           root: media.dir,

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import Fastify from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertMediaRecord } from "../../core/media/image-records.ts";
 import { storeUploadedImage } from "../../core/media/images.ts";
 import { imageVariants, variantFiles } from "../../core/media/variants.ts";
+import { addVary } from "../../server/plugins/media.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost, signedInStaff } from "../helpers/console.ts";
 import { postDealWithImage } from "../helpers/deal-uploads.ts";
@@ -15,7 +17,9 @@ import { createTestUser } from "../helpers/users.ts";
 /**
  * Responsive variants (docs/decisions/0036-responsive-images.md): made at upload in 320, 640 and
  * 960 px (never wider than the image) as AVIF and WebP, named so a URL says which exist, served,
- * deleted with their image, and made on first request for demo pictures drawn without them.
+ * deleted with their image, and made on first request for demo pictures drawn without them. A
+ * variant's URL without its format is answered in AVIF or WebP by the request's Accept header
+ * (docs/decisions/0064-negotiated-image-formats.md).
  */
 let t: TestApp;
 let admin: { id: number; client: TestClient };
@@ -191,5 +195,204 @@ describe("demo pictures", () => {
       expect(response.json()).toEqual({ status: false, message: "No such image." });
     }
     expect(mediaFiles(t.mediaDir, "demo").filter((f) => /\.w(960|321)\./.test(f))).toEqual([]);
+  });
+});
+
+/** What Chromium sends for an <img>. */
+const CHROME_ACCEPT = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+
+/** The Vary header's fields, lower-cased. */
+function varyOf(response: { headers: Record<string, unknown> }): string[] {
+  return String(response.headers["vary"] ?? "")
+    .split(",")
+    .map((field) => field.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+async function decoded(response: { rawPayload: Buffer }) {
+  const meta = await sharp(response.rawPayload).metadata();
+  return { format: meta.format, compression: meta.compression, width: meta.width };
+}
+
+describe("negotiated variant URLs (no format in the name)", () => {
+  it("answer AVIF to a browser that names it, WebP to one that does not, and say Vary: Accept", async () => {
+    const post = await dealWithImage(await photo(1200, 900));
+    const variants = imageVariants(post.image_url)!;
+    const urls = variants.srcset.negotiated.split(", ").map((entry) => entry.split(" ")[0]!);
+    expect(urls).toEqual([320, 640, 960].map((w) => post.image_url.replace(/\.webp$/, `.w${w}`)));
+
+    for (const url of urls) {
+      const width = Number(/\.w(\d+)$/.exec(url)![1]);
+      const avif = await t.app.inject({ method: "GET", url, headers: { accept: CHROME_ACCEPT } });
+      expect(avif.statusCode, url).toBe(200);
+      expect(avif.headers["content-type"]).toBe("image/avif");
+      expect(varyOf(avif)).toContain("accept");
+      expect(avif.headers["cache-control"]).toContain("max-age=604800");
+      expect(avif.headers["x-content-type-options"]).toBe("nosniff");
+      expect(await decoded(avif)).toEqual({ format: "heif", compression: "av1", width });
+      // The very bytes of the explicit .avif file.
+      expect(avif.rawPayload.equals(fs.readFileSync(mediaPath(`${url}.avif`)))).toBe(true);
+
+      for (const accept of ["image/webp,*/*", undefined, "image/avif;q=0, image/webp"]) {
+        const webp = await t.app.inject({
+          method: "GET",
+          url,
+          headers: accept === undefined ? {} : { accept },
+        });
+        expect(webp.statusCode, `${url} ${accept}`).toBe(200);
+        expect(webp.headers["content-type"]).toBe("image/webp");
+        expect(varyOf(webp)).toContain("accept");
+        expect(webp.headers["x-content-type-options"]).toBe("nosniff");
+        expect(await decoded(webp)).toMatchObject({ format: "webp", width });
+      }
+    }
+  });
+
+  it("revalidate per format: a 304 says Vary: Accept too, and AVIF's ETag is not WebP's", async () => {
+    const post = await dealWithImage(await photo(800, 600));
+    const url = imageVariants(post.image_url)!.srcset.negotiated.split(" ")[0]!;
+    const avif = await t.app.inject({ method: "GET", url, headers: { accept: CHROME_ACCEPT } });
+    const webp = await t.app.inject({ method: "GET", url, headers: { accept: "image/webp" } });
+    const etag = String(avif.headers["etag"]);
+    expect(etag).toBeTruthy();
+    expect(webp.headers["etag"]).not.toBe(etag);
+
+    const again = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { accept: CHROME_ACCEPT, "if-none-match": etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(varyOf(again)).toContain("accept");
+    // The WebP answer is not the AVIF one the browser holds.
+    const other = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { accept: "image/webp", "if-none-match": etag },
+    });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers["content-type"]).toBe("image/webp");
+
+    const head = await t.app.inject({ method: "HEAD", url, headers: { accept: CHROME_ACCEPT } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["content-type"]).toBe("image/avif");
+    expect(varyOf(head)).toContain("accept");
+  });
+
+  it("keep their query string", async () => {
+    const post = await dealWithImage(await photo(800, 600));
+    const url = imageVariants(post.image_url)!.srcset.negotiated.split(" ")[0]!;
+    const response = await t.app.inject({
+      method: "GET",
+      url: `${url}?v=2&x=%2F`,
+      headers: { accept: CHROME_ACCEPT },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("image/avif");
+    expect(varyOf(response)).toContain("accept");
+  });
+
+  it("make a demo picture's missing variant in the format asked for, with Vary: Accept", async () => {
+    const row = await t.deps.db
+      .selectFrom("posts")
+      .select("image_url")
+      .where("image_url", "like", "/media/demo/deal-%")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    const url = imageVariants(row.image_url)!.srcset.negotiated.split(", ")[1]!.split(" ")[0]!;
+    expect(url).toMatch(/\.800x600\.w640$/);
+    for (const [accept, format, type] of [
+      [CHROME_ACCEPT, "heif", "image/avif"],
+      ["image/webp", "webp", "image/webp"],
+    ] as const) {
+      expect(fs.existsSync(mediaPath(`${url}.${type.slice(6)}`))).toBe(false);
+      const made = await t.app.inject({ method: "GET", url, headers: { accept } });
+      expect(made.statusCode).toBe(200);
+      expect(made.headers["content-type"]).toBe(type);
+      expect(made.headers["x-content-type-options"]).toBe("nosniff");
+      expect(varyOf(made)).toContain("accept");
+      expect(await decoded(made)).toMatchObject({ format, width: 640 });
+      expect(fs.existsSync(mediaPath(`${url}.${type.slice(6)}`))).toBe(true);
+    }
+  });
+
+  it("are 404s for names that are no variant, and never leave the media folder", async () => {
+    const post = await dealWithImage(await photo(800, 600));
+    const stem = post.image_url.replace(/\.webp$/, "");
+    for (const url of [
+      `${stem}.w960`, // wider than the image
+      `${stem}.w321`,
+      `${stem}.w320.png`,
+      `${stem}.w320.`,
+      `${stem}.w320/`,
+      `${stem}.w0320`,
+      stem,
+      "/media/demo/deal-no-such-thing.800x600.w320",
+      "/media/demo/%2e%2e/deal.800x600.w320",
+      "/media/demo/..%2f..%2fdeal.800x600.w320",
+      "/media/deals/a.b.800x600.w320",
+    ]) {
+      const response = await t.app.inject({
+        method: "GET",
+        url,
+        headers: { accept: CHROME_ACCEPT },
+      });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ status: false, message: "No such image." });
+    }
+    // A well-formed name of an image that does not exist was negotiated: its 404 varies too.
+    const missing = await t.app.inject({
+      method: "GET",
+      url: "/media/demo/deal-no-such-thing.800x600.w320",
+      headers: { accept: CHROME_ACCEPT },
+    });
+    expect(varyOf(missing)).toContain("accept");
+  });
+
+  it("leave explicit .avif and .webp URLs as they were, without Vary: Accept", async () => {
+    const post = await dealWithImage(await photo(800, 600));
+    const variants = imageVariants(post.image_url)!;
+    for (const [srcset, type] of [
+      [variants.srcset.avif, "image/avif"],
+      [variants.srcset.webp, "image/webp"],
+    ] as const) {
+      const url = srcset.split(" ")[0]!;
+      // Whatever the browser accepts, the named format is what it gets.
+      for (const accept of [CHROME_ACCEPT, "image/webp"]) {
+        const response = await t.app.inject({ method: "GET", url, headers: { accept } });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers["content-type"]).toBe(type);
+        expect(varyOf(response)).not.toContain("accept");
+      }
+    }
+    const original = await t.app.inject({
+      method: "GET",
+      url: post.image_url,
+      headers: { accept: CHROME_ACCEPT },
+    });
+    expect(original.headers["content-type"]).toBe("image/webp");
+    expect(varyOf(original)).not.toContain("accept");
+  });
+});
+
+describe("addVary", () => {
+  it("adds a field to the Vary an answer already has, once, and leaves Vary: * alone", async () => {
+    const app = Fastify();
+    app.get("/", (request, reply) => {
+      const before = request.headers["x-vary"];
+      if (typeof before === "string") reply.header("vary", before);
+      addVary(reply, "Accept");
+      addVary(reply, "Accept");
+      return "ok";
+    });
+    const varyAfter = async (before?: string) =>
+      (await app.inject({ url: "/", headers: before === undefined ? {} : { "x-vary": before } }))
+        .headers["vary"];
+    expect(await varyAfter()).toBe("Accept");
+    expect(await varyAfter("Accept-Encoding")).toBe("Accept-Encoding, Accept");
+    expect(await varyAfter("Cookie,Accept-Encoding")).toBe("Cookie, Accept-Encoding, Accept");
+    expect(await varyAfter("accept")).toBe("accept");
+    expect(await varyAfter("*")).toBe("*");
+    await app.close();
   });
 });

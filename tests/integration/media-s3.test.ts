@@ -163,6 +163,65 @@ describe("/media/ from the bucket", () => {
     expect(kept.rawPayload.equals(made.rawPayload)).toBe(true);
   });
 
+  it("answers a variant's format-less URL with the bucket's AVIF or WebP, Vary: Accept, 304s too", async () => {
+    const member = await signedInMember();
+    const post = await postDealWithImage(t.deps.db, member, await photo(800, 600), MARKERS);
+    const url = imageVariants(post.image_url)!.srcset.negotiated.split(" ")[0]!;
+    expect(url).toMatch(/\.800x600\.w320$/);
+    const key = (format: string) => `${url.slice("/media/".length)}.${format}`;
+    const vary = (response: { headers: Record<string, unknown> }) =>
+      String(response.headers["vary"] ?? "").toLowerCase();
+
+    for (const [accept, format] of [
+      ["image/avif,image/webp,*/*;q=0.8", "avif"],
+      ["image/webp,*/*", "webp"],
+    ] as const) {
+      const served = await t.app.inject({ method: "GET", url, headers: { accept } });
+      expect(served.statusCode, accept).toBe(200);
+      expect(served.headers["content-type"]).toBe(`image/${format}`);
+      expect(vary(served)).toContain("accept");
+      expect(served.headers["x-content-type-options"]).toBe("nosniff");
+      expect(served.rawPayload.equals((await t.deps.media.get(key(format)))!)).toBe(true);
+
+      const etag = served.headers["etag"] as string;
+      expect(etag).toBeTruthy();
+      const again = await t.app.inject({
+        method: "GET",
+        url: `${url}?v=1`,
+        headers: { accept, "if-none-match": etag },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(vary(again)).toContain("accept");
+    }
+
+    // A demo picture's missing variant is made from the bucket in the format asked for.
+    const row = await t.deps.db
+      .selectFrom("posts")
+      .select("image_url")
+      .where("image_url", "like", "/media/demo/deal-%")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    const demo = imageVariants(row.image_url)!.srcset.negotiated.split(", ")[2]!.split(" ")[0]!;
+    const demoKey = `${demo.slice("/media/".length)}.avif`;
+    expect(await s3.keys(demoKey)).toEqual([]);
+    const made = await t.app.inject({
+      method: "GET",
+      url: demo,
+      headers: { accept: "image/avif,image/webp" },
+    });
+    expect(made.statusCode).toBe(200);
+    expect(made.headers["content-type"]).toBe("image/avif");
+    expect(vary(made)).toContain("accept");
+    expect(await s3.keys(demoKey)).toEqual([demoKey]);
+
+    const unknown = await t.app.inject({
+      method: "GET",
+      url: "/media/demo/deal-no-such-thing.800x600.w320",
+      headers: { accept: "image/avif" },
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
   it("answers 404 for anything not stored, and for paths that are not media paths", async () => {
     for (const url of [
       "/media/deals/missing.webp",
