@@ -70,17 +70,48 @@ async function chosenSource(image: Locator): Promise<string> {
   return image.evaluate((img: HTMLImageElement) => img.currentSrc);
 }
 
-/** srcset, sizes and an AVIF source; width and height are the picture's own (when known). */
+/**
+ * One <img> (media are served by this server: no MEDIA_BASE_URL), whose srcset names the variants
+ * without their format, and sizes; width and height are the picture's own (when known).
+ */
 async function expectResponsive(image: Locator, size: [string, string] | null = ["1200", "900"]) {
-  await expect(image).toHaveAttribute("srcset", /\.w320\.webp 320w/);
+  await expect(image).toHaveAttribute("srcset", /\.w320 320w, /);
+  await expect(image).not.toHaveAttribute("srcset", /\.(avif|webp) \d+w/);
   await expect(image).toHaveAttribute("sizes", /\d+px/);
   if (size) {
     await expect(image).toHaveAttribute("width", size[0]);
     await expect(image).toHaveAttribute("height", size[1]);
   }
-  await expect(
-    image.locator("xpath=preceding-sibling::source[@type='image/avif']"),
-  ).toHaveAttribute("srcset", /\.w320\.avif 320w/);
+  await expect(image.locator("xpath=parent::picture")).toHaveCount(0);
+  await expect(image.locator("xpath=preceding-sibling::source")).toHaveCount(0);
+}
+
+/** The Content-Type and Vary of every /media/ answer the page received, by URL. */
+function mediaResponses(page: Page): Map<string, { type: string; vary: string }> {
+  const seen = new Map<string, { type: string; vary: string }>();
+  page.on("response", async (response) => {
+    if (!new URL(response.url()).pathname.startsWith("/media/")) return;
+    const headers = await response.allHeaders();
+    seen.set(response.url(), { type: headers["content-type"] ?? "", vary: headers["vary"] ?? "" });
+  });
+  return seen;
+}
+
+/** The image fills its slot exactly (the slot's CSS sizes the <img> as it did the <picture>'s). */
+async function expectFillsSlot(image: Locator, slot: Locator) {
+  const [imageBox, slotBox] = [await image.boundingBox(), await slot.boundingBox()];
+  expect(imageBox).not.toBeNull();
+  expect(imageBox!.width).toBeGreaterThan(50);
+  for (const key of ["x", "y", "width", "height"] as const) {
+    expect(Math.abs(imageBox![key] - slotBox![key]), key).toBeLessThan(1);
+  }
+}
+
+/** Chromium asked for the negotiated URL and the server answered it in AVIF, Vary: Accept. */
+async function expectAvif(seen: Map<string, { type: string; vary: string }>, url: string) {
+  expect(url).toMatch(/\.w\d+$/);
+  await expect.poll(() => seen.get(url)?.type).toBe("image/avif");
+  expect(seen.get(url)!.vary.toLowerCase()).toContain("accept");
 }
 
 async function searchResults(page: Page) {
@@ -100,16 +131,21 @@ for (const viewport of [PHONE, DESKTOP]) {
     test("a listing's first card image loads first, the others lazily, each from a variant", async ({
       page,
     }) => {
+      const seen = mediaResponses(page);
       const images = await searchResults(page);
       await expect(images.first()).toHaveAttribute("loading", "eager");
       await expect(images.first()).toHaveAttribute("fetchpriority", "high");
       await expect(images.nth(1)).toHaveAttribute("loading", "lazy");
       await expect(images.nth(1)).not.toHaveAttribute("fetchpriority", /.*/);
       for (const image of await images.all()) await expectResponsive(image);
+      await expectFillsSlot(images.first(), page.locator(".deal-card .deal-card-image").first());
 
-      // A card is at most 280 px wide (96 px on a phone): the 320 px variant, never the original.
+      // A card is at most 280 px wide (96 px on a phone): the 320 px variant, never the original,
+      // and in AVIF, which Chromium's Accept names.
       for (const image of await images.all()) {
-        expect(await chosenSource(image)).toMatch(/\.1200x900\.w320\.(avif|webp)$/);
+        const chosen = await chosenSource(image);
+        expect(chosen).toMatch(/\.1200x900\.w320$/);
+        await expectAvif(seen, chosen);
       }
       await expectAccessible(page);
     });
@@ -133,16 +169,24 @@ for (const viewport of [PHONE, DESKTOP]) {
     test("the deal page's picture is not lazy and has a srcset; related deals link on", async ({
       page,
     }) => {
+      const seen = mediaResponses(page);
       const response = await page.goto(posted[0]!.url);
       expect(response?.status()).toBe(200);
+      // Preloaded from the head by the same srcset (the server picks the format: no type).
+      const preload = page.locator('head link[rel="preload"][as="image"][imagesrcset]');
+      await expect(preload).toHaveCount(1);
+      await expect(preload).toHaveAttribute("imagesrcset", /\.1200x900\.w320 320w, /);
+      await expect(preload).toHaveAttribute("fetchpriority", "high");
+      await expect(preload).not.toHaveAttribute("type", /.*/);
       const picture = page.locator(".post-media img");
       await expect(picture).toHaveAttribute("loading", "eager");
       await expect(picture).toHaveAttribute("fetchpriority", "high");
       await expectResponsive(picture);
+      await expectFillsSlot(picture, page.locator(".post-media"));
       // Full width less the card's padding on a phone (303 px); at most 500 px on a desktop.
-      expect(await chosenSource(picture)).toMatch(
-        viewport === PHONE ? /\.w320\.(avif|webp)$/ : /\.w640\.(avif|webp)$/,
-      );
+      const chosen = await chosenSource(picture);
+      expect(chosen).toMatch(viewport === PHONE ? /\.w320$/ : /\.w640$/);
+      await expectAvif(seen, chosen);
 
       const related = page.getByRole("region", { name: "Related deals" });
       await expect(related.getByRole("heading", { level: 2, name: "Related deals" })).toBeVisible();

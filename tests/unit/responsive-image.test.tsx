@@ -59,7 +59,7 @@ function renderGrid(element: ReactNode) {
 }
 
 describe("ResponsiveImage", () => {
-  it("offers AVIF and WebP variants with sizes and the image's own size", () => {
+  it("is one <img> whose srcset names format-less variants, with sizes and the image's own size", () => {
     const { container } = render(
       <ResponsiveImage
         src="/media/deals/abc.1600x1200.webp"
@@ -70,21 +70,42 @@ describe("ResponsiveImage", () => {
         priority
       />,
     );
-    const source = container.querySelector("picture > source")!;
-    expect(source.getAttribute("type")).toBe("image/avif");
-    expect(source.getAttribute("srcset")).toBe(
-      "/media/deals/abc.1600x1200.w320.avif 320w, /media/deals/abc.1600x1200.w640.avif 640w, /media/deals/abc.1600x1200.w960.avif 960w",
-    );
-    expect(source.getAttribute("sizes")).toBe(IMAGE_SIZES.post);
-    const img = container.querySelector("picture > img")!;
+    // The server picks AVIF or WebP by Accept: no <picture>, no <source>.
+    expect(container.querySelector("picture")).toBeNull();
+    expect(container.querySelector("source")).toBeNull();
+    expect(container.querySelectorAll("img")).toHaveLength(1);
+    const img = container.querySelector("img")!;
+    expect(img.parentElement).toBe(container);
     expect(img.getAttribute("src")).toBe("/media/deals/abc.1600x1200.webp");
-    expect(img.getAttribute("srcset")).toMatch(/\.w320\.webp 320w, .*\.w960\.webp 960w$/);
+    expect(img.getAttribute("srcset")).toBe(
+      "/media/deals/abc.1600x1200.w320 320w, /media/deals/abc.1600x1200.w640 640w, /media/deals/abc.1600x1200.w960 960w",
+    );
     expect(img.getAttribute("sizes")).toBe(IMAGE_SIZES.post);
     expect(img.getAttribute("width")).toBe("1600");
     expect(img.getAttribute("height")).toBe("1200");
     expect(img.getAttribute("loading")).toBe("eager");
     expect(img.getAttribute("fetchpriority")).toBe("high");
+    expect(img.hasAttribute("decoding")).toBe(false);
     expect(img.getAttribute("alt")).toBe("Crayons");
+  });
+
+  it("keeps a lazy image's decoding and class on the one <img>", () => {
+    const { container } = render(
+      <ResponsiveImage
+        src="/media/demo/deal-a.800x600.webp"
+        alt=""
+        width={400}
+        height={300}
+        sizes={IMAGE_SIZES.card}
+        className="thumb"
+      />,
+    );
+    const img = container.querySelector("img")!;
+    expect(img.getAttribute("class")).toBe("thumb");
+    expect(img.getAttribute("loading")).toBe("lazy");
+    expect(img.getAttribute("decoding")).toBe("async");
+    expect(img.hasAttribute("fetchpriority")).toBe(false);
+    expect(img.getAttribute("srcset")).not.toMatch(/\.(avif|webp) /);
   });
 
   it("is a plain lazy <img> in the slot's size for an image stored without variants", () => {
@@ -121,9 +142,8 @@ describe("DealGrid", () => {
     expect(images.map((img) => img.getAttribute("loading"))).toEqual(["eager", "lazy", "lazy"]);
     expect(images.map((img) => img.getAttribute("fetchpriority"))).toEqual(["high", null, null]);
     expect(images[0]!.getAttribute("sizes")).toBe(IMAGE_SIZES.card);
-    expect(images[1]!.getAttribute("srcset")).toContain(
-      "/media/demo/deal-b.800x600.w800.webp 800w",
-    );
+    expect(images[1]!.getAttribute("srcset")).toContain("/media/demo/deal-b.800x600.w800 800w");
+    expect(container.querySelector(".deal-card-image picture, .deal-card-image source")).toBeNull();
     expect(images[2]!.hasAttribute("srcset")).toBe(false);
   });
 
@@ -137,7 +157,7 @@ describe("DealGrid", () => {
 describe("MEDIA_BASE_URL", () => {
   const CDN = "https://cdn.example.com/media";
 
-  it("links an image and every variant of its srcset there", () => {
+  it("links an image and every variant of its srcset there, as a <picture> with formats named", () => {
     const { container } = render(
       <MediaBaseProvider baseUrl={CDN}>
         <ResponsiveImage
@@ -149,15 +169,35 @@ describe("MEDIA_BASE_URL", () => {
         />
       </MediaBaseProvider>,
     );
-    expect(container.querySelector("img")!.getAttribute("src")).toBe(
-      `${CDN}/deals/abc.800x600.webp`,
-    );
-    expect(container.querySelector("source")!.getAttribute("srcset")).toBe(
+    // A CDN or bucket cannot negotiate: the browser picks the format.
+    const source = container.querySelector("picture.responsive-image > source")!;
+    expect(source.getAttribute("type")).toBe("image/avif");
+    expect(source.getAttribute("sizes")).toBe(IMAGE_SIZES.card);
+    expect(source.getAttribute("srcset")).toBe(
       `${CDN}/deals/abc.800x600.w320.avif 320w, ${CDN}/deals/abc.800x600.w640.avif 640w, ${CDN}/deals/abc.800x600.w800.avif 800w`,
     );
-    expect(container.querySelector("img")!.getAttribute("srcset")).toMatch(
-      new RegExp(`^${CDN}/deals/abc\\.800x600\\.w320\\.webp 320w, `),
+    const img = container.querySelector("picture > img")!;
+    expect(img.getAttribute("src")).toBe(`${CDN}/deals/abc.800x600.webp`);
+    expect(img.getAttribute("srcset")).toBe(
+      `${CDN}/deals/abc.800x600.w320.webp 320w, ${CDN}/deals/abc.800x600.w640.webp 640w, ${CDN}/deals/abc.800x600.w800.webp 800w`,
     );
+    expect(img.getAttribute("sizes")).toBe(IMAGE_SIZES.card);
+  });
+
+  it("is a plain <img> there for an image without variants", () => {
+    const { container } = render(
+      <MediaBaseProvider baseUrl={CDN}>
+        <ResponsiveImage
+          src="/media/deals/older.webp"
+          alt=""
+          width={400}
+          height={300}
+          sizes={IMAGE_SIZES.card}
+        />
+      </MediaBaseProvider>,
+    );
+    expect(container.querySelector("picture")).toBeNull();
+    expect(container.querySelector("img")!.getAttribute("src")).toBe(`${CDN}/deals/older.webp`);
   });
 
   it("leaves other sites' images alone, and /media/ as it is without a base", () => {
@@ -181,12 +221,12 @@ describe("MEDIA_BASE_URL", () => {
 });
 
 describe("the page's main picture", () => {
-  it("is preloaded from the head (React preloads no image inside a <picture>)", () => {
-    const page = (priority: boolean) =>
-      renderToString(
-        <html>
-          <head />
-          <body>
+  const page = (priority: boolean, baseUrl: string | null = null) =>
+    renderToString(
+      <html>
+        <head />
+        <body>
+          <MediaBaseProvider baseUrl={baseUrl}>
             <ResponsiveImage
               src="/media/uploads/abc.800x600.webp"
               alt="A deal"
@@ -195,16 +235,38 @@ describe("the page's main picture", () => {
               height={600}
               priority={priority}
             />
-          </body>
-        </html>,
-      );
-    const head = /<head>(.*)<\/head>/.exec(page(true))?.[1] ?? "";
-    const preload = /<link rel="preload" as="image"[^>]*>/.exec(head)?.[0] ?? "";
-    expect(preload).toContain('type="image/avif"');
+          </MediaBaseProvider>
+        </body>
+      </html>,
+    );
+  const preloads = (html: string) => {
+    const head = /<head>(.*)<\/head>/.exec(html)?.[1] ?? "";
+    return head.match(/<link rel="preload" as="image"[^>]*>/g) ?? [];
+  };
+
+  it("is preloaded from the head by its negotiated srcset, with no type", () => {
+    const links = preloads(page(true));
+    expect(links).toHaveLength(1);
+    const [preload] = links as [string];
+    expect(preload).not.toContain("type=");
     expect(preload).toContain('fetchPriority="high"');
-    expect(preload).toContain("abc.800x600.w640.avif 640w");
+    expect(preload).toContain(
+      'imageSrcSet="/media/uploads/abc.800x600.w320 320w, /media/uploads/abc.800x600.w640 640w, /media/uploads/abc.800x600.w800 800w"',
+    );
     expect(preload).toContain(`imageSizes="${IMAGE_SIZES.post}"`);
     // Other pictures load lazily and are not preloaded.
     expect(page(false)).not.toContain('rel="preload"');
+  });
+
+  it("is preloaded by its AVIF candidates with MEDIA_BASE_URL (React preloads no image inside a <picture>)", () => {
+    const CDN = "https://cdn.example.com/media";
+    const links = preloads(page(true, CDN));
+    expect(links).toHaveLength(1);
+    const [preload] = links as [string];
+    expect(preload).toContain('type="image/avif"');
+    expect(preload).toContain('fetchPriority="high"');
+    expect(preload).toContain(`${CDN}/uploads/abc.800x600.w640.avif 640w`);
+    expect(preload).toContain(`imageSizes="${IMAGE_SIZES.post}"`);
+    expect(page(false, CDN)).not.toContain('rel="preload"');
   });
 });
