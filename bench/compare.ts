@@ -17,6 +17,7 @@ import {
   benchTargets,
   DEEP_PAGE,
   generatedSearchWords,
+  HOME_UNCACHED,
   measure,
   probe,
   startServer,
@@ -58,10 +59,13 @@ try {
       }),
     );
   }
-  const targets = benchTargets(generatedSearchWords(), await someDealPath(servers[0]!.base), {
-    json: DEEP_PAGE,
-    ssr: DEEP_PAGE,
-  });
+  const targets = [
+    HOME_UNCACHED,
+    ...benchTargets(generatedSearchWords(), await someDealPath(servers[0]!.base), {
+      json: DEEP_PAGE,
+      ssr: DEEP_PAGE,
+    }),
+  ];
   console.log("| target | this CPU ms/req | other CPU ms/req | this ÷ other |");
   console.log("|---|---:|---:|---:|");
   for (const target of targets.filter((t) => t.name.includes(only))) {

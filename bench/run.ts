@@ -41,6 +41,7 @@ import {
   findDeepPages,
   freePort,
   generatedSearchWords,
+  HOME_UNCACHED,
   measure,
   newDealsPages,
   probe,
@@ -63,11 +64,6 @@ const STATIC_TARGET: Target = {
   name: `home HTML as a static file (GET /${STATIC_HOME})`,
   method: "GET",
   path: `/${STATIC_HOME}`,
-};
-const HOME_UNCACHED: Target = {
-  name: "home page, anonymous SSR, uncached (GET /)",
-  method: "GET",
-  path: "/",
 };
 const HOME_WARM: Target = {
   name: "home page, anonymous, page cache warm (GET /)",

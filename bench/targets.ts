@@ -111,6 +111,13 @@ export function newDealsPages(deep: DeepPages): [Target, Target] {
 }
 
 /** Every target of one bench run on the main data set, the trivial route first. */
+/** The home page rendered for each request (the server runs with PAGE_CACHE=off). */
+export const HOME_UNCACHED: Target = {
+  name: "home page, anonymous SSR, uncached (GET /)",
+  method: "GET",
+  path: "/",
+};
+
 export function benchTargets(
   words: SearchWords,
   dealPath: string | null,
