@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
+import type { presentAll } from "../../core/catalog/presenter.ts";
 import { apiCall } from "./api.ts";
 
 /**
@@ -22,9 +23,8 @@ export interface FilterChoices {
   categories: FilterChoice[];
 }
 
-interface CatalogList {
-  response?: { selected_data?: FilterChoice[] };
-}
+/** `GET /api/stores_list` and `/api/category_list`, as core/catalog/presenter.ts makes them. */
+type CatalogList = ReturnType<typeof presentAll<FilterChoice>>;
 
 let loaded: FilterChoices | null = null;
 let loading: Promise<void> | null = null;
@@ -35,22 +35,23 @@ async function fetchChoices(): Promise<FilterChoices | null> {
     apiCall<CatalogList>("/stores_list"),
     apiCall<CatalogList>("/category_list"),
   ]);
-  const merchants = stores.ok ? stores.data.response?.selected_data : undefined;
-  const kinds = categories.ok ? categories.data.response?.selected_data : undefined;
-  if (!merchants || !kinds) return null;
-  const pick = (items: FilterChoice[]) => items.map(({ id, title }) => ({ id, title }));
-  return { merchants: pick(merchants), categories: pick(kinds) };
+  if (!stores.ok || !categories.ok) return null;
+  const pick = (list: CatalogList) =>
+    list.response.selected_data.map(({ id, title }) => ({ id, title }));
+  return { merchants: pick(stores.data), categories: pick(categories.data) };
 }
 
 /** Starts loading the choices unless they are loaded or loading; a failed load is tried again next time. */
 export function loadFilterChoices(): void {
   if (loaded || loading) return;
-  loading = fetchChoices().then((choices) => {
-    loading = null;
-    if (!choices) return;
-    loaded = choices;
-    for (const listener of listeners) listener();
-  });
+  loading = fetchChoices()
+    .catch(() => null)
+    .then((choices) => {
+      loading = null;
+      if (!choices) return;
+      loaded = choices;
+      for (const listener of listeners) listener();
+    });
 }
 
 function subscribe(listener: () => void) {

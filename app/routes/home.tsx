@@ -56,7 +56,7 @@ function unpackLists(data: HomeListsData): HomeLists {
   return { ...unshareCards(data), currentPage: data.currentPage, lastPage: data.lastPage };
 }
 
-function choiceOf(items: { id: number; title: string }[], id: number | null): FilterChoice | null {
+function choiceOf(items: FilterChoice[], id: number | null): FilterChoice | null {
   const item = id === null ? undefined : items.find((i) => i.id === id);
   return item ? { id: item.id, title: item.title } : null;
 }

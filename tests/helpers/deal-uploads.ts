@@ -52,3 +52,16 @@ export async function postDealWithImage(
     .where("unique_id", "=", response.json().response.unique_id)
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * The image_url of a demo deal's picture: any one, or the newest (`"newest"`), whose variants
+ * the tests before it have not asked for.
+ */
+export async function demoPictureUrl(db: Db, which: "any" | "newest" = "any"): Promise<string> {
+  let query = db
+    .selectFrom("posts")
+    .select("image_url")
+    .where("image_url", "like", "/media/demo/deal-%");
+  if (which === "newest") query = query.orderBy("id", "desc");
+  return (await query.executeTakeFirstOrThrow()).image_url;
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageVariants, variantFiles } from "../../core/media/variants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { signedInStaff } from "../helpers/console.ts";
-import { postDealWithImage } from "../helpers/deal-uploads.ts";
+import { demoPictureUrl, postDealWithImage } from "../helpers/deal-uploads.ts";
 import { multipartBody, pngImage } from "../helpers/multipart.ts";
 import { startLocalS3, type LocalS3 } from "../helpers/s3-server.ts";
 import { TestClient } from "../helpers/session.ts";
@@ -142,14 +142,10 @@ describe("uploads with S3_BUCKET", () => {
 
 describe("/media/ from the bucket", () => {
   it("makes a demo picture's missing variant from the bucket's original, and keeps it there", async () => {
-    const row = await t.deps.db
-      .selectFrom("posts")
-      .select("image_url")
-      .where("image_url", "like", "/media/demo/deal-%")
-      .executeTakeFirstOrThrow();
+    const picture = await demoPictureUrl(t.deps.db);
     // The demo content's pictures were drawn into the bucket too.
-    expect(await s3.keys(row.image_url.slice("/media/".length))).toHaveLength(1);
-    const variantUrl = imageVariants(row.image_url)!.srcset.webp.split(" ")[0]!;
+    expect(await s3.keys(picture.slice("/media/".length))).toHaveLength(1);
+    const variantUrl = imageVariants(picture)!.srcset.webp.split(" ")[0]!;
     const key = variantUrl.slice("/media/".length);
     expect(await s3.keys(key)).toEqual([]);
 
@@ -195,13 +191,8 @@ describe("/media/ from the bucket", () => {
     }
 
     // A demo picture's missing variant is made from the bucket in the format asked for.
-    const row = await t.deps.db
-      .selectFrom("posts")
-      .select("image_url")
-      .where("image_url", "like", "/media/demo/deal-%")
-      .orderBy("id", "desc")
-      .executeTakeFirstOrThrow();
-    const demo = imageVariants(row.image_url)!.srcset.negotiated.split(", ")[2]!.split(" ")[0]!;
+    const picture = await demoPictureUrl(t.deps.db, "newest");
+    const demo = imageVariants(picture)!.srcset.negotiated.split(", ")[2]!.split(" ")[0]!;
     const demoKey = `${demo.slice("/media/".length)}.avif`;
     expect(await s3.keys(demoKey)).toEqual([]);
     const made = await t.app.inject({
