@@ -93,6 +93,27 @@ describe("scripts after the first paint", () => {
     expect(inert.replacedBy).toEqual({ type: "module", nonce: NONCE, textContent: MODULE_CODE });
   });
 
+  it("sends what React writes in one pass as one chunk when React flushes the pass", async () => {
+    const stream = scriptsAfterFirstPaint(NONCE, () => {});
+    const received: string[] = [];
+    stream.on("data", (chunk: Buffer) => received.push(chunk.toString("utf8")));
+    const page = Buffer.from(HEAD + BODY, "utf8");
+    const shell = page.subarray(0, page.length - 30);
+    for (let at = 0; at < shell.length; at += 64) stream.write(shell.subarray(at, at + 64));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual([]);
+    // React calls its destination's flush() at the end of each pass it writes.
+    stream.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toHaveLength(1);
+    stream.write(page.subarray(shell.length, page.length - 10));
+    stream.flush();
+    stream.end(page.subarray(page.length - 10));
+    await new Promise((resolve) => stream.on("end", resolve));
+    expect(received).toHaveLength(3);
+    expect(received.join("")).toBe((await streamed([page])).out);
+  });
+
   it("passes a page without a head, or without module preloads, through whole", async () => {
     const fragment = await streamed([Buffer.from("<p>fragment</p>")]);
     expect(fragment.out).toBe("<p>fragment</p>");
