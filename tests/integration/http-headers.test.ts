@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -251,5 +252,32 @@ describe("HTTP caching", () => {
       headers: { "accept-encoding": "gzip" },
     });
     expect(response.headers["content-encoding"]).toBe("gzip");
+  });
+
+  it("compresses pages with brotli in a 256 kB window, streamed or from the page cache", async () => {
+    startOfAMinute();
+    /** RFC 7932 9.1: the stream's first bits give its window, 2^WBITS bytes less 16. */
+    const windowBits = (brotli: Buffer) =>
+      (brotli[0]! & 1) === 0
+        ? 16
+        : ((brotli[0]! >> 1) & 7) === 0
+          ? null
+          : 17 + ((brotli[0]! >> 1) & 7);
+    const client = new TestClient(t.app);
+    await client.signInAs(t.deps.db, 1);
+    const headers = { "accept-encoding": "br" };
+    const streamed = await client.request({ method: "GET", url: "/", headers });
+    expect(streamed.headers.etag).toBeUndefined();
+    await t.app.inject({ method: "GET", url: "/", headers });
+    // Served from the page cache: the ETag of its stored body.
+    const cached = await t.app.inject({ method: "GET", url: "/", headers });
+    expect(cached.headers.etag).toBeTruthy();
+    for (const response of [streamed, cached]) {
+      expect(response.headers["content-encoding"]).toBe("br");
+      expect(windowBits(response.rawPayload)).toBe(18);
+      expect(zlib.brotliDecompressSync(response.rawPayload).toString("utf8")).toContain(
+        "Trending Deals",
+      );
+    }
   });
 });
