@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/compare.ts ../other-checkout [--rounds 3] [--seconds 5] [--deals 1000000]
  *     [--only TEXT]   (only the targets whose name contains TEXT, as in `npm run bench`)
+ *     [--compressed]  (ask as browsers do, `Accept-Encoding: br, gzip`, so compression is counted)
  *
  * Both checkouts need their production build (`npm run bench` makes it).
  */
@@ -41,6 +42,7 @@ const rounds = Number(arg("rounds", "3"));
 const seconds = Number(arg("seconds", "5"));
 const deals = arg("deals", "1000000");
 const only = arg("only", "");
+const compressed = process.argv.includes("--compressed");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
@@ -75,7 +77,7 @@ try {
       console.log(`| ${target.name} | skipped: answers ${statuses.join(" / ")} | | |`);
       continue;
     }
-    const options = (duration: number) => ({ connections: 10, duration });
+    const options = (duration: number) => ({ connections: 10, duration, compressed });
     for (const server of servers) await measure(server, target, options(2)); // warm up
     const cpu = new Map<string, number[]>(servers.map((s) => [s.name, []]));
     for (let round = 0; round < rounds; round++) {

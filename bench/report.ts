@@ -15,6 +15,8 @@ export interface BenchOptions {
   /** PostgreSQL database (filled by `npm run data:large`) for the engine comparison. */
   pg: string | null;
   lighthouse: boolean;
+  /** `--compressed`: requests ask for brotli or gzip, as browsers do, so compressing is measured. */
+  compressed: boolean;
   /** `--only alerts`: how many alerts and published deals. */
   alerts: number;
   publish: number;
@@ -32,7 +34,7 @@ const VALUED = new Set([
   "alerts",
   "publish",
 ]);
-const FLAGS = new Set(["lighthouse"]);
+const FLAGS = new Set(["lighthouse", "compressed"]);
 
 /** Reads `npm run bench -- …`; an unknown option or a bad number is a UsageError naming it. */
 export function parseBenchArgs(
@@ -78,6 +80,7 @@ export function parseBenchArgs(
     only: values.get("only") ?? "",
     pg,
     lighthouse: flags.has("lighthouse"),
+    compressed: flags.has("compressed"),
     alerts: count("alerts", "100000", 1),
     publish: count("publish", "200", 1),
   };

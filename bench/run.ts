@@ -16,6 +16,7 @@
  *   npm run bench                                   # 1,000,000 deals (generated once into bench/.data/)
  *   npm run bench -- --deals 20000 --duration 3 --pg postgres://postgres@127.0.0.1:5432/bench_small
  *   npm run bench -- --only alerts --pg postgres://…   # issue 12's alert matching, PostgreSQL only
+ *   npm run bench -- --compressed                   # every request asks for brotli, as browsers do
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -205,7 +206,7 @@ async function main() {
     if (!(error instanceof UsageError)) throw error;
     console.error(`npm run bench: ${error.message}`);
     console.error(
-      "usage: npm run bench -- [--deals N] [--small-deals N] [--duration S] [--connections C] [--only TEXT] [--pg URL] [--lighthouse]",
+      "usage: npm run bench -- [--deals N] [--small-deals N] [--duration S] [--connections C] [--only TEXT] [--pg URL] [--lighthouse] [--compressed]",
     );
     process.exit(2);
   }

@@ -299,8 +299,10 @@ export async function stopServer(server: Server): Promise<void> {
   clearTimeout(timer);
 }
 
-function requestOptions(target: Target) {
+function requestOptions(target: Target, compressed = false) {
   const headers: Record<string, string> = target.body ? { "content-type": "application/json" } : {};
+  // As a browser asks: the server then compresses each answer, which costs CPU too.
+  if (compressed) headers["accept-encoding"] = "br, gzip";
   return {
     method: target.method,
     headers,
@@ -317,12 +319,12 @@ export async function probe(base: string, target: Target): Promise<number> {
 export async function measure(
   server: Server,
   target: Target,
-  options: { connections: number; duration: number; label?: string },
+  options: { connections: number; duration: number; label?: string; compressed?: boolean },
 ): Promise<Measurement> {
   const cpuBefore = cpuMs(server.process.pid);
   const result = await autocannon({
     url: server.base + target.path,
-    ...requestOptions(target),
+    ...requestOptions(target, options.compressed),
     connections: options.connections,
     duration: options.duration,
   });

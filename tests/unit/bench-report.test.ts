@@ -34,6 +34,7 @@ describe("parseBenchArgs", () => {
       only: "",
       pg: null,
       lighthouse: false,
+      compressed: false,
     });
     expect(parseBenchArgs([], { BENCH_DEALS: "5000" }).deals).toBe(5000);
     expect(
@@ -47,6 +48,7 @@ describe("parseBenchArgs", () => {
         "--pg",
         "postgres://postgres@127.0.0.1:5432/bench_small",
         "--lighthouse",
+        "--compressed",
         "--only",
         "search",
       ]),
@@ -56,6 +58,7 @@ describe("parseBenchArgs", () => {
       duration: 3,
       pg: "postgres://postgres@127.0.0.1:5432/bench_small",
       lighthouse: true,
+      compressed: true,
       only: "search",
     });
   });
