@@ -81,7 +81,7 @@ const trustHops = (hops: number) => (_address: string, hop: number) => hop < hop
 /**
  * Brotli for answers compressed as they are sent: quality 4 (@fastify/compress's choice, about
  * 1 ms for a home page), and a 256 kB window instead of brotli's default 4 MB. Every answer gets its
- * own encoder, and the big window's buffers, allocated anew for each one, cost some 7 ms of
+ * own encoder, and the big window's buffers, allocated anew for each one, cost 5–9 ms of
  * CPU per home page sent to a browser, more than rendering it; a page is smaller than the small
  * window, so its bytes are the same (docs/decisions/0066-compressing-responses.md).
  */
