@@ -1,3 +1,5 @@
+import { acceptsToken } from "../accept-header.ts";
+
 /**
  * Responsive variants of stored images (docs/decisions/0036-responsive-images.md), by name alone:
  * no database lookup, and nothing a page or card has to carry beside its image URL.
@@ -153,13 +155,7 @@ export function parseVariantPath(
  * header, is no promise of AVIF; every browser in use reads WebP, the stored image's own format).
  */
 export function acceptedVariantFormat(accept: string | null | undefined): VariantFormat {
-  for (const range of (accept ?? "").split(",")) {
-    const [type, ...params] = range.split(";");
-    if (type!.trim().toLowerCase() !== "image/avif") continue;
-    const q = params.map((p) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(p)?.[1]).find(Boolean);
-    if (q === undefined || Number(q) > 0) return "avif";
-  }
-  return "webp";
+  return acceptsToken(accept, "image/avif") ? "avif" : "webp";
 }
 
 /**
