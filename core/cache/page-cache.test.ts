@@ -1,5 +1,11 @@
+import { createHash } from "node:crypto";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { bodyWithNonce, PageCache, splitAtNonce } from "./page-cache.ts";
+import { inlineScriptHashes, PageCache, splitAtNonce } from "./page-cache.ts";
+
+function sha256Source(script: string) {
+  return `'sha256-${createHash("sha256").update(script).digest("base64")}'`;
+}
 
 const NONCE = "n0nceAAAAAAAAAAAAAAAAA==";
 
@@ -21,51 +27,44 @@ function cacheAt(
 }
 
 describe("PageCache", () => {
-  it("serves a stored page with another nonce in every place the first one was", () => {
+  it("keeps the hashes of the inline scripts that carry the render's nonce, and of no other", () => {
     const cache = cacheAt({ now: 0 }, {});
-    cache.set("/", pageOf('<script nonce="{n}"></script><p>x</p><script nonce="{n}">'), 0);
-    const entry = cache.get("/")!;
-    const body = bodyWithNonce(entry, "fresh").toString();
-    expect(body).toBe('<script nonce="fresh"></script><p>x</p><script nonce="fresh">');
-    expect(body).not.toContain(NONCE);
-    expect(cache.serve(entry, "fresh").body.toString()).toBe(body);
-    expect(splitAtNonce(Buffer.from("no nonce here"), NONCE)).toHaveLength(1);
+    const entry = cache.set(
+      "/",
+      pageOf(
+        '<head><script nonce="{n}">held()</script></head><body><p>x</p>' +
+          "<script>injected()</script>" +
+          '<script nonce="guessed">guessed()</script>' +
+          '<script nonce="{n}" src="/assets/a.js"></script>' +
+          '<script nonce="{n}" type="text/x-after-paint">import "/b.js";\r\nrun();</script>' +
+          '<script nonce="{n}">held()</script></body>',
+      ),
+      0,
+    )!;
+    expect(entry.scriptHashes).toEqual([
+      sha256Source("held()"),
+      // As the browser reads it: HTML's input turns CR LF into LF.
+      sha256Source('import "/b.js";\nrun();'),
+    ]);
+    expect(inlineScriptHashes(Buffer.from("<script>x()</script>"), "")).toEqual([]);
   });
 
-  it("reuses a sent copy of a page for a later hit, with that hit's nonce", () => {
-    const cache = cacheAt({ now: 0 }, { maxBytes: 10_000 });
-    const text = '<script nonce="{n}"></script><p>x</p><link nonce="{n}">';
-    const stored = cache.set("/", pageOf(text), 0)!;
-    const first = cache.serve(stored, "AAAAAAAAAAAAAAAAAAAAAA==");
-    const second = cache.serve(stored, "BBBBBBBBBBBBBBBBBBBBBB==");
-    // Both in flight at once: two buffers, each with its own nonce.
-    expect(second.body).not.toBe(first.body);
-    expect(first.body.toString()).toBe(text.replaceAll("{n}", "AAAAAAAAAAAAAAAAAAAAAA=="));
-    expect(second.body.toString()).toBe(text.replaceAll("{n}", "BBBBBBBBBBBBBBBBBBBBBB=="));
-    const bytesBefore = cache.bytes;
-    first.sent();
-    expect(cache.bytes).toBe(bytesBefore + first.body.length); // a spare copy counts
-    const third = cache.serve(stored, "CCCCCCCCCCCCCCCCCCCCCC==");
-    expect(third.body).toBe(first.body);
-    expect(third.body.toString()).toBe(text.replaceAll("{n}", "CCCCCCCCCCCCCCCCCCCCCC=="));
-    expect(cache.bytes).toBe(bytesBefore);
-    // The stored page itself is never written to.
-    expect(stored.body.toString()).toBe(text.replaceAll("{n}", NONCE));
-  });
-
-  it("lets a copy go when its page has left the cache or the bound would be passed", () => {
-    const cache = cacheAt({ now: 0 }, { maxBytes: 100 });
-    const stored = cache.set("/", pageOf('<b nonce="{n}">'), 0)!; // 36 bytes
-    const one = cache.serve(stored, "AAAAAAAAAAAAAAAAAAAAAA==");
-    const two = cache.serve(stored, "BBBBBBBBBBBBBBBBBBBBBB==");
-    const three = cache.serve(stored, "CCCCCCCCCCCCCCCCCCCCCC==");
-    one.sent();
-    two.sent();
-    three.sent(); // a third copy (3 × 36 bytes) would pass 100
-    expect(cache.bytes).toBe(72);
+  it("compresses a stored page once per encoding, its bytes counted while it is stored", () => {
+    const cache = cacheAt({ now: 0 }, { maxBytes: 100_000 });
+    const text = "<p>" + "a deal, ".repeat(500) + "</p>";
+    const entry = cache.set("/", pageOf(text), 0)!;
+    const br = cache.encoded(entry, "br");
+    expect(zlib.brotliDecompressSync(br).toString()).toBe(text);
+    expect(cache.encoded(entry, "br")).toBe(br);
+    const gzip = cache.encoded(entry, "gzip");
+    expect(zlib.gunzipSync(gzip).toString()).toBe(text);
+    expect(cache.bytes).toBe(text.length + br.length + gzip.length);
+    const other = cache.set("/other", pageOf(text), 0)!;
     cache.clear();
-    const after = cache.serve(stored, "DDDDDDDDDDDDDDDDDDDDDD==");
-    after.sent();
+    expect(cache.bytes).toBe(0);
+    // A hit of an entry that has left the cache meanwhile is served; its encoding is not kept.
+    expect(zlib.brotliDecompressSync(cache.encoded(other, "br")).toString()).toBe(text);
+    expect(other.encoded.br).toBeUndefined();
     expect(cache.bytes).toBe(0);
   });
 
@@ -76,6 +75,7 @@ describe("PageCache", () => {
     const other = cache.set("c", pageOf('<i nonce="{n}">', "first-nonce"), 0)!;
     expect(one.etag).toBe(two.etag);
     expect(other.etag).not.toBe(one.etag);
+    expect(splitAtNonce(Buffer.from("no nonce here"), NONCE)).toHaveLength(1);
   });
 
   it("lets the least recently used pages go past the entry and byte bounds", () => {

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import zlib from "node:zlib";
 
 /**
  * Rendered HTML of public pages, kept in the process for anonymous visitors
- * (docs/decisions/0049-page-cache.md). An entry keeps where the page's CSP nonce stands, so a hit
- * is served with a fresh nonce written in and no nonce is ever sent twice.
+ * (docs/decisions/0049-page-cache.md). A stored page is served as it was rendered, the same bytes
+ * to every visitor, so each encoding of it is compressed once; its Content-Security-Policy names
+ * the hashes of its own scripts instead of a nonce (docs/decisions/0067-cached-pages-by-hash.md).
  */
 /** Who a stored page is served to. */
 export interface PageVisitor {
@@ -17,39 +19,32 @@ export interface PageVisitor {
  */
 export type HitWork = (visitor: PageVisitor) => void;
 
+/** The content codings a stored page is kept in besides its plain bytes. */
+export type PageEncoding = "br" | "gzip";
+
 export interface PageEntry {
-  /** The page as rendered, its nonce included. */
+  /** The page as rendered, its render's nonce included (a nonce no policy of a hit names). */
   body: Buffer;
-  /** Where the render's nonce stands in `body`, and its length: a hit writes a fresh one there. */
-  nonceAt: readonly number[];
-  nonceLength: number;
+  /**
+   * CSP hash sources (`'sha256-…'`) of the inline scripts that carry the render's nonce: the
+   * page's own scripts, and no other (content with a script of its own in it has no nonce).
+   */
+  scriptHashes: readonly string[];
   etag: string;
   contentType: string;
   /** Work the page's render did for its visitor (a view counted), done again for each hit's. */
   onHit: readonly HitWork[];
-  /** Bytes held: the body and its spare copies. */
+  /** The page compressed, each encoding made at its first hit that asks for it. */
+  encoded: Partial<Record<PageEncoding, Buffer>>;
+  /** Bytes held: the body and its encodings. */
   size: number;
   storedAt: number;
-  /**
-   * Copies of the body that hits sent and gave back, reused by later hits: a hit then writes only
-   * the nonce's few bytes instead of allocating and copying the whole page.
-   */
-  spares: Buffer[];
-  /** Still in the cache: a copy given back after its entry left the cache is let go. */
+  /** Still in the cache: an encoding made after the entry left it is not kept. */
   live: boolean;
 }
 
-/** A hit's body, and the call that gives it back for reuse once it has been sent. */
-export interface ServedPage {
-  body: Buffer;
-  sent: () => void;
-}
-
-/** Copies of one page kept for reuse at most: as many as hits of it are sent at once. */
-const MAX_SPARES = 16;
-
 /**
- * A weak ETag over a body with its CSP nonce blanked out: the nonce is new on every response, the
+ * A weak ETag over a body with its CSP nonce blanked out: the nonce is new on every render, the
  * content is not, so an unchanged page keeps its ETag and revalidates to a 304.
  */
 export function etagOfParts(parts: readonly Buffer[]): string {
@@ -71,29 +66,47 @@ export function splitAtNonce(body: Buffer, nonce: string): Buffer[] {
   return parts;
 }
 
-/** Where `nonce` stands in `body` (none: an empty list). */
-function offsetsOf(body: Buffer, nonce: string): number[] {
-  const offsets: number[] = [];
-  if (!nonce) return offsets;
-  for (let at = body.indexOf(nonce, 0, "latin1"); at !== -1;) {
-    offsets.push(at);
-    at = body.indexOf(nonce, at + nonce.length, "latin1");
+const SCRIPT_OPEN = Buffer.from("<script");
+const SCRIPT_CLOSE = Buffer.from("</script>");
+
+/**
+ * The CSP hash sources of the inline scripts in `body` whose opening tag carries
+ * `nonce="<nonce>"`: what React Router, React and the entry write with the render's nonce. A
+ * script without it (one that got into content past the sanitiser) is not hashed and stays
+ * blocked, as it was by the nonce. The hash is over the script's text as the browser reads it:
+ * the bytes between the tags, with the line breaks HTML's input normalises.
+ */
+export function inlineScriptHashes(body: Buffer, nonce: string): string[] {
+  if (!nonce) return [];
+  const hashes = new Set<string>();
+  const withNonce = ` nonce="${nonce}"`;
+  for (let at = body.indexOf(SCRIPT_OPEN); at !== -1; at = body.indexOf(SCRIPT_OPEN, at + 1)) {
+    const tagEnd = body.indexOf(">", at);
+    if (tagEnd === -1) break;
+    const tag = body.toString("utf8", at, tagEnd);
+    if (!tag.includes(withNonce) || /\ssrc=/.test(tag)) continue;
+    const close = body.indexOf(SCRIPT_CLOSE, tagEnd);
+    if (close === -1) break;
+    const text = body.toString("utf8", tagEnd + 1, close).replace(/\r\n?/g, "\n");
+    hashes.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+    at = close;
   }
-  return offsets;
+  return [...hashes];
 }
 
-/** The stored page with `nonce` where the rendered one was, in a new buffer. */
-export function bodyWithNonce(entry: PageEntry, nonce: string): Buffer {
-  if (entry.nonceAt.length === 0) return entry.body;
-  const pieces: Buffer[] = [];
-  const joint = Buffer.from(nonce, "latin1");
-  let from = 0;
-  for (const at of entry.nonceAt) {
-    pieces.push(entry.body.subarray(from, at), joint);
-    from = at + entry.nonceLength;
-  }
-  pieces.push(entry.body.subarray(from));
-  return Buffer.concat(pieces);
+/**
+ * A stored page in a content coding: brotli at quality 5 in a 256 kB window (a little smaller
+ * than the quality 4 of answers compressed on the way out, made once), or gzip at level 6.
+ */
+export function encodePage(body: Buffer, encoding: PageEncoding): Buffer {
+  if (encoding === "gzip") return zlib.gzipSync(body);
+  return zlib.brotliCompressSync(body, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+      [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
 }
 
 export interface PageCacheOptions {
@@ -158,19 +171,48 @@ export class PageCache {
     if (page.body.length > this.#options.maxBytes) return undefined;
     const entry: PageEntry = {
       body: page.body,
-      nonceAt: offsetsOf(page.body, page.nonce),
-      nonceLength: Buffer.byteLength(page.nonce, "latin1"),
+      scriptHashes: inlineScriptHashes(page.body, page.nonce),
       etag: etagOfParts(splitAtNonce(page.body, page.nonce)),
       contentType: page.contentType,
       onHit: page.onHit ?? [],
+      encoded: {},
       size: page.body.length,
       storedAt: this.#now(),
-      spares: [],
       live: true,
     };
     this.#remove(key);
     this.#entries.set(key, entry);
     this.#bytes += entry.size;
+    this.#trim();
+    return entry;
+  }
+
+  /**
+   * The stored page in `encoding`, compressed at the first hit that asks for it and kept with the
+   * entry while it is in the cache (its bytes count towards the bound).
+   */
+  encoded(entry: PageEntry, encoding: PageEncoding): Buffer {
+    const kept = entry.encoded[encoding];
+    if (kept) return kept;
+    const bytes = encodePage(entry.body, encoding);
+    if (entry.live) {
+      entry.encoded[encoding] = bytes;
+      entry.size += bytes.length;
+      this.#bytes += bytes.length;
+      this.#trim();
+    }
+    return bytes;
+  }
+
+  clear(): void {
+    for (const entry of this.#entries.values()) entry.live = false;
+    this.#entries.clear();
+    this.#bytes = 0;
+    this.#generation += 1;
+  }
+
+  /** Lets the least recently used entries go until the cache is within its bounds. */
+  #trim() {
     for (const [oldest, old] of this.#entries) {
       if (this.#entries.size <= this.#options.maxEntries && this.#bytes <= this.#options.maxBytes) {
         break;
@@ -178,55 +220,12 @@ export class PageCache {
       this.#entries.delete(oldest);
       this.#let(old);
     }
-    return entry;
-  }
-
-  /**
-   * A stored page with a fresh nonce where the render's was. Call `sent` once the body has been
-   * written out whole (not on an aborted response): its buffer is then reused by a later hit.
-   */
-  serve(entry: PageEntry, nonce: string): ServedPage {
-    const nothing = () => {};
-    if (entry.nonceAt.length === 0) return { body: entry.body, sent: nothing };
-    if (Buffer.byteLength(nonce, "latin1") !== entry.nonceLength) {
-      return { body: bodyWithNonce(entry, nonce), sent: nothing };
-    }
-    let body = entry.spares.pop();
-    if (body) this.#hold(entry, -body.length);
-    else body = Buffer.from(entry.body);
-    for (const at of entry.nonceAt) body.write(nonce, at, "latin1");
-    const copy = body;
-    return { body: copy, sent: () => this.#giveBack(entry, copy) };
-  }
-
-  clear(): void {
-    for (const entry of this.#entries.values()) this.#letGo(entry);
-    this.#entries.clear();
-    this.#bytes = 0;
-    this.#generation += 1;
-  }
-
-  #giveBack(entry: PageEntry, body: Buffer) {
-    if (!entry.live || entry.spares.length >= MAX_SPARES) return;
-    if (this.#bytes + body.length > this.#options.maxBytes) return;
-    entry.spares.push(body);
-    this.#hold(entry, body.length);
-  }
-
-  #hold(entry: PageEntry, bytes: number) {
-    entry.size += bytes;
-    this.#bytes += bytes;
   }
 
   /** An entry that has left the map: its bytes are no longer held. */
   #let(entry: PageEntry) {
     this.#bytes -= entry.size;
-    this.#letGo(entry);
-  }
-
-  #letGo(entry: PageEntry) {
     entry.live = false;
-    entry.spares = [];
   }
 
   #remove(key: string) {

@@ -73,8 +73,9 @@ function matches(request: FastifyRequest, etag: string): boolean {
 function notModified(reply: FastifyReply) {
   reply.code(304);
   reply.removeHeader("content-length");
-  // The browser keeps the policy stored with the body it already has, whose nonce matches that
-  // body; a fresh policy here would carry a nonce the cached page does not.
+  reply.removeHeader("content-encoding");
+  // The browser keeps the policy stored with the body it already has, which admits that body's
+  // scripts; a fresh policy here could admit another render's.
   reply.removeHeader("content-security-policy");
   return "";
 }

@@ -3,7 +3,13 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { themeFromCookieHeader } from "../../app/lib/theme.ts";
 import { SUSPENSION_NOTICE_COOKIE } from "../../core/auth/suspension.ts";
 import { CHANGE_TOPICS, type ChangeFeed } from "../../core/cache/changes.ts";
-import { PageCache, type HitWork, type PageEntry } from "../../core/cache/page-cache.ts";
+import { acceptsToken } from "../../core/accept-header.ts";
+import {
+  PageCache,
+  type HitWork,
+  type PageEncoding,
+  type PageEntry,
+} from "../../core/cache/page-cache.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { OAUTH_FLOW_COOKIE } from "../oauth.ts";
 import { isHtmlType } from "./http-cache.ts";
@@ -43,6 +49,16 @@ function isAnonymousPageRequest(request: FastifyRequest): boolean {
   return !PERSONAL_COOKIES.some((name) => request.cookies[name] !== undefined);
 }
 
+/**
+ * The encoding a stored page is sent in: brotli, which every current browser asks for, else gzip,
+ * else none. Below the compression plugin's 1 kB threshold a page is not worth it, but no page is.
+ */
+function pageEncodingFor(acceptEncoding: string | undefined): PageEncoding | null {
+  if (acceptsToken(acceptEncoding, "br")) return "br";
+  if (acceptsToken(acceptEncoding, "gzip")) return "gzip";
+  return null;
+}
+
 /** URL (path and query) and theme: everything an anonymous page's HTML varies on. */
 function keyOf(request: FastifyRequest): string {
   return `${themeFromCookieHeader(request.headers.cookie) ?? "system"} ${request.url}`;
@@ -51,11 +67,14 @@ function keyOf(request: FastifyRequest): string {
 /**
  * The page cache for anonymous visitors (docs/decisions/0049-page-cache.md). Registered right
  * after the HTTP cache, whose onSend decides what is public (this stores only that), and before
- * compression (this keeps the plain body). It looks up in preParsing, after the session and CSRF
+ * compression (this keeps the plain body; a hit's compressed body passes compression untouched). It looks up in preParsing, after the session and CSRF
  * plugins' onRequest hooks.
  *
- * - A hit is answered before any route runs, with the stored page, a fresh nonce spliced in (the
- *   security headers put the same nonce in the policy) and its ETag; the HTTP cache answers 304.
+ * - A hit is answered before any route runs, with the stored page as it was rendered, compressed
+ *   once per encoding, and its ETag; the HTTP cache answers 304. Its Content-Security-Policy
+ *   admits the page's own scripts by their hashes (the security headers read
+ *   `request.cspScriptHashes`), not by a nonce, which would have to be new in every answer
+ *   (docs/decisions/0067-cached-pages-by-hash.md).
  * - A miss streams to the client as React renders it, and a copy goes into the cache as it passes
  *   when the answer is a public 200 HTML page with no Set-Cookie and without the visitor's XSRF
  *   token in it.
@@ -90,11 +109,13 @@ export function registerPageCache(
         request.log.error({ msg: "the page cache's per-visitor work failed", err: error });
       }
     }
+    // The page goes out as it was rendered; the policy admits its own scripts by their hashes.
+    request.cspScriptHashes = entry.scriptHashes;
     reply.header("content-type", entry.contentType);
     reply.header("etag", entry.etag);
-    const page = cache.serve(entry, request.cspNonce);
-    reply.raw.once("finish", page.sent);
-    await reply.send(page.body);
+    const encoding = pageEncodingFor(request.headers["accept-encoding"]);
+    if (encoding) reply.header("content-encoding", encoding);
+    await reply.send(encoding ? cache.encoded(entry, encoding) : entry.body);
     return reply;
   });
 

@@ -9,6 +9,11 @@ declare module "fastify" {
      * (app/entry.server.tsx reads it from the load context); nothing else in the page carries it.
      */
     cspNonce: string;
+    /**
+     * Set for a page served as stored by the page cache: its policy admits the page's own inline
+     * scripts by these hashes (`'sha256-…'`) instead of a nonce (docs/decisions/0067).
+     */
+    cspScriptHashes: readonly string[] | null;
   }
 }
 
@@ -38,11 +43,16 @@ function policy(scriptSources: string, dev: boolean, imageSources: string): stri
   ].join("; ");
 }
 
-function pageScriptSources(nonce: string, dev: boolean): string {
+function pageScriptSources(
+  nonce: string,
+  scriptHashes: readonly string[] | null,
+  dev: boolean,
+): string {
   // Vite's development client writes inline scripts and evaluates modules; a nonce in the policy
   // would make browsers ignore 'unsafe-inline', so development gets none.
   if (dev) return "'self' 'unsafe-inline' 'unsafe-eval'";
-  return `'self' 'nonce-${nonce}' https://js.stripe.com`;
+  const inline = scriptHashes ?? [`'nonce-${nonce}'`];
+  return ["'self'", ...inline, "https://js.stripe.com"].join(" ");
 }
 
 const NONCE_BYTES = 16;
@@ -91,7 +101,8 @@ export function isBuildScriptOrSheet(url: string, contentType: string): boolean 
  * Helmet's headers and a Content-Security-Policy on every response (docs/decisions/0017) but the
  * build's scripts and style sheets, which keep only what they use (above). A page may run scripts
  * from the site itself, Stripe's script on the payment page, and the inline scripts that carry
- * this response's nonce, which only React Router's own scripts are given.
+ * this response's nonce, which only React Router's own scripts are given; a page the page cache
+ * serves as stored admits those same scripts by their hashes instead.
  * Nothing here reads or buffers the body: caching is server/plugins/http-cache.ts.
  */
 export async function registerSecurityHeaders(
@@ -108,6 +119,7 @@ export async function registerSecurityHeaders(
   });
 
   app.decorateRequest("cspNonce", "");
+  app.decorateRequest("cspScriptHashes", null);
   app.addHook("onRequest", async (request) => {
     request.cspNonce = newCspNonce();
   });
@@ -121,7 +133,11 @@ export async function registerSecurityHeaders(
     const isHtml = contentType.startsWith("text/html");
     reply.header(
       "content-security-policy",
-      policy(isHtml ? pageScriptSources(request.cspNonce, dev) : "'self'", dev, imageSources),
+      policy(
+        isHtml ? pageScriptSources(request.cspNonce, request.cspScriptHashes, dev) : "'self'",
+        dev,
+        imageSources,
+      ),
     );
     return payload;
   });

@@ -5,7 +5,8 @@ import { expect, test } from "./fixtures.ts";
 
 /**
  * The Content-Security-Policy in Chromium: a script that reaches the server-rendered HTML without
- * the response's nonce is blocked, while React Router's own scripts run and the page hydrates.
+ * the response's nonce is blocked, while React Router's own scripts run and the page hydrates,
+ * whether the page is rendered (a nonce) or served as stored by the page cache (hashes).
  *
  * The injection needs a database this spec can write to, so the spec builds its own server from
  * the production build (as the integration tests do) rather than using the global one. It plants
@@ -86,19 +87,24 @@ test("an inline script injected into the server-rendered page is blocked", async
     }
   });
 
-  await page.goto(`${origin}/privacy-policy`);
-  // The script is really in the page the server sent...
-  await expect(page.locator(".cms-content script")).toHaveCount(1);
-  // ...and Chromium refused to run it, and said so.
-  await expect.poll(violations).toEqual([{ directive: "script-src-elem", blockedURI: "inline" }]);
-  await expect
-    .poll(() => refusals.join("\n"))
-    .toMatch(/inline script (because it )?violates the following Content Security Policy/);
-  expect(await page.evaluate(() => "__injectedScriptRan" in window)).toBe(false);
+  // Rendered, then served as stored by the page cache (whose policy admits scripts by hash).
+  for (const served of ["rendered", "from the page cache"]) {
+    refusals.length = 0;
+    const response = await page.goto(`${origin}/privacy-policy`);
+    expect(response!.headers().etag === undefined, served).toBe(served === "rendered");
+    // The script is really in the page the server sent...
+    await expect(page.locator(".cms-content script")).toHaveCount(1);
+    // ...and Chromium refused to run it, and said so.
+    await expect.poll(violations).toEqual([{ directive: "script-src-elem", blockedURI: "inline" }]);
+    await expect
+      .poll(() => refusals.join("\n"))
+      .toMatch(/inline script (because it )?violates the following Content Security Policy/);
+    expect(await page.evaluate(() => "__injectedScriptRan" in window)).toBe(false);
 
-  // The page's own scripts ran: it hydrated and its controls work.
-  await expectHydrated(page);
-  expect(await violations()).toHaveLength(1);
+    // The page's own scripts ran: it hydrated and its controls work.
+    await expectHydrated(page);
+    expect(await violations()).toHaveLength(1);
+  }
 });
 
 test("pages run their own scripts, JSON-LD included, with no violation", async ({ page }) => {
@@ -108,9 +114,15 @@ test("pages run their own scripts, JSON-LD included, with no violation", async (
   const deal = home.recent_deals.recent_arr[0]!;
   const violations = await recordViolations(page);
   for (const path of ["/", `/post/${deal.unique_id}/${deal.slug}`, "/store"]) {
-    await page.goto(`${origin}${path}`);
-    await expectHydrated(page);
-    expect(await violations(), path).toEqual([]);
+    // Rendered with a nonce, then from the page cache with the scripts' hashes.
+    for (const served of ["rendered", "from the page cache"]) {
+      const response = await page.goto(`${origin}${path}?csp=own-scripts`);
+      expect(response!.headers().etag === undefined, `${path} ${served}`).toBe(
+        served === "rendered",
+      );
+      await expectHydrated(page);
+      expect(await violations(), `${path} ${served}`).toEqual([]);
+    }
   }
   // The deal page's structured data is in the page, untouched by the policy.
   await page.goto(`${origin}/post/${deal.unique_id}/${deal.slug}`);
