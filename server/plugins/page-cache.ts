@@ -49,10 +49,7 @@ function isAnonymousPageRequest(request: FastifyRequest): boolean {
   return !PERSONAL_COOKIES.some((name) => request.cookies[name] !== undefined);
 }
 
-/**
- * The encoding a stored page is sent in: brotli, which every current browser asks for, else gzip,
- * else none. Below the compression plugin's 1 kB threshold a page is not worth it, but no page is.
- */
+/** The encoding a stored page goes in: brotli (every current browser asks for it), gzip, none. */
 function pageEncodingFor(acceptEncoding: string | undefined): PageEncoding | null {
   if (acceptsToken(acceptEncoding, "br")) return "br";
   if (acceptsToken(acceptEncoding, "gzip")) return "gzip";
@@ -67,8 +64,8 @@ function keyOf(request: FastifyRequest): string {
 /**
  * The page cache for anonymous visitors (docs/decisions/0049-page-cache.md). Registered right
  * after the HTTP cache, whose onSend decides what is public (this stores only that), and before
- * compression (this keeps the plain body; a hit's compressed body passes compression untouched). It looks up in preParsing, after the session and CSRF
- * plugins' onRequest hooks.
+ * compression (this keeps the plain body; a hit's compressed body passes compression untouched).
+ * It looks up in preParsing, after the session and CSRF plugins' onRequest hooks.
  *
  * - A hit is answered before any route runs, with the stored page as it was rendered, compressed
  *   once per encoding, and its ETag; the HTTP cache answers 304. Its Content-Security-Policy
