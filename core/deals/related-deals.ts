@@ -1,7 +1,8 @@
 import type { SelectQueryBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { Database } from "../../db/schema.ts";
-import { dealCardQuery, isLive } from "./deal-card-query.ts";
+import { prepared } from "../../db/prepared.ts";
+import { ACTIVE, dealCardQuery, isLive } from "./deal-card-query.ts";
 import { presentDealCard, type DealCard } from "./presenter.ts";
 
 /** At most this many related deals are shown under a deal. */
@@ -39,14 +40,19 @@ export async function findRelatedDeals(
   return rows.map((row) => presentDealCard(row, now));
 }
 
-/** The query behind findRelatedDeals (null when the post has neither store nor category). */
+/**
+ * The query behind findRelatedDeals (null when the post has neither store nor category). Asked for
+ * on every deal page, it is a named statement planned once (db/prepared.ts): planned for each deal,
+ * on the embedded database, planning it took longer than running it. The status is a literal so
+ * that the one plan can read each side from its live index.
+ */
 export function relatedDealsQuery(db: DbOrTx, post: RelatedTo, now: Date, limit: number) {
   type Candidates = SelectQueryBuilder<Database, "posts", { id: number }>;
   const newest = (column: "posts.store_id" | "posts.category_id", value: number): Candidates =>
     db
       .selectFrom("posts")
       .select("posts.id")
-      .where("posts.status", "=", "active")
+      .where("posts.status", "=", ACTIVE)
       .where(column, "=", value)
       .where("posts.post_type", "=", "d")
       .where("posts.id", "<>", post.id)
@@ -61,7 +67,7 @@ export function relatedDealsQuery(db: DbOrTx, post: RelatedTo, now: Date, limit:
   if (post.category_id !== null) sides.push(newest("posts.category_id", post.category_id));
   if (sides.length === 0) return null;
 
-  return dealCardQuery(db)
+  return prepared(dealCardQuery(db))
     .where((eb) => {
       // Each side in a subquery of its own keeps its ORDER BY and LIMIT; UNION ALL lets the
       // planner read each from its index, then fetch the few rows by id.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { relatedDealsQuery } from "../../core/deals/related-deals.ts";
 import { findScopeCardsQuery } from "../../core/deals/repository.ts";
 import { prepared } from "../../db/prepared.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -59,5 +60,19 @@ describe("prepared statements", () => {
     expect(findScopeCardsQuery(t.deps.db, scope, null, 15).compile().sql).toMatch(
       /^select \/\* prepared \*\/ /,
     );
+  });
+
+  it("cover a deal page's related deals, with the status a literal the plan can see", () => {
+    const post = { id: 7, store_id: 1, category_id: 2 };
+    for (const sides of [post, { ...post, store_id: null }, { ...post, category_id: null }]) {
+      const { sql, parameters } = relatedDealsQuery(t.deps.db, sides, new Date(), 6)!.compile();
+      expect(sql).toMatch(/^select \/\* prepared \*\/ /);
+      // A plan made once for every deal reads the live indexes (WHERE status = 'active') only if
+      // the value is in the text; as a parameter it walks every deal of the store.
+      expect(parameters).not.toContain("active");
+      expect(sql.match(/"posts"\."status" = 'active'/g)?.length).toBe(
+        sql.includes(" union all ") ? 3 : 2,
+      );
+    }
   });
 });
