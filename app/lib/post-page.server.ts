@@ -43,14 +43,23 @@ export async function loadPostPage(
   variant: PostVariant,
 ) {
   const { services, user, clientIp, publicConfig } = context.get(requestContext);
-  const details =
-    (await orNull(
+  const uniqueId = params.uniqueId ?? "";
+  // The deal's own panels are asked for with the post, not after it: the embedded database
+  // answers one query at a time, and each wait for the page's thread between two lookups is a
+  // turn of its event loop, which other pages being rendered can hold up. Both answer null for a
+  // post that is not a public deal, and are dropped with the page when there is none.
+  const [found, expiry, saved] = await Promise.all([
+    orNull(
       services.posts.details({
-        uniqueId: params.uniqueId ?? "",
+        uniqueId,
         viewer: user,
         visitor: { ip: clientIp, userAgent: request.headers.get("user-agent") ?? undefined },
       }),
-    )) ?? notFound();
+    ),
+    variant === "deal" ? services.expiry.status(uniqueId, user) : null,
+    variant === "deal" && user ? services.saved.isSaved(user, uniqueId) : null,
+  ]);
+  const details = found ?? notFound();
   const post = details.product_details;
   if (!user && !details.moderation) {
     // A visitor served this page from the page cache is counted as this one was.
@@ -78,9 +87,9 @@ export async function loadPostPage(
     viewer: user ? { id: user.id, image: user.image_url ?? "" } : null,
     now: pageClock(),
     /** The deal's "Expired?" panel (issue 11, app/components/ExpiryPanel.tsx). */
-    expiry: variant === "deal" ? await services.expiry.status(post.unique_id, user) : null,
+    expiry,
     /** Issue 12: the viewer saved this deal (the Save button); null where there is no button. */
-    saved: variant === "deal" && user ? await services.saved.isSaved(user, post.unique_id) : null,
+    saved,
   };
 }
 
