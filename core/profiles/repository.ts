@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 import { dealCardQuery } from "../deals/deal-card-query.ts";
 
 /**
@@ -7,8 +8,7 @@ import { dealCardQuery } from "../deals/deal-card-query.ts";
  * posts_user_idx, the follows primary key and follows_followee_idx.
  */
 export function findProfileUser(db: DbOrTx, userId: number) {
-  return db
-    .selectFrom("users")
+  return prepared(db.selectFrom("users"))
     .where("users.id", "=", userId)
     .where("users.deleted_at", "is", null)
     .select((eb) => [
@@ -129,7 +129,7 @@ export async function unfollow(db: DbOrTx, followerId: number, followeeId: numbe
 
 /** A page of the user's live deals and coupons, newest first (posts_user_idx). */
 export function findUserDeals(db: DbOrTx, userId: number, page: number, pageSize: number) {
-  return dealCardQuery(db)
+  return prepared(dealCardQuery(db))
     .where("posts.user_id", "=", userId)
     .where("posts.post_type", "=", "d")
     .orderBy("posts.created_at", "desc")
