@@ -20,6 +20,13 @@ export function prepared<DB, TB extends keyof DB, O>(
   return query.modifyFront(sql.raw(MARKER));
 }
 
+/**
+ * The front of a raw `sql` statement sent as a named prepared statement, as `prepared` sends a
+ * select: sql`${preparedStatement} WITH … INSERT … UPDATE …`. The same rule holds: its plan must
+ * not depend on its parameters' values.
+ */
+export const preparedStatement = sql.raw(`${MARKER} `);
+
 /** Names by statement text: the few marked texts recur on every request. */
 const names = new Map<string, string>();
 const NAMES_KEPT = 1_000;
@@ -43,7 +50,7 @@ export function sendMarkedStatementsPrepared(pool: pg.Pool): void {
   pool.on("connect", (client) => {
     const query = client.query.bind(client) as QueryFunction;
     const named: QueryFunction = (text, ...rest) => {
-      if (typeof text === "string" && text.startsWith(MARKED_PREFIX)) {
+      if (typeof text === "string" && (text.startsWith(MARKED_PREFIX) || text.startsWith(MARKER))) {
         const [values, callback] = rest;
         return query({ name: statementName(text), text, values }, callback);
       }

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import { postCardQuery } from "../deals/deal-card-query.ts";
-import { prepared } from "../../db/prepared.ts";
+import { prepared, preparedStatement } from "../../db/prepared.ts";
 
 /**
  * A post of any status with everything its detail page shows: the deal card's columns plus the
@@ -71,11 +71,12 @@ export interface PostView {
  * Records views of posts, one or many at once: only each visitor's first view of a post on a day
  * counts, and each post's views go up by the number that counted (its trending score follows from
  * the trigger of db/migrations/011_vote_damping.sql), in one statement. Views of posts deleted
- * since are left out. Returns how many views counted.
+ * since are left out. Returns how many views counted. A named statement planned once: each
+ * rendered deal page runs it, and planning it cost more than running it.
  */
 export async function recordViews(db: DbOrTx, views: readonly PostView[]): Promise<number> {
   if (views.length === 0) return 0;
-  const { rows } = await sql<{ n: number }>`
+  const { rows } = await sql<{ n: number }>`${preparedStatement}
     WITH noted AS (
       SELECT * FROM unnest(
         ${views.map((v) => v.postId)}::bigint[],

@@ -1,7 +1,8 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relatedDealsQuery } from "../../core/deals/related-deals.ts";
 import { findScopeCardsQuery } from "../../core/deals/repository.ts";
-import { prepared } from "../../db/prepared.ts";
+import { prepared, preparedStatement } from "../../db/prepared.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 /**
@@ -46,6 +47,15 @@ describe("prepared statements", () => {
       await query(sql, [3]);
     });
     expect(statements).toEqual([sql]);
+  });
+
+  it("send a raw statement marked at its front as one named statement", async () => {
+    const { sql: text } = sql`${preparedStatement}SELECT ${1}::int AS n`.compile(t.deps.db);
+    const statements = await preparedOnConnection(async (query) => {
+      expect(await query(text, [1])).toMatchObject({ rows: [{ n: 1 }] });
+      await query(text, [2]);
+    });
+    expect(statements).toEqual([text]);
   });
 
   it("leave unmarked statements unnamed", async () => {
