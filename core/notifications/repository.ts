@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** A page of a user's notifications, newest first (notifications_user_idx). */
 export function findNotifications(db: DbOrTx, userId: number, offset: number, limit: number) {
@@ -31,8 +32,8 @@ export async function countNotifications(db: DbOrTx, userId: number) {
 
 /** How many unread notifications a user has (notifications_unread_idx). */
 export async function countUnread(db: DbOrTx, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom("notifications")
+  // Every page a member opens asks for it (the header's bell): planned once.
+  const row = await prepared(db.selectFrom("notifications"))
     .select(sql<number>`count(*)::int`.as("n"))
     .where("user_id", "=", userId)
     .where("read_at", "is", null)

@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { prepared } from "../../db/prepared.ts";
 
 /** The post a unique_id names, with what saving it depends on. */
 export function findPostByUniqueId(db: DbOrTx, uniqueId: string) {
@@ -74,12 +76,23 @@ export async function findSavedIds(
 /** Which of `postIds` the member has saved. */
 export async function findSavedAmong(db: DbOrTx, userId: number, postIds: number[]) {
   if (postIds.length === 0) return [];
-  const rows = await db
-    .selectFrom("saved_deals")
+  // The ids as one array: the same text for any number of cards, so it is planned once.
+  const rows = await prepared(db.selectFrom("saved_deals"))
     .select("post_id")
     .where("user_id", "=", userId)
-    .where("post_id", "in", postIds)
+    .where(sql<boolean>`post_id = any(${postIds}::bigint[])`)
     .orderBy("post_id")
     .execute();
   return rows.map((row) => row.post_id);
+}
+
+/** Whether the member saved the post a unique_id names (the deal page's Save button). */
+export async function hasSaved(db: DbOrTx, userId: number, uniqueId: string): Promise<boolean> {
+  const row = await prepared(db.selectFrom("saved_deals"))
+    .innerJoin("posts", "posts.id", "saved_deals.post_id")
+    .select("saved_deals.post_id")
+    .where("saved_deals.user_id", "=", userId)
+    .where("posts.unique_id", "=", uniqueId)
+    .executeTakeFirst();
+  return row !== undefined;
 }

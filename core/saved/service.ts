@@ -78,9 +78,7 @@ export function createSavedService({ db, now }: Deps) {
     /** Whether the member has saved the deal (the deal page's button); false for a visitor. */
     async isSaved(user: CurrentUser | null, uniqueId: string): Promise<boolean> {
       if (!user || !uniqueIdOk(uniqueId)) return false;
-      const post = await repo.findPostByUniqueId(db, uniqueId);
-      if (!post) return false;
-      return (await repo.findSavedAmong(db, user.id, [post.id])).length > 0;
+      return repo.hasSaved(db, user.id, uniqueId);
     },
   };
 }
