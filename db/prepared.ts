@@ -27,6 +27,14 @@ export function prepared<DB, TB extends keyof DB, O>(
  */
 export const preparedStatement = sql.raw(`${MARKER} `);
 
+/**
+ * `column = any($n::bigint[])`: ids sent as one array parameter, where `IN ($1, $2, …)` would
+ * make a new statement text, parsed and planned anew, for each number of ids (the cards on a page).
+ */
+export function idIn(column: string, ids: readonly number[]) {
+  return sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;
+}
+
 /** Names by statement text: the few marked texts recur on every request. */
 const names = new Map<string, string>();
 const NAMES_KEPT = 1_000;

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { prepared } from "../../db/prepared.ts";
+import { idIn, prepared } from "../../db/prepared.ts";
 import type { Database, PostStatus } from "../../db/schema.ts";
 
 /**
@@ -89,5 +89,5 @@ export async function findCardsByIds(db: DbOrTx, ids: number[]) {
 }
 
 export function findCardsByIdsQuery(db: DbOrTx, ids: number[]) {
-  return prepared(dealCardQuery(db)).where(sql<boolean>`posts.id = any(${ids}::bigint[])`);
+  return prepared(dealCardQuery(db)).where(idIn("posts.id", ids));
 }

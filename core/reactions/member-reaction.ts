@@ -1,6 +1,5 @@
-import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { prepared } from "../../db/prepared.ts";
+import { idIn, prepared } from "../../db/prepared.ts";
 
 /** A member's reaction to a post, if any: the post page shows it, a new reaction replaces it. */
 export async function findReaction(
@@ -22,11 +21,10 @@ export async function findReaction(
  */
 export function findReactions(db: DbOrTx, userId: number, postIds: number[]) {
   if (postIds.length === 0) return Promise.resolve([]);
-  // The ids as one array: the same text for any number of cards, so it is planned once.
   return prepared(db.selectFrom("likes"))
     .select(["post_id", "reaction"])
     .where("user_id", "=", userId)
-    .where(sql<boolean>`post_id = any(${postIds}::bigint[])`)
+    .where(idIn("post_id", postIds))
     .orderBy("post_id")
     .execute();
 }

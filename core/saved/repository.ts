@@ -1,6 +1,5 @@
-import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { prepared } from "../../db/prepared.ts";
+import { idIn, prepared } from "../../db/prepared.ts";
 
 /** The post a unique_id names, with what saving it depends on. */
 export function findPostByUniqueId(db: DbOrTx, uniqueId: string) {
@@ -76,11 +75,10 @@ export async function findSavedIds(
 /** Which of `postIds` the member has saved. */
 export async function findSavedAmong(db: DbOrTx, userId: number, postIds: number[]) {
   if (postIds.length === 0) return [];
-  // The ids as one array: the same text for any number of cards, so it is planned once.
   const rows = await prepared(db.selectFrom("saved_deals"))
     .select("post_id")
     .where("user_id", "=", userId)
-    .where(sql<boolean>`post_id = any(${postIds}::bigint[])`)
+    .where(idIn("post_id", postIds))
     .orderBy("post_id")
     .execute();
   return rows.map((row) => row.post_id);

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findCardsByIdsQuery } from "../../core/deals/deal-card-query.ts";
 import { relatedDealsQuery } from "../../core/deals/related-deals.ts";
 import { findScopeCardsQuery } from "../../core/deals/repository.ts";
 import { prepared, preparedStatement } from "../../db/prepared.ts";
@@ -70,6 +71,18 @@ describe("prepared statements", () => {
     expect(findScopeCardsQuery(t.deps.db, scope, null, 15).compile().sql).toMatch(
       /^select \/\* prepared \*\/ /,
     );
+  });
+
+  it("are one text for any number of ids (the cards on screen, a member's reactions and saves)", async () => {
+    const texts = [[1], [1, 2, 3]].map((ids) => findCardsByIdsQuery(t.deps.db, ids).compile().sql);
+    expect(texts[0]).toMatch(/^select \/\* prepared \*\/ /);
+    expect(texts[1]).toBe(texts[0]);
+    const statements = await preparedOnConnection(async (query) => {
+      for (const ids of [[1], [2, 3], [4, 5, 6, 7]]) {
+        await query(findCardsByIdsQuery(t.deps.db, ids).compile().sql, [ids]);
+      }
+    });
+    expect(statements).toEqual([texts[0]]);
   });
 
   it("cover a deal page's related deals, with the status a literal the plan can see", () => {
