@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { TtlCache } from "../cache/ttl-cache.ts";
 import { idIn, prepared } from "../../db/prepared.ts";
 import type { Database, PostStatus } from "../../db/schema.ts";
 
@@ -76,16 +77,43 @@ export function isLive(now: Date) {
     eb.or([eb("posts.expires_at", "is", null), eb("posts.expires_at", ">", now)]);
 }
 
+/** How long the cards of one list of ids are kept (as the home lists are, core/deals/service.ts). */
+export const CARDS_BY_IDS_TTL_MS = 5_000;
+
+const cardsByIds = new WeakMap<DbOrTx, TtlCache<DealCardRow[]>>();
+
 /**
- * Deal cards by id, in the order of `ids`. The ids go as one array parameter, so the statement's
- * text is the same for any number of them and it is prepared once (a search page's cards: with an
- * IN list each was parsed and planned anew, which on the embedded database cost more than the read).
+ * Drops the kept cards: the deals service calls it on every change a card shows (the post, its
+ * likes and comments, its store's name, its poster's name and picture), from this process or
+ * another (core/cache/broadcast.ts).
  */
-export async function findCardsByIds(db: DbOrTx, ids: number[]) {
+export function clearCardsByIds(db: DbOrTx): void {
+  cardsByIds.get(db)?.clear();
+}
+
+/**
+ * Deal cards by id, in the order of `ids`; the rows are shared, not to be changed. The ids go as
+ * one array parameter, so the statement's text is the same for any number of them and it is
+ * prepared once (a search page's cards: with an IN list each was parsed and planned anew, which on
+ * the embedded database cost more than the read). The same list of ids (a search's page, a
+ * ranking's first page, asked for again and again) is read once in CARDS_BY_IDS_TTL_MS: fetching
+ * 15 cards was the one statement a search answered from its cached ranking still ran, about 1 ms of
+ * the embedded database's thread. A transaction reads its own.
+ */
+export async function findCardsByIds(db: DbOrTx, ids: number[]): Promise<DealCardRow[]> {
   if (ids.length === 0) return [];
-  const rows = await findCardsByIdsQuery(db, ids).execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  const load = async () => {
+    const rows = await findCardsByIdsQuery(db, ids).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  };
+  if (db.isTransaction) return load();
+  let cache = cardsByIds.get(db);
+  if (!cache) {
+    cache = new TtlCache<DealCardRow[]>(CARDS_BY_IDS_TTL_MS, 500);
+    cardsByIds.set(db, cache);
+  }
+  return cache.get(ids.join(","), load);
 }
 
 export function findCardsByIdsQuery(db: DbOrTx, ids: number[]) {

@@ -1,6 +1,7 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { PAGE_SIZE, TRENDING_LIMIT, lastPage } from "../constants.ts";
 import type { Deps } from "../deps.ts";
+import { clearCardsByIds } from "./deal-card-query.ts";
 import { clearDealListCaches, createDealPager } from "./paging.ts";
 import { presentDealCard, presentWishlistEntry, type DealPage } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -42,6 +43,7 @@ export function createDealsService({ db, now, changes }: Deps) {
   changes.on(["posts", "reactions", "comments", "users", "catalog", "cms"], () =>
     homeLists.clear(),
   );
+  changes.on(["posts", "reactions", "comments", "users", "catalog"], () => clearCardsByIds(db));
 
   async function loadHome() {
     const at = now();
