@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import type { ChangeTopic } from "../cache/changes.ts";
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { idIn, prepared } from "../../db/prepared.ts";
 import type { Database, PostStatus } from "../../db/schema.ts";
@@ -77,14 +78,25 @@ export function isLive(now: Date) {
     eb.or([eb("posts.expires_at", "is", null), eb("posts.expires_at", ">", now)]);
 }
 
+/**
+ * The changes a deal card shows (core/cache/changes.ts): the post itself, its likes, its comment
+ * count, its poster's name and picture, its store's name. A cache of cards drops them on these.
+ */
+export const CARD_CHANGES = [
+  "posts",
+  "reactions",
+  "comments",
+  "users",
+  "catalog",
+] as const satisfies readonly ChangeTopic[];
+
 /** How long the cards of one list of ids are kept (as the home lists are, core/deals/service.ts). */
 export const CARDS_BY_IDS_TTL_MS = 5_000;
 
 const cardsByIds = new WeakMap<DbOrTx, TtlCache<DealCardRow[]>>();
 
 /**
- * Drops the kept cards: the deals service calls it on every change a card shows (the post, its
- * likes and comments, its store's name, its poster's name and picture), from this process or
+ * Drops the kept cards: the deals service calls it on each of CARD_CHANGES, from this process or
  * another (core/cache/broadcast.ts).
  */
 export function clearCardsByIds(db: DbOrTx): void {

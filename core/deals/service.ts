@@ -1,7 +1,7 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { PAGE_SIZE, TRENDING_LIMIT, lastPage } from "../constants.ts";
 import type { Deps } from "../deps.ts";
-import { clearCardsByIds } from "./deal-card-query.ts";
+import { CARD_CHANGES, clearCardsByIds } from "./deal-card-query.ts";
 import { clearDealListCaches, createDealPager } from "./paging.ts";
 import { presentDealCard, presentWishlistEntry, type DealPage } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -38,12 +38,10 @@ export function createDealsService({ db, now, changes }: Deps) {
 
   // The unfiltered home lists are the same for every visitor and asked for on every home page
   // view: they are built at most every few seconds, and at once after a change their cards show
-  // (store names on the cards: catalog; the Teachers Wishlist: cms).
+  // (CARD_CHANGES; the Teachers Wishlist: cms). The cards of lists of ids are dropped alike.
   const homeLists = new TtlCache<Awaited<ReturnType<typeof loadHome>>>(HOME_CACHE_TTL_MS, 1);
-  changes.on(["posts", "reactions", "comments", "users", "catalog", "cms"], () =>
-    homeLists.clear(),
-  );
-  changes.on(["posts", "reactions", "comments", "users", "catalog"], () => clearCardsByIds(db));
+  changes.on([...CARD_CHANGES, "cms"], () => homeLists.clear());
+  changes.on(CARD_CHANGES, () => clearCardsByIds(db));
 
   async function loadHome() {
     const at = now();
