@@ -2,6 +2,7 @@ import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { nonceOf, scriptSources } from "../helpers/csp.ts";
 import { TestClient } from "../helpers/session.ts";
 
 /**
@@ -32,16 +33,6 @@ async function returningVisitor(): Promise<Record<string, string>> {
   const token = first.cookies.find((c) => c.name === XSRF_COOKIE)?.value;
   expect(token).toBeTruthy();
   return { [XSRF_COOKIE]: token! };
-}
-
-function scriptSources(policy: string): string {
-  return /script-src ([^;]*)/.exec(policy)?.[1] ?? "";
-}
-
-function nonceOf(policy: string): string {
-  const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
-  expect(nonce, policy).toBeTruthy();
-  return nonce!;
 }
 
 /** Every inline <script> of the page: its opening tag's attributes and its body. */
