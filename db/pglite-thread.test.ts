@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "./index.ts";
 
 // PGlite in its own thread (db/pglite-thread.ts, docs/decisions/0060): node-postgres speaks the
-// wire protocol to it as to a server, over one kept client.
+// wire protocol to it as to a server, over a few kept clients sharing its one session (0070).
 
 let handle: DbHandle;
 
@@ -52,6 +52,51 @@ describe("PGlite in its own thread", () => {
       expect(open.rows[0].t).toBeNull();
     } finally {
       next.release();
+    }
+  });
+
+  it("lets the pool's clients share named statements", async () => {
+    const first = await handle.pool.connect();
+    const second = await handle.pool.connect();
+    try {
+      const statement = { name: "shared_by_clients", text: "SELECT $1::int * 2 AS twice" };
+      // Each client parses the statement the first time it runs it; the second's Parse would be
+      // refused (the name exists in the session) had the thread not answered it itself.
+      expect((await first.query({ ...statement, values: [2] })).rows).toEqual([{ twice: 4 }]);
+      expect((await second.query({ ...statement, values: [5] })).rows).toEqual([{ twice: 10 }]);
+      expect((await first.query({ ...statement, values: [7] })).rows).toEqual([{ twice: 14 }]);
+      const many = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => handle.pool.query({ ...statement, values: [i] })),
+      );
+      expect(many.map((result) => result.rows[0].twice)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i * 2),
+      );
+    } finally {
+      first.release();
+      second.release();
+    }
+  });
+
+  it("holds the other clients back while one's transaction is open", async () => {
+    await handle.pool.query("CREATE TABLE held_back (x int)");
+    const writer = await handle.pool.connect();
+    const reader = await handle.pool.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query("INSERT INTO held_back VALUES (1)");
+      let settled = false;
+      // Run in the writer's open transaction, this would count its uncommitted row.
+      const count = reader.query("SELECT count(*)::int AS n FROM held_back").then((result) => {
+        settled = true;
+        return result.rows[0].n as number;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(settled).toBe(false);
+      await writer.query("ROLLBACK");
+      expect(await count).toBe(0);
+    } finally {
+      writer.release();
+      reader.release();
     }
   });
 

@@ -17,13 +17,14 @@ type Request = WithoutId<PgliteThreadRequest>;
  * Node renders pages and answers calls; PGlite ran in the server's one thread, so every query's
  * WebAssembly held up everything else. Here the thread runs PGlite and answers the PostgreSQL wire
  * protocol's bytes (db/pglite-thread-worker.ts); node-postgres speaks to it through
- * `PgliteThreadSocket`, as it would to a server, so every query, transaction and the job queue go
- * through one client as before.
+ * `PgliteThreadSocket`, as it would to a server. The pool's few clients share PGlite's one
+ * session, batch by batch, a transaction holding the others back until it ends (record 0070).
  */
 export class PgliteThread {
   readonly #worker: Worker;
   readonly #pending = new Map<number, (answer: PgliteThreadAnswer) => void>();
   #nextId = 1;
+  #nextClient = 1;
   #exited: Error | null = null;
 
   private constructor(options: PgliteThreadOptions) {
@@ -73,20 +74,22 @@ export class PgliteThread {
     });
   }
 
-  /** Wire-protocol messages in, PGlite's answers out. */
-  async protocol(bytes: Uint8Array): Promise<Uint8Array> {
+  /** A client of the pool, known to the thread by this number. */
+  newClient(): number {
+    return this.#nextClient++;
+  }
+
+  /** A client's wire-protocol messages in, PGlite's answers out. */
+  async protocol(client: number, bytes: Uint8Array): Promise<Uint8Array> {
     // A copy, handed over whole: node-postgres may reuse the buffer it wrote from.
     const message = new Uint8Array(bytes);
-    const answer = await this.#ask({ kind: "protocol", bytes: message }, [message.buffer]);
+    const answer = await this.#ask({ kind: "protocol", client, bytes: message }, [message.buffer]);
     return (answer.ok && answer.bytes) || new Uint8Array(0);
   }
 
-  /**
-   * A new client's session: no transaction left open, no statement left prepared, and the named
-   * statements planned once (db/pglite-thread-worker.ts).
-   */
-  async reset(): Promise<void> {
-    await this.#ask({ kind: "reset" });
+  /** A client has gone: what it left open is rolled back, and the others may go on. */
+  async release(client: number): Promise<void> {
+    await this.#ask({ kind: "release", client });
   }
 
   async dumpImage(): Promise<Blob> {
@@ -100,10 +103,14 @@ export class PgliteThread {
     await this.#worker.terminate();
   }
 
-  /** node-postgres settings that reach this thread: one client, kept for good. */
+  /**
+   * node-postgres settings that reach this thread: a few clients, kept for good, so that one
+   * request's next query is already waiting in the thread while the server's thread renders
+   * another's page (docs/decisions/0070).
+   */
   poolConfig(): pg.PoolConfig {
     return {
-      max: 1,
+      max: PGLITE_CLIENTS,
       idleTimeoutMillis: 0,
       user: "postgres",
       database: "postgres",
@@ -111,6 +118,12 @@ export class PgliteThread {
     };
   }
 }
+
+/**
+ * The pool's clients over PGlite's one session (docs/decisions/0070). One left the thread idle
+ * while the server's thread was busy between two queries; more than a few only queue there.
+ */
+export const PGLITE_CLIENTS = 4;
 
 /**
  * Frontend messages after which the client waits for the server (PostgreSQL's protocol, "Message
@@ -134,18 +147,25 @@ function endsExchange(chunk: Buffer): boolean {
  */
 class PgliteThreadSocket extends Duplex {
   readonly #thread: PgliteThread;
+  readonly #client: number;
+  #released = false;
 
   constructor(thread: PgliteThread) {
     super();
     this.#thread = thread;
+    this.#client = thread.newClient();
   }
 
   connect() {
-    this.#thread.reset().then(
-      () => this.emit("connect"),
-      (error: unknown) => this.destroy(error as Error),
-    );
+    process.nextTick(() => this.emit("connect"));
     return this;
+  }
+
+  /** Tells the thread this client is gone (its open transaction, if any, is rolled back). */
+  #release(): Promise<void> {
+    if (this.#released) return Promise.resolve();
+    this.#released = true;
+    return this.#thread.release(this.#client).catch(() => undefined);
   }
 
   setNoDelay() {
@@ -180,7 +200,7 @@ class PgliteThreadSocket extends Duplex {
     }
     const batch = this.#batch.length === 1 ? chunk : Buffer.concat(this.#batch);
     this.#batch = [];
-    this.#thread.protocol(batch).then((answer) => {
+    this.#thread.protocol(this.#client, batch).then((answer) => {
       if (answer.length) this.push(Buffer.from(answer.buffer, answer.byteOffset, answer.length));
       callback();
     }, callback);
@@ -190,6 +210,10 @@ class PgliteThreadSocket extends Duplex {
 
   override _final(callback: () => void) {
     this.push(null);
-    callback();
+    void this.#release().then(() => callback());
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
+    void this.#release().then(() => callback(error));
   }
 }
