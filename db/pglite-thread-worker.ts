@@ -140,7 +140,6 @@ async function runWaiting(): Promise<void> {
   if (running) return;
   running = true;
   try {
-    await opened.catch(() => undefined);
     for (;;) {
       const next = waiting.findIndex(mayRun);
       if (next < 0) return;

@@ -2,6 +2,8 @@
 // the named statements of db/prepared.ts, PostgreSQL's default for everything else. Plain
 // TypeScript (types only): the PGlite thread imports it as it is.
 
+import { messageLength } from "./wire-protocol.ts";
+
 export type PlanCacheMode = "auto" | "force_generic_plan";
 
 /** The first byte of the extended protocol's Bind message. */
@@ -21,9 +23,7 @@ export function planModeFor(bytes: Uint8Array): PlanCacheMode | undefined {
   let at = 0;
   while (at + 5 <= bytes.length) {
     const type = bytes[at]!;
-    const length =
-      ((bytes[at + 1]! << 24) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 8) | bytes[at + 4]!) >>>
-      0;
+    const length = messageLength(bytes, at);
     if (length < 4) return undefined; // not a message: leave the mode alone
     if (type === BIND) {
       // Bind: the portal's name, then the statement's, each ending with a zero byte.

@@ -1,16 +1,11 @@
 // How several node-postgres clients share PGlite's one session (docs/decisions/0070). Plain
 // TypeScript (types only): the PGlite thread imports it as it is.
+import { messageLength } from "./wire-protocol.ts";
 
 /** The first byte of the extended protocol's Parse message. */
 const PARSE = 0x50; // "P"
 /** The backend's answer to a Parse that succeeded: "1", length 4. */
 export const PARSE_COMPLETE = Uint8Array.of(0x31, 0, 0, 0, 4);
-
-function lengthAt(bytes: Uint8Array, at: number): number {
-  return (
-    ((bytes[at + 1]! << 24) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 8) | bytes[at + 4]!) >>> 0
-  );
-}
 
 /** A batch's leading Parse of a named statement: its name, the whole message, and what follows. */
 export interface LeadingParse {
@@ -28,7 +23,7 @@ export interface LeadingParse {
  */
 export function leadingParse(batch: Uint8Array): LeadingParse | undefined {
   if (batch.length < 6 || batch[0] !== PARSE) return undefined;
-  const end = 1 + lengthAt(batch, 0);
+  const end = 1 + messageLength(batch, 0);
   if (end > batch.length) return undefined;
   const nameEnd = batch.indexOf(0, 5);
   if (nameEnd <= 5 || nameEnd >= end) return undefined;
