@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countScope, countScopes, type DealScope } from "../../core/deals/deal-scope.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
-// The listing totals the database keeps (migration 022) against what counting says, after every
-// kind of write a post meets: posting, moderation, expiry, moving store or category, deletion.
+// The listing totals and members' post counts the database keeps (migrations 022 and 027) against
+// what counting says, after every kind of write a post meets: posting, moderation, expiry, moving
+// store, category or member, a deal made a coupon, deletion.
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -27,6 +28,8 @@ async function countedByScan(): Promise<Map<string, number>> {
                  WHERE status = 'active' AND NOT expired AND store_id IS NOT NULL
       UNION ALL SELECT 'category:' || category_id || ':live' FROM posts
                  WHERE status = 'active' AND NOT expired AND category_id IS NOT NULL
+      UNION ALL SELECT 'user:' || user_id || ':' || kind FROM posts
+                 WHERE status = 'active' AND user_id IS NOT NULL
     ) AS keys GROUP BY scope`.execute(t.deps.db);
   return new Map(rows.rows.map((row) => [row.scope, row.total]));
 }
@@ -82,6 +85,15 @@ describe("listing counts kept by the database", () => {
 
     await sql`UPDATE posts SET store_id = NULL, category_id = 2
               WHERE unique_id LIKE 'cnt-a%' AND id % 5 = 0`.execute(t.deps.db);
+    await sql`UPDATE posts SET user_id = 2 WHERE unique_id LIKE 'cnt-a%' AND id % 6 = 1`.execute(
+      t.deps.db,
+    );
+    await sql`UPDATE posts SET kind = 'coupon' WHERE unique_id LIKE 'cnt-a%' AND id % 7 = 2`.execute(
+      t.deps.db,
+    );
+    await sql`UPDATE posts SET user_id = NULL WHERE unique_id LIKE 'cnt-b%' AND id % 3 = 1`.execute(
+      t.deps.db,
+    );
     await sql`UPDATE posts SET status = 'active' WHERE unique_id LIKE 'cnt-%'`.execute(t.deps.db);
     await expectKeptCountsExact();
 

@@ -203,6 +203,40 @@ describe("POST /api/user_profile", () => {
     expect(body.response).not.toHaveProperty("user_subscriptions");
   });
 
+  it("counts a member's live deals and coupons as they are posted and taken down, from the counts the database keeps", async () => {
+    const member = await createTestUser(t.deps.db);
+    const counts = async () => {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/user_profile",
+        payload: { user_id: member },
+      });
+      const { user_data, deal_data_pagination } = response.json().response;
+      return [user_data.deal_count, user_data.coupon_count, deal_data_pagination.total];
+    };
+    expect(await counts()).toEqual([0, 0, 0]);
+    await sql`
+      INSERT INTO posts (unique_id, slug, post_type, kind, title, link, price, user_id)
+      SELECT 'mpc' || ${member} || '-' || g, 'member-deal-' || g, 'd',
+             CASE WHEN g = 1 THEN 'coupon' ELSE 'deal' END, 'Member deal ' || g,
+             'https://example.com/member/' || g, 10, ${member}
+      FROM generate_series(1, 4) AS g`.execute(t.deps.db);
+    expect(await counts()).toEqual([3, 1, 4]);
+    await sql`UPDATE posts SET status = 'removed'
+              WHERE user_id = ${member} AND kind = 'deal' AND slug = 'member-deal-2'`.execute(
+      t.deps.db,
+    );
+    expect(await counts()).toEqual([2, 1, 3]);
+
+    // Read from the kept row, not counted: however many posts the member has, one row is read.
+    await sql`UPDATE post_scope_counts SET total = 40000 WHERE scope = ${`user:${member}:deal`}`.execute(
+      t.deps.db,
+    );
+    expect(await counts()).toEqual([40000, 1, 40001]);
+    await sql`SELECT refresh_post_scope_counts()`.execute(t.deps.db);
+    expect(await counts()).toEqual([2, 1, 3]);
+  });
+
   it("answers 404 'No Data Found' for an unknown or deleted user", async () => {
     const unknown = await t.app.inject({
       method: "POST",
