@@ -54,10 +54,11 @@ export async function listUsers(
     base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
     base
       .select(targetColumns)
+      // Every post of the member, whatever its status: the count the database keeps (migration
+      // 027), one row read however many they posted.
       .select(
-        sql<number>`(SELECT count(*)::int FROM posts WHERE posts.user_id = users.id)`.as(
-          "posts_count",
-        ),
+        sql<number>`coalesce((SELECT total::int FROM post_scope_counts
+                              WHERE scope = 'user:' || users.id || ':all'), 0)`.as("posts_count"),
       )
       .orderBy("users.id", "desc")
       .limit(pageSize)

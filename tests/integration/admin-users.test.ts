@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertEmailToken } from "../../core/accounts/repository.ts";
 import { hashPassword } from "../../core/auth/password.ts";
@@ -84,6 +85,26 @@ async function userRow(id: number) {
 }
 
 describe("GET /api/admin/users", () => {
+  it("counts each member's posts whatever their status", async () => {
+    const mod = await signedIn("moderator");
+    const poster = await member("Paula Postcount");
+    const postsCount = async (userId: number) => {
+      const response = await mod.client.get(`/api/admin/users?q=${userId}`);
+      return (response.json() as Json).users.find((u: Json) => u.id === userId).posts_count;
+    };
+    await sql`
+      INSERT INTO posts (unique_id, slug, post_type, kind, title, link, price, user_id, status)
+      SELECT 'pc' || ${poster.id} || '-' || g, 'counted-' || g, 'd', 'deal', 'Counted ' || g,
+             'https://example.com/counted/' || g, 10, ${poster.id},
+             (ARRAY['active', 'pending', 'removed'])[g]
+      FROM generate_series(1, 3) AS g`.execute(t.deps.db);
+    expect(await postsCount(poster.id)).toBe(3);
+    await sql`DELETE FROM posts WHERE user_id = ${poster.id} AND status = 'removed'`.execute(
+      t.deps.db,
+    );
+    expect(await postsCount(poster.id)).toBe(2);
+  });
+
   it("searches by name, email and id, filters by role and status, and pages", async () => {
     const mod = await signedIn("moderator");
     const found = await member("Quentin Searchable");

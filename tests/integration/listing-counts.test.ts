@@ -30,6 +30,7 @@ async function countedByScan(): Promise<Map<string, number>> {
                  WHERE status = 'active' AND NOT expired AND category_id IS NOT NULL
       UNION ALL SELECT 'user:' || user_id || ':' || kind FROM posts
                  WHERE status = 'active' AND user_id IS NOT NULL
+      UNION ALL SELECT 'user:' || user_id || ':all' FROM posts WHERE user_id IS NOT NULL
     ) AS keys GROUP BY scope`.execute(t.deps.db);
   return new Map(rows.rows.map((row) => [row.scope, row.total]));
 }
