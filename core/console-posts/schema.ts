@@ -17,6 +17,7 @@ import { isBlank, text } from "../validation.ts";
 /** The console's posts list and its calls (`/api/admin/posts…`). */
 
 export const POST_STATUSES = ["active", "pending", "hidden", "removed"] as const;
+export const POST_TYPES = ["d", "g"] as const;
 export const POST_SORTS = ["newest", "oldest", "most_liked", "most_comments", "hottest"] as const;
 export type PostSort = (typeof POST_SORTS)[number];
 
@@ -26,7 +27,7 @@ export const PostListQuery = z.object({
   q: filterText(200, "q"),
   status: filterChoice(POST_STATUSES, "status"),
   /** d: deals and coupons, g: discussions. */
-  type: filterChoice(["d", "g"], "type"),
+  type: filterChoice(POST_TYPES, "type"),
   store_id: filterId("store_id"),
   category_id: filterId("category_id"),
   /** The author's id, or part of their name or email address. */

@@ -141,6 +141,32 @@ describe("GET /api/admin/posts", () => {
     expect((await list("q=s_o")).json().response.pagination.total).toBe(0);
   });
 
+  it("totals each status and type as a count of the posts says, as posts are held, moved and deleted", async () => {
+    const db = t.deps.db;
+    const expectTotals = async () => {
+      for (const [query, where] of [
+        ["", sql`true`],
+        ["status=pending", sql`status = 'pending'`],
+        ["status=active&type=d", sql`status = 'active' AND post_type = 'd'`],
+        ["type=g", sql`post_type = 'g'`],
+        ["status=removed&type=g", sql`status = 'removed' AND post_type = 'g'`],
+      ] as const) {
+        const counted = await sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM posts WHERE ${where}`.execute(db);
+        const { pagination } = (await list(query)).json().response;
+        expect(pagination.total, query).toBe(counted.rows[0]!.n);
+      }
+    };
+    const held = await insertPost(db, { status: "pending", title: "Totals held deal" });
+    const talk = await insertPost(db, { post_type: "g", title: "Totals discussion" });
+    await expectTotals();
+    await db.updateTable("posts").set({ status: "removed" }).where("id", "=", talk.id).execute();
+    await db.updateTable("posts").set({ status: "active" }).where("id", "=", held.id).execute();
+    await expectTotals();
+    await db.deleteFrom("posts").where("id", "in", [held.id, talk.id]).execute();
+    await expectTotals();
+  });
+
   it("sorts by likes, comments, trending and age", async () => {
     const byLikes = (await list("sort=most_liked")).json().response.posts;
     const likes = byLikes.map((p: { likes: number }) => p.likes);

@@ -31,6 +31,7 @@ async function countedByScan(): Promise<Map<string, number>> {
       UNION ALL SELECT 'user:' || user_id || ':' || kind FROM posts
                  WHERE status = 'active' AND user_id IS NOT NULL
       UNION ALL SELECT 'user:' || user_id || ':all' FROM posts WHERE user_id IS NOT NULL
+      UNION ALL SELECT 'status:' || status || ':' || post_type FROM posts
     ) AS keys GROUP BY scope`.execute(t.deps.db);
   return new Map(rows.rows.map((row) => [row.scope, row.total]));
 }

@@ -1,16 +1,19 @@
--- A member's posts counted as posts change, beside the listings' totals of migration 022
--- (docs/decisions/0071-member-post-counts.md).
+-- A member's posts, and all posts by status, counted as posts change, beside the listings'
+-- totals of migration 022 (docs/decisions/0071-member-post-counts.md).
 --
 -- A profile shows how many live deals and coupons its member has posted (its pagination's last
--- page follows from them), and the console's list of members how many posts each has. Counted,
--- each is a walk of posts_user_idx: nothing for a member with a dozen posts, but some 23,000
--- rows a count for a generated member at a million deals (0.2-0.6 s a page on PostgreSQL, and on
--- the embedded database in its one thread, which every other page waits for). Kept here, each is
--- one row read. The keys:
---   'user:<id>:<kind>'  ('user:7:deal', 'user:7:coupon', 'user:7:discussion'): active posts,
---                       expired or not, as the profile counts them;
---   'user:<id>:all'     every post of the member whatever its status, as the console counts them
---                       (the one key of the table that is not of active posts only).
+-- page follows from them), the console's list of members how many posts each has, and the
+-- console's list of posts how many match its status and type filters. Counted, each is a walk of
+-- the member's posts or of every post: nothing on a small site, but some 23,000 rows a count for
+-- a generated member at a million deals and a million for the console's posts (0.2-0.6 s on
+-- PostgreSQL, and on the embedded database in its one thread, which every other page waits
+-- for). Kept here, each is one row read. The keys:
+--   'user:<id>:<kind>'        ('user:7:deal', 'user:7:coupon', 'user:7:discussion'): active
+--                             posts, expired or not, as the profile counts them;
+--   'user:<id>:all'           every post of the member whatever its status, as the console
+--                             counts them;
+--   'status:<status>:<type>'  ('status:pending:d') every post by status and type.
+-- The last two are the table's only keys that are not of active posts only.
 
 CREATE FUNCTION post_scope_keys(post_type text, store_id bigint, category_id bigint,
                                 expired boolean, user_id bigint, kind text)
@@ -20,9 +23,12 @@ RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
     NULL)
 $$;
 
--- The keys a post is counted in whatever its status: its member's 'all' (none without a member).
-CREATE FUNCTION post_member_keys(user_id bigint) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
-  SELECT array_remove(ARRAY['user:' || user_id || ':all'], NULL)
+-- The keys a post is counted in whatever its status: its member's 'all' (none without a member)
+-- and its status and type.
+CREATE FUNCTION post_every_status_keys(user_id bigint, status text, post_type text)
+RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
+  SELECT array_remove(ARRAY['user:' || user_id || ':all', 'status:' || status || ':' || post_type],
+                      NULL)
 $$;
 
 CREATE OR REPLACE FUNCTION posts_scope_counts() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -31,14 +37,14 @@ DECLARE
   joined_keys text[] := '{}';
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    left_keys := post_member_keys(OLD.user_id);
+    left_keys := post_every_status_keys(OLD.user_id, OLD.status, OLD.post_type);
     IF OLD.status = 'active' THEN
       left_keys := left_keys || post_scope_keys(OLD.post_type, OLD.store_id, OLD.category_id,
                                                 OLD.expired, OLD.user_id, OLD.kind);
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    joined_keys := post_member_keys(NEW.user_id);
+    joined_keys := post_every_status_keys(NEW.user_id, NEW.status, NEW.post_type);
     IF NEW.status = 'active' THEN
       joined_keys := joined_keys || post_scope_keys(NEW.post_type, NEW.store_id, NEW.category_id,
                                                     NEW.expired, NEW.user_id, NEW.kind);
@@ -76,7 +82,7 @@ CREATE OR REPLACE FUNCTION refresh_post_scope_counts() RETURNS void LANGUAGE sql
   INSERT INTO post_scope_counts (scope, total)
     SELECT key, count(*)
       FROM posts,
-           unnest(post_member_keys(user_id) ||
+           unnest(post_every_status_keys(user_id, status, post_type) ||
                   CASE WHEN status = 'active'
                        THEN post_scope_keys(post_type, store_id, category_id, expired, user_id, kind)
                        ELSE '{}'::text[] END) AS key
