@@ -6,7 +6,8 @@
  *  1. the anonymous home page, with the page cache warm and with it off (PAGE_CACHE=off), against
  *     the same HTML served by the same server as a static file;
  *  2. the deal page, new deals pages 1 and 2,000, search with a common and a rare word, and the
- *     same searches on a small data set (`--small-deals`, default 10,000);
+ *     same searches on a small data set (`--small-deals`, default 10,000); a member's profile and
+ *     the console's lists of members and posts (signed in as the demo administrator);
  *  3. with `--pg URL`: the listing and search calls on PostgreSQL (that database filled by
  *     `npm run data:large`, which this does when it has no generated deals) against PGlite, and
  *     PostgreSQL with WEB_CONCURRENCY=1 and 2;
@@ -37,6 +38,7 @@ import {
 } from "./report.ts";
 import {
   benchTargets,
+  consoleTargets,
   DEEP_PAGE,
   engineTargets,
   findDeepPages,
@@ -46,6 +48,7 @@ import {
   measure,
   newDealsPages,
   probe,
+  PROFILE_TARGETS,
   processCount,
   searchTargets,
   startServer,
@@ -256,6 +259,7 @@ async function main() {
         await phase.measure([STATIC_TARGET]);
         await phase.measure([HOME_UNCACHED]);
         await phase.measure(benchTargets(words, dealPath, deep));
+        await phase.measure([...PROFILE_TARGETS, ...(await consoleTargets(server.base))]);
 
         bytes.push("| page | HTML kB | JS files | JS raw kB | JS brotli kB | JS gzip kB |");
         bytes.push("|---|---:|---:|---:|---:|---:|");

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import autocannon from "autocannon";
 import { CATEGORIES, GENERAL_STORES } from "../db/demo/categories.ts";
+import { DEMO_PASSWORD } from "../db/demo/people.ts";
 import { pickSearchWords, type Measurement } from "./report.ts";
 
 export interface Target {
@@ -14,6 +15,8 @@ export interface Target {
   method: "GET" | "POST";
   path: string;
   body?: Record<string, unknown>;
+  /** The session cookie a staff member's page is asked for with. */
+  cookie?: string;
 }
 
 export const TRIVIAL: Target = {
@@ -134,6 +137,59 @@ export function benchTargets(
     ...(dealPath
       ? [{ name: "deal page, SSR (GET /post/…)", method: "GET" as const, path: dealPath }]
       : []),
+  ];
+}
+
+/**
+ * A member's profile, page and call. The demo account (user 1) has as many posts as any member:
+ * `npm run data:large` spreads its deals over the demo's members, about 23,000 each at 1,000,000.
+ */
+export const PROFILE_TARGETS: Target[] = [
+  { name: "member profile, SSR (GET /profile/1)", method: "GET", path: "/profile/1" },
+  {
+    name: "member profile (POST /api/user_profile)",
+    method: "POST",
+    path: "/api/user_profile",
+    body: { user_id: 1 },
+  },
+];
+
+/** The console's lists of members and of posts, asked for as the demo administrator. */
+export async function consoleTargets(base: string): Promise<Target[]> {
+  const response = await fetch(`${base}/api/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "admin@example.com", password: DEMO_PASSWORD }),
+  });
+  if (!response.ok) {
+    console.log(
+      `skip the console's targets: signing in as the demo administrator answers ${response.status}`,
+    );
+    return [];
+  }
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  return [
+    {
+      name: "console members (GET /api/admin/users)",
+      method: "GET",
+      path: "/api/admin/users",
+      cookie,
+    },
+    {
+      name: "console posts (GET /api/admin/posts)",
+      method: "GET",
+      path: "/api/admin/posts",
+      cookie,
+    },
+    {
+      name: "console posts page, SSR (GET /admin/posts)",
+      method: "GET",
+      path: "/admin/posts",
+      cookie,
+    },
   ];
 }
 
@@ -303,6 +359,7 @@ function requestOptions(target: Target, compressed = false) {
   const headers: Record<string, string> = target.body ? { "content-type": "application/json" } : {};
   // As a browser asks: the server then compresses each answer, which costs CPU too.
   if (compressed) headers["accept-encoding"] = "br, gzip";
+  if (target.cookie) headers.cookie = target.cookie;
   return {
     method: target.method,
     headers,
