@@ -52,7 +52,11 @@ function toRecord(row: Record<string, unknown>): CatalogRecord {
   };
 }
 
-/** One page of stores or categories, alphabetically, with how many posts each still has. */
+/**
+ * One page of stores or categories, alphabetically, with how many posts (of any status) each still
+ * has: the counts the database keeps (migration 027, `store:<id>:all`, `category:<id>:all`), one
+ * row read each however many posts name it.
+ */
 export async function findCatalogPage(
   db: DbOrTx,
   kind: CatalogKind,
@@ -61,11 +65,11 @@ export async function findCatalogPage(
   limit: number,
 ): Promise<{ rows: CatalogListRow[]; total: number }> {
   const table = sql.table(TABLE[kind]);
-  const column = sql.ref(`posts.${POST_COLUMN[kind]}`);
   const [rows, count] = await Promise.all([
     sql<Record<string, unknown>>`
       SELECT ${selectRecord(kind)},
-             (SELECT count(*) FROM posts WHERE ${column} = ${table}.id) AS deals
+             coalesce((SELECT total FROM post_scope_counts
+                        WHERE scope = ${sql.lit(`${kind}:`)} || ${table}.id || ':all'), 0) AS deals
       FROM ${table}
       WHERE ${searchFilter(search)}
       ORDER BY lower(title), id

@@ -1,19 +1,21 @@
--- A member's posts, and all posts by status, counted as posts change, beside the listings'
--- totals of migration 022 (docs/decisions/0071-member-post-counts.md).
+-- A member's posts, and every post by status, store, category and forum category, counted as
+-- posts change, beside the listings' totals of migration 022
+-- (docs/decisions/0071-member-post-counts.md).
 --
 -- A profile shows how many live deals and coupons its member has posted (its pagination's last
--- page follows from them), the console's list of members how many posts each has, and the
--- console's list of posts how many match its status and type filters. Counted, each is a walk of
--- the member's posts or of every post: nothing on a small site, but some 23,000 rows a count for
--- a generated member at a million deals and a million for the console's posts (0.2-0.6 s on
--- PostgreSQL, and on the embedded database in its one thread, which every other page waits
--- for). Kept here, each is one row read. The keys:
+-- page follows from them); the console's lists of members, stores, categories and forum
+-- categories how many posts each has, and its list of posts how many match its status and type
+-- filters. Counted, each is a walk of the member's posts or of every post: nothing on a small
+-- site, but some 23,000 rows a count for a generated member at a million deals and a million for
+-- the console's lists (0.03-0.6 s on PostgreSQL, and on the embedded database in its one thread,
+-- which every other page waits for). Kept here, each is one row read. The keys:
 --   'user:<id>:<kind>'        ('user:7:deal', 'user:7:coupon', 'user:7:discussion'): active
 --                             posts, expired or not, as the profile counts them;
---   'user:<id>:all'           every post of the member whatever its status, as the console
---                             counts them;
+--   'user:<id>:all', 'store:<id>:all', 'category:<id>:all', 'forum-category:<id>:all':
+--                             every post of the member, store, category or forum category
+--                             whatever its status, as the console counts them;
 --   'status:<status>:<type>'  ('status:pending:d') every post by status and type.
--- The last two are the table's only keys that are not of active posts only.
+-- The ':all' and 'status:' keys are the table's only ones that are not of active posts only.
 
 CREATE FUNCTION post_scope_keys(post_type text, store_id bigint, category_id bigint,
                                 expired boolean, user_id bigint, kind text)
@@ -23,12 +25,19 @@ RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
     NULL)
 $$;
 
--- The keys a post is counted in whatever its status: its member's 'all' (none without a member)
--- and its status and type.
-CREATE FUNCTION post_every_status_keys(user_id bigint, status text, post_type text)
+-- The keys a post is counted in whatever its status: its member's, store's, category's and forum
+-- category's 'all' (each only when it has one) and its status and type.
+CREATE FUNCTION post_every_status_keys(user_id bigint, status text, post_type text,
+                                       store_id bigint, category_id bigint,
+                                       forum_category_id bigint)
 RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
-  SELECT array_remove(ARRAY['user:' || user_id || ':all', 'status:' || status || ':' || post_type],
-                      NULL)
+  SELECT array_remove(ARRAY[
+    'user:' || user_id || ':all',
+    'store:' || store_id || ':all',
+    'category:' || category_id || ':all',
+    'forum-category:' || forum_category_id || ':all',
+    'status:' || status || ':' || post_type
+  ], NULL)
 $$;
 
 CREATE OR REPLACE FUNCTION posts_scope_counts() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -37,14 +46,16 @@ DECLARE
   joined_keys text[] := '{}';
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    left_keys := post_every_status_keys(OLD.user_id, OLD.status, OLD.post_type);
+    left_keys := post_every_status_keys(OLD.user_id, OLD.status, OLD.post_type, OLD.store_id,
+                                        OLD.category_id, OLD.forum_category_id);
     IF OLD.status = 'active' THEN
       left_keys := left_keys || post_scope_keys(OLD.post_type, OLD.store_id, OLD.category_id,
                                                 OLD.expired, OLD.user_id, OLD.kind);
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    joined_keys := post_every_status_keys(NEW.user_id, NEW.status, NEW.post_type);
+    joined_keys := post_every_status_keys(NEW.user_id, NEW.status, NEW.post_type, NEW.store_id,
+                                          NEW.category_id, NEW.forum_category_id);
     IF NEW.status = 'active' THEN
       joined_keys := joined_keys || post_scope_keys(NEW.post_type, NEW.store_id, NEW.category_id,
                                                     NEW.expired, NEW.user_id, NEW.kind);
@@ -63,10 +74,11 @@ BEGIN
 END
 $$;
 
--- A post moved to another member or made a coupon changes the member's counts too.
+-- A post moved to another member or forum category, or made a coupon, changes counts too.
 DROP TRIGGER posts_scope_counts_update_trg ON posts;
 CREATE TRIGGER posts_scope_counts_update_trg
-  AFTER UPDATE OF status, post_type, store_id, category_id, expired, user_id, kind ON posts
+  AFTER UPDATE OF status, post_type, store_id, category_id, expired, user_id, kind,
+                  forum_category_id ON posts
   FOR EACH ROW
   WHEN (OLD.status IS DISTINCT FROM NEW.status
      OR OLD.post_type IS DISTINCT FROM NEW.post_type
@@ -74,7 +86,8 @@ CREATE TRIGGER posts_scope_counts_update_trg
      OR OLD.category_id IS DISTINCT FROM NEW.category_id
      OR OLD.expired IS DISTINCT FROM NEW.expired
      OR OLD.user_id IS DISTINCT FROM NEW.user_id
-     OR OLD.kind IS DISTINCT FROM NEW.kind)
+     OR OLD.kind IS DISTINCT FROM NEW.kind
+     OR OLD.forum_category_id IS DISTINCT FROM NEW.forum_category_id)
   EXECUTE FUNCTION posts_scope_counts();
 
 CREATE OR REPLACE FUNCTION refresh_post_scope_counts() RETURNS void LANGUAGE sql AS $$
@@ -82,7 +95,8 @@ CREATE OR REPLACE FUNCTION refresh_post_scope_counts() RETURNS void LANGUAGE sql
   INSERT INTO post_scope_counts (scope, total)
     SELECT key, count(*)
       FROM posts,
-           unnest(post_every_status_keys(user_id, status, post_type) ||
+           unnest(post_every_status_keys(user_id, status, post_type, store_id, category_id,
+                                         forum_category_id) ||
                   CASE WHEN status = 'active'
                        THEN post_scope_keys(post_type, store_id, category_id, expired, user_id, kind)
                        ELSE '{}'::text[] END) AS key

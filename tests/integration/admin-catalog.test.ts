@@ -511,4 +511,55 @@ describe("the console lists", () => {
     expect(wild.statusCode).toBe(200);
     expect(wild.json().pagination.current_page).toBe(1);
   });
+
+  it("counts each store's and category's posts whatever their status", async () => {
+    const db = t.deps.db;
+    const store = await storeWithDeals();
+    const listed = async (kind: "stores" | "categories", title: string, id: number) => {
+      const response = await moderator.get(
+        `/api/admin/${kind}?search=${encodeURIComponent(title)}&page=1`,
+      );
+      return response.json().items.find((item: { id: number }) => item.id === id).deals;
+    };
+    const category = await db
+      .selectFrom("categories")
+      .select(["id", "title"])
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const counted = async (column: "store_id" | "category_id", id: number) =>
+      Number(
+        (
+          await db
+            .selectFrom("posts")
+            .select((eb) => eb.fn.countAll<string>().as("n"))
+            .where(column, "=", id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const { id } = await db
+      .insertInto("posts")
+      .values({
+        unique_id: "cntstatus01",
+        slug: "held-counted-deal",
+        post_type: "d",
+        kind: "deal",
+        title: "Held counted deal",
+        link: "https://example.com/held-counted",
+        price: 5,
+        status: "pending",
+        store_id: store.id,
+        category_id: category.id,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    expect(await listed("stores", store.title, store.id)).toBe(store.deals + 1);
+    expect(await listed("categories", category.title, category.id)).toBe(
+      await counted("category_id", category.id),
+    );
+    await db.deleteFrom("posts").where("id", "=", id).execute();
+    expect(await listed("stores", store.title, store.id)).toBe(store.deals);
+    expect(await listed("categories", category.title, category.id)).toBe(
+      await counted("category_id", category.id),
+    );
+  });
 });

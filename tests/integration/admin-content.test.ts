@@ -251,6 +251,17 @@ describe("forums and their categories", () => {
       .orderBy("id")
       .executeTakeFirstOrThrow();
 
+    // The console lists each category with its posts of every status (kept by the database).
+    const listedPosts = async (id: number) => {
+      const { forums } = (await moderator.get("/api/admin/forums")).json();
+      const categories = forums.flatMap(
+        (forum: { categories: { id: number }[] }) => forum.categories,
+      );
+      return Number(categories.find((category: { id: number }) => category.id === id)?.posts ?? 0);
+    };
+    expect(await listedPosts(used.id)).toBe(posts);
+    const sameKindBefore = await listedPosts(sameKind.id);
+
     expect(
       (await moderator.post("/api/admin/forum_categories/delete", { id: used.id })).statusCode,
     ).toBe(403);
@@ -269,6 +280,7 @@ describe("forums and their categories", () => {
     });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json().moved).toBe(posts);
+    expect(await listedPosts(sameKind.id)).toBe(sameKindBefore + posts);
     const options = (await publicGet("/api/submit_deal")).json();
     expect(JSON.stringify(options)).not.toContain(`"${used.title}"`);
     const audit = await lastAudit("forum_category.delete");

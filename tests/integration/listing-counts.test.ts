@@ -32,6 +32,10 @@ async function countedByScan(): Promise<Map<string, number>> {
                  WHERE status = 'active' AND user_id IS NOT NULL
       UNION ALL SELECT 'user:' || user_id || ':all' FROM posts WHERE user_id IS NOT NULL
       UNION ALL SELECT 'status:' || status || ':' || post_type FROM posts
+      UNION ALL SELECT 'store:' || store_id || ':all' FROM posts WHERE store_id IS NOT NULL
+      UNION ALL SELECT 'category:' || category_id || ':all' FROM posts WHERE category_id IS NOT NULL
+      UNION ALL SELECT 'forum-category:' || forum_category_id || ':all' FROM posts
+                 WHERE forum_category_id IS NOT NULL
     ) AS keys GROUP BY scope`.execute(t.deps.db);
   return new Map(rows.rows.map((row) => [row.scope, row.total]));
 }
@@ -93,6 +97,8 @@ describe("listing counts kept by the database", () => {
     await sql`UPDATE posts SET kind = 'coupon' WHERE unique_id LIKE 'cnt-a%' AND id % 7 = 2`.execute(
       t.deps.db,
     );
+    await sql`UPDATE posts SET forum_category_id = (SELECT min(id) FROM forum_categories)
+              WHERE unique_id LIKE 'cnt-a%' AND id % 4 = 3`.execute(t.deps.db);
     await sql`UPDATE posts SET user_id = NULL WHERE unique_id LIKE 'cnt-b%' AND id % 3 = 1`.execute(
       t.deps.db,
     );
