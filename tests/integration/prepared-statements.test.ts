@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findCardsByIdsQuery } from "../../core/deals/deal-card-query.ts";
 import { relatedDealsQuery } from "../../core/deals/related-deals.ts";
 import { findScopeCardsQuery } from "../../core/deals/repository.ts";
+import { userDealIdsQuery } from "../../core/profiles/repository.ts";
 import { prepared, preparedStatement } from "../../db/prepared.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
@@ -97,5 +98,22 @@ describe("prepared statements", () => {
         sql.includes(" union all ") ? 3 : 2,
       );
     }
+  });
+
+  it("cover a profile's page of deals, with status and type literals the partial index needs", async () => {
+    const query = userDealIdsQuery(t.deps.db, 7, 1001, 15);
+    const { sql: text, parameters } = query.compile();
+    expect(text).toMatch(/^select \/\* prepared \*\/ /);
+    // posts_feed_user_idx holds `WHERE status = 'active' AND post_type = 'd'`: a plan made once for
+    // every member can walk it (index-only, past the pages before) only if the values are in the text.
+    expect(text).toContain(`"posts"."status" = 'active'`);
+    expect(text).toContain(`"posts"."post_type" = 'd'`);
+    expect(parameters).toEqual([7, 15, 15_000]);
+    // The planner picks that index for the statement (its values written in, for EXPLAIN).
+    const withValues = text.replace(/\$(\d)/g, (_, n: string) => String(parameters[Number(n) - 1]));
+    const plan = await sql<{ "QUERY PLAN": string }>`EXPLAIN ${sql.raw(withValues)}`.execute(
+      t.deps.db,
+    );
+    expect(plan.rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain("posts_feed_user_idx");
   });
 });
