@@ -342,14 +342,21 @@ export function createConsolePostsService(deps: Deps) {
     /** One page of every post, filtered and sorted as the console asks. */
     async list(user: CurrentUser | null, query: PostListInput): Promise<ConsolePostsPage> {
       requirePostAction(user, "update");
-      const { page, sort, ...filter } = query;
-      const [total, rows] = await Promise.all([
-        repo.countPosts(db, filter),
-        repo.findPosts(db, filter, sort, {
-          limit: CONSOLE_PAGE_SIZE,
-          offset: (page - 1) * CONSOLE_PAGE_SIZE,
-        }),
-      ]);
+      const { page, sort, ...fields } = query;
+      const filter: repo.ConsolePostFilter = {
+        ...fields,
+        authorIds: fields.author ? await repo.findAuthorIds(db, fields.author) : undefined,
+      };
+      const [total, rows] =
+        filter.authorIds?.length === 0
+          ? [0, []]
+          : await Promise.all([
+              repo.countPosts(db, filter),
+              repo.findPosts(db, filter, sort, {
+                limit: CONSOLE_PAGE_SIZE,
+                offset: (page - 1) * CONSOLE_PAGE_SIZE,
+              }),
+            ]);
       const at = now();
       return {
         posts: rows.map((row) => presentConsolePost(row, at)),

@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CurrentUser } from "../../core/auth/sessions.ts";
+import { AUTHOR_IDS_MAX } from "../../core/console-posts/repository.ts";
 import { insertMediaRecord } from "../../core/media/image-records.ts";
 import { storeUploadedImage } from "../../core/media/images.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -139,6 +140,32 @@ describe("GET /api/admin/posts", () => {
     expect(percent.length).toBeGreaterThan(0);
     expect(percent.every((p: { title: string }) => p.title.includes("100%"))).toBe(true);
     expect((await list("q=s_o")).json().response.pagination.total).toBe(0);
+  });
+
+  it("filters by an author nobody matches, one member, or more members than are looked up by id", async () => {
+    const db = t.deps.db;
+    const nobody = (await list("author=nobody-at-all-here")).json().response;
+    expect(nobody.posts).toEqual([]);
+    expect(nobody.pagination).toMatchObject({ total: 0, current_page: 1, last_page: 1 });
+
+    // More members match than AUTHOR_IDS_MAX: the filter is applied as a join, with the same result.
+    const broad = await sql<{ id: number }>`
+      INSERT INTO users (name, email, email_verified_at)
+      SELECT 'Broadly Named ' || g, 'broadly-' || g || '@example.com', now()
+      FROM generate_series(1, ${AUTHOR_IDS_MAX + 5}) AS g
+      RETURNING id`.execute(db);
+    const ids = broad.rows.map((row) => Number(row.id));
+    const first = await insertPost(db, { title: "Broad author's deal", user_id: ids[0] });
+    const last = await insertPost(db, { title: "Another broad deal", user_id: ids.at(-1) });
+    const byMany = (await list("author=broadly%20named")).json().response;
+    expect(byMany.posts.map((p: { unique_id: string }) => p.unique_id)).toEqual([
+      last.unique_id,
+      first.unique_id,
+    ]);
+    expect(byMany.pagination.total).toBe(2);
+    const byOne = (await list("author=broadly-1%40example.com")).json().response;
+    expect(byOne.posts.map((p: { unique_id: string }) => p.unique_id)).toEqual([first.unique_id]);
+    expect(byOne.pagination.total).toBe(1);
   });
 
   it("totals each status and type as a count of the posts says, as posts are held, moved and deleted", async () => {
