@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { Database, PostUpdate } from "../../db/schema.ts";
 import { idInText } from "../console-query.ts";
@@ -15,6 +15,17 @@ export type ConsolePostFilter = Omit<PostListInput, "page" | "sort"> & {
 type Filter = ConsolePostFilter;
 type PostsQuery<O> = SelectQueryBuilder<Database, "posts" | "users", O>;
 
+/** The author filter: the member's id, or part of their name or email address. */
+function matchesAuthor(author: string) {
+  const id = idInText(author);
+  return (eb: ExpressionBuilder<Database, "users">) =>
+    eb.or([
+      ...(id === null ? [] : [eb("users.id", "=", id)]),
+      eb("users.name", "ilike", containsPattern(author)),
+      eb("users.email", "ilike", containsPattern(author)),
+    ]);
+}
+
 /** Up to this many members matched by the author filter, their posts are looked up by member. */
 export const AUTHOR_IDS_MAX = 200;
 
@@ -25,17 +36,10 @@ export const AUTHOR_IDS_MAX = 200;
  * rare author made the newest-first list walk every post (3.6 s at a million deals).
  */
 export async function findAuthorIds(db: DbOrTx, author: string): Promise<number[] | null> {
-  const id = idInText(author);
   const rows = await db
     .selectFrom("users")
     .select("users.id")
-    .where((eb) =>
-      eb.or([
-        ...(id === null ? [] : [eb("users.id", "=", id)]),
-        eb("users.name", "ilike", containsPattern(author)),
-        eb("users.email", "ilike", containsPattern(author)),
-      ]),
-    )
+    .where(matchesAuthor(author))
     .limit(AUTHOR_IDS_MAX + 1)
     .execute();
   return rows.length > AUTHOR_IDS_MAX ? null : rows.map((row) => row.id);
@@ -59,15 +63,7 @@ function filtered(db: DbOrTx, filter: Filter) {
       ? query.where("posts.user_id", "in", filter.authorIds)
       : query.where(sql<boolean>`false`);
   } else if (filter.author) {
-    const author = filter.author;
-    const id = idInText(author);
-    query = query.where((eb) =>
-      eb.or([
-        ...(id === null ? [] : [eb("posts.user_id", "=", id)]),
-        eb("users.name", "ilike", containsPattern(author)),
-        eb("users.email", "ilike", containsPattern(author)),
-      ]),
-    );
+    query = query.where(matchesAuthor(filter.author));
   }
   return query;
 }
