@@ -4,6 +4,7 @@
  */
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { keptPostCount } from "../deals/deal-scope.ts";
 import type { CatalogKind } from "./console-schema.ts";
 
 const TABLE = { store: "stores", category: "categories" } as const;
@@ -68,8 +69,7 @@ export async function findCatalogPage(
   const [rows, count] = await Promise.all([
     sql<Record<string, unknown>>`
       SELECT ${selectRecord(kind)},
-             coalesce((SELECT total FROM post_scope_counts
-                        WHERE scope = ${sql.lit(`${kind}:`)} || ${table}.id || ':all'), 0) AS deals
+             ${keptPostCount(kind, `${TABLE[kind]}.id`, "all")} AS deals
       FROM ${table}
       WHERE ${searchFilter(search)}
       ORDER BY lower(title), id

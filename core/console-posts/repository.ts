@@ -59,6 +59,7 @@ function filtered(db: DbOrTx, filter: Filter) {
   if (filter.store_id) query = query.where("posts.store_id", "=", filter.store_id);
   if (filter.category_id) query = query.where("posts.category_id", "=", filter.category_id);
   if (filter.author && filter.authorIds) {
+    // No member matched: a constant false, which the database answers without reading posts.
     query = filter.authorIds.length
       ? query.where("posts.user_id", "in", filter.authorIds)
       : query.where(sql<boolean>`false`);

@@ -347,16 +347,13 @@ export function createConsolePostsService(deps: Deps) {
         ...fields,
         authorIds: fields.author ? await repo.findAuthorIds(db, fields.author) : undefined,
       };
-      const [total, rows] =
-        filter.authorIds?.length === 0
-          ? [0, []]
-          : await Promise.all([
-              repo.countPosts(db, filter),
-              repo.findPosts(db, filter, sort, {
-                limit: CONSOLE_PAGE_SIZE,
-                offset: (page - 1) * CONSOLE_PAGE_SIZE,
-              }),
-            ]);
+      const [total, rows] = await Promise.all([
+        repo.countPosts(db, filter),
+        repo.findPosts(db, filter, sort, {
+          limit: CONSOLE_PAGE_SIZE,
+          offset: (page - 1) * CONSOLE_PAGE_SIZE,
+        }),
+      ]);
       const at = now();
       return {
         posts: rows.map((row) => presentConsolePost(row, at)),

@@ -6,9 +6,10 @@
  * posts_live_category_idx), and the sorts' indexes of migration 017. Only deals carry a store or
  * a category. `liveOnly` ("Hide expired") keeps the lists' live prefix.
  */
+import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import { prepared } from "../../db/prepared.ts";
-import type { PostType } from "../../db/schema.ts";
+import type { PostKind, PostType } from "../../db/schema.ts";
 
 export type DealScope = (
   | { kind: "type"; postType: PostType }
@@ -46,4 +47,17 @@ export async function countScopes(db: DbOrTx, scopes: DealScope[]): Promise<Map<
 
 export async function countScope(db: DbOrTx, scope: DealScope): Promise<number> {
   return (await countScopes(db, [scope])).get(scopeKey(scope))!;
+}
+
+/** Whose posts a count kept per row is of, as its key begins (migration 027). */
+export type KeptCountOwner = "user" | "store" | "category" | "forum-category";
+
+/**
+ * The count the database keeps under `<owner>:<id>:<of>` (migration 027), the id read from
+ * `idColumn` of the row it is selected beside: `all`, every post whatever its status; a post kind,
+ * a member's active posts of that kind. One row read however many posts there are; none is 0.
+ */
+export function keptPostCount(owner: KeptCountOwner, idColumn: string, of: "all" | PostKind) {
+  return sql<number>`coalesce((SELECT total::int FROM post_scope_counts
+    WHERE scope = ${sql.lit(`${owner}:`)} || ${sql.ref(idColumn)} || ${sql.lit(`:${of}`)}), 0)`;
 }

@@ -1,6 +1,7 @@
 /** The console's SQL for forums and their categories (the public read is ./repository.ts). */
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { keptPostCount } from "../deals/deal-scope.ts";
 
 const FORUM_COLUMNS = ["id", "title", "slug", "detail", "type", "position"] as const;
 const CATEGORY_COLUMNS = ["id", "forum_id", "kind", "title", "position"] as const;
@@ -17,11 +18,7 @@ export function findCategoryRows(db: DbOrTx) {
     .selectFrom("forum_categories")
     .select([
       ...CATEGORY_COLUMNS,
-      // Kept by the database (migration 027): one row read however many posts it holds.
-      sql<string>`coalesce((SELECT total FROM post_scope_counts
-                            WHERE scope = 'forum-category:' || forum_categories.id || ':all'), 0)`.as(
-        "posts",
-      ),
+      keptPostCount("forum-category", "forum_categories.id", "all").as("posts"),
     ])
     .orderBy("position")
     .orderBy("id")

@@ -1,30 +1,13 @@
-import { sql, type ExpressionBuilder } from "kysely";
+import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import type { Database, PostKind, PostType } from "../../db/schema.ts";
+import type { PostType } from "../../db/schema.ts";
 import { prepared } from "../../db/prepared.ts";
 import { ACTIVE, findCardsByIds } from "../deals/deal-card-query.ts";
-
-/**
- * How many active posts of a kind the member has: the count the database keeps as posts change
- * (migration 027, key `user:<id>:<kind>`), one row read however many they posted; none is 0.
- */
-function memberPostCount(eb: ExpressionBuilder<Database, "users">, kind: PostKind) {
-  return eb.fn.coalesce(
-    eb
-      .selectFrom("post_scope_counts")
-      .select("post_scope_counts.total")
-      .where(
-        "post_scope_counts.scope",
-        "=",
-        sql<string>`'user:' || users.id || ${sql.lit(`:${kind}`)}`,
-      ),
-    sql.lit(0),
-  );
-}
+import { keptPostCount } from "../deals/deal-scope.ts";
 
 /**
  * A live (not deleted) user with every count a profile shows, in one round trip. The post counts
- * are kept by the database (memberPostCount); the follow counts use the follows primary key and
+ * are kept by the database (keptPostCount); the follow counts use the follows primary key and
  * follows_followee_idx.
  */
 export function findProfileUser(db: DbOrTx, userId: number) {
@@ -46,8 +29,8 @@ export function findProfileUser(db: DbOrTx, userId: number) {
       "users.address",
       "users.created_at",
       "users.verified_educator",
-      memberPostCount(eb, "deal").as("deal_count"),
-      memberPostCount(eb, "coupon").as("coupon_count"),
+      keptPostCount("user", "users.id", "deal").as("deal_count"),
+      keptPostCount("user", "users.id", "coupon").as("coupon_count"),
       eb
         .selectFrom("follows")
         .innerJoin("users as f", "f.id", "follows.follower_id")

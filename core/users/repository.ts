@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { keptPostCount } from "../deals/deal-scope.ts";
 import type { UserRole } from "../../db/schema.ts";
 import type { UsersQueryInput } from "./schema.ts";
 
@@ -54,12 +55,8 @@ export async function listUsers(
     base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
     base
       .select(targetColumns)
-      // Every post of the member, whatever its status: the count the database keeps (migration
-      // 027), one row read however many they posted.
-      .select(
-        sql<number>`coalesce((SELECT total::int FROM post_scope_counts
-                              WHERE scope = 'user:' || users.id || ':all'), 0)`.as("posts_count"),
-      )
+      // Every post of the member, whatever its status.
+      .select(keptPostCount("user", "users.id", "all").as("posts_count"))
       .orderBy("users.id", "desc")
       .limit(pageSize)
       .offset((query.page - 1) * pageSize)
