@@ -1,8 +1,11 @@
 import dns from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
-import net, { BlockList } from "node:net";
+import net from "node:net";
 import type { LinkCheckOutcome } from "../../db/schema.ts";
+import { isAllowedAddress } from "./address-guard.ts";
+
+export { isAllowedAddress };
 
 /**
  * The link check's fetch (docs/decisions/0038-freshness-and-link-check.md): one deal's link,
@@ -10,7 +13,7 @@ import type { LinkCheckOutcome } from "../../db/schema.ts";
  * connect timeout and a deadline for each whole answer, reading at most a few kB of any body.
  *
  * Server-side request forgery: every address a host resolves to is checked before anything
- * connects, a host with any blocked address is refused, and the socket connects to the checked
+ * connects (core/freshness/address-guard.ts), a host with any blocked address is refused, and the socket connects to the checked
  * address itself (a lookup that answers only it), so a second DNS answer cannot switch it.
  */
 
@@ -37,89 +40,6 @@ const WEB_PORTS = new Set([80, 443, 8080, 8443]);
 
 export const USER_AGENT =
   "ChalkboardDealsLinkCheck/1.0 (+checks that shared deals still work; one request per link)";
-
-/** Addresses no check may reach: private, loopback, link-local, CGNAT, multicast, reserved… */
-function blockList(allowLoopback: boolean): BlockList {
-  const list = new BlockList();
-  const v4: [string, number][] = [
-    ["0.0.0.0", 8], // "this network", unspecified
-    ["10.0.0.0", 8], // private
-    ["100.64.0.0", 10], // CGNAT
-    ["169.254.0.0", 16], // link-local (cloud metadata lives here)
-    ["172.16.0.0", 12], // private
-    ["192.0.0.0", 24], // IETF protocol assignments
-    ["192.0.2.0", 24], // documentation
-    ["192.88.99.0", 24], // 6to4 relay
-    ["192.168.0.0", 16], // private
-    ["198.18.0.0", 15], // benchmarking
-    ["198.51.100.0", 24], // documentation
-    ["203.0.113.0", 24], // documentation
-    ["224.0.0.0", 4], // multicast
-    ["240.0.0.0", 4], // reserved, broadcast
-  ];
-  if (!allowLoopback) v4.push(["127.0.0.0", 8]);
-  for (const [address, prefix] of v4) list.addSubnet(address, prefix, "ipv4");
-  const v6: [string, number][] = [
-    ["::", 128], // unspecified
-    ["::", 96], // IPv4-compatible (deprecated)
-    ["64:ff9b::", 96], // NAT64: reaches IPv4 addresses
-    ["64:ff9b:1::", 48], // local NAT64
-    ["100::", 64], // discard
-    ["2001:db8::", 32], // documentation
-    ["2002::", 16], // 6to4: embeds an IPv4 address
-    ["fc00::", 7], // unique local (ULA)
-    ["fe80::", 10], // link-local
-    ["fec0::", 10], // site-local (deprecated)
-    ["ff00::", 8], // multicast
-  ];
-  if (!allowLoopback) v6.push(["::1", 128]);
-  for (const [address, prefix] of v6) list.addSubnet(address, prefix, "ipv6");
-  return list;
-}
-
-const BLOCKED = blockList(false);
-const BLOCKED_BUT_LOOPBACK = blockList(true);
-
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d, however written). */
-function mappedIpv4(address: string): string | null {
-  const groups = expandIpv6(address);
-  if (!groups) return null;
-  if (groups.slice(0, 5).some((g) => g !== 0) || groups[5] !== 0xffff) return null;
-  const [hi, lo] = [groups[6]!, groups[7]!];
-  return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-}
-
-/** An IPv6 address as its eight 16-bit groups, or null when it is not one. */
-function expandIpv6(address: string): number[] | null {
-  if (net.isIPv6(address) === false) return null;
-  let text = address.toLowerCase().split("%")[0]!;
-  // A dotted IPv4 tail becomes two groups.
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split(".").map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const fill = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
-  const groups = [...headGroups, ...Array<string>(fill).fill("0"), ...tailGroups];
-  if (groups.length !== 8) return null;
-  return groups.map((g) => parseInt(g || "0", 16));
-}
-
-/** Whether the check may connect to `address` (an IP literal). */
-export function isAllowedAddress(address: string, allowLoopback = false): boolean {
-  const list = allowLoopback ? BLOCKED_BUT_LOOPBACK : BLOCKED;
-  const family = net.isIP(address);
-  if (family === 4) return !list.check(address, "ipv4");
-  if (family === 6) {
-    const v4 = mappedIpv4(address);
-    if (v4 !== null) return !list.check(v4, "ipv4");
-    return !list.check(address, "ipv6");
-  }
-  return false;
-}
 
 /** A refusal to fetch a link at all: no connection was made. */
 export class LinkRefused extends Error {}
