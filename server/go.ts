@@ -29,6 +29,33 @@ function countsAsClick(request: FastifyRequest): boolean {
   return countsAsView(request.headers["user-agent"]);
 }
 
+/** A fetch metadata header's one value, lower-cased; undefined when the request has none. */
+function fetchMetadata(request: FastifyRequest, name: "sec-fetch-mode" | "sec-fetch-dest") {
+  const value = request.headers[name];
+  return value === undefined ? undefined : String(value).trim().toLowerCase();
+}
+
+/**
+ * Whether the request is a top-level navigation, which is what following a link is. Fetch metadata
+ * says when a browser is doing something else: an <img>, <script> or <link> (`no-cors`), a script's
+ * fetch() (`cors`, `same-origin`), an <iframe> (`navigate` into destination `iframe`). A request
+ * without it (an older browser, curl, an app) is taken as a navigation.
+ */
+function isTopLevelNavigation(request: FastifyRequest): boolean {
+  const mode = fetchMetadata(request, "sec-fetch-mode");
+  const dest = fetchMetadata(request, "sec-fetch-dest");
+  return (mode ?? "navigate") === "navigate" && (dest ?? "document") === "document";
+}
+
+/**
+ * The answer to a /go request that is not a navigation (an image or a script's request, whatever
+ * page made it): 403, without the deal's link and without looking the deal up. Not counted, so
+ * that `<img src="/go/…">` in a page adds no clicks; and not redirected, so that the viewer's
+ * browser sends nothing to the store on its own and a script learns no destination. 403 rather
+ * than 204: the request is refused, not served empty (tests/integration/links.test.ts).
+ */
+const NOT_A_NAVIGATION = "A deal's link is followed by opening it, not loaded by a page.\n";
+
 /** Headers of every /go answer: never stored by a cache, never indexed, no page address leaked on. */
 function linkHeaders(reply: FastifyReply) {
   reply
@@ -39,10 +66,10 @@ function linkHeaders(reply: FastifyReply) {
 }
 
 /**
- * `GET /go/{unique_id}` (issue 11, docs/decisions/0039-honest-links.md): counts the click in the
- * per-day counters (no address, no account, no cookie), then 302 to the deal's link — through its
- * store's affiliate template when it has one. Unknown, held or removed deals, deals with no link and
- * links that are not http(s) answer 404.
+ * `GET /go/{unique_id}` (issue 11, docs/decisions/0039-honest-links.md): for a top-level navigation
+ * only, counts the click in the per-day counters (no address, no account, no cookie), then 302 to
+ * the deal's link — through its store's affiliate template when it has one. Unknown, held or
+ * removed deals, deals with no link and links that are not http(s) answer 404.
  */
 export function registerGoLinks(app: FastifyInstance, services: Services) {
   app.get<{ Params: { uniqueId: string } }>(
@@ -57,6 +84,9 @@ export function registerGoLinks(app: FastifyInstance, services: Services) {
     },
     async (request, reply) => {
       linkHeaders(reply);
+      if (!isTopLevelNavigation(request)) {
+        return reply.code(403).type("text/plain; charset=utf-8").send(NOT_A_NAVIGATION);
+      }
       const target = await orNull(
         services.links.go(request.params.uniqueId, { count: countsAsClick(request) }),
       );

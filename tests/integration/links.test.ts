@@ -169,6 +169,67 @@ describe("GET /go/{unique_id}", () => {
     expect(await postClicks(post.id)).toEqual([]);
   });
 
+  it("counts and follows a top-level navigation, with fetch metadata or without", async () => {
+    const shop = await store();
+    const post = await deal("https://shop.example/navigated", shop.id);
+    const clicked = {
+      "user-agent": BROWSER,
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-site": "same-origin",
+      "sec-fetch-dest": "document",
+      "sec-fetch-user": "?1",
+    };
+    for (const headers of [
+      clicked,
+      { "user-agent": BROWSER, "sec-fetch-mode": "navigate" },
+      { "user-agent": BROWSER },
+    ]) {
+      const response = await go(post.unique_id, headers);
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toBe("https://shop.example/navigated");
+    }
+    expect(await postClicks(post.id)).toEqual([
+      { day: clock.toISOString().slice(0, 10), clicks: 3 },
+    ]);
+    expect(await t.services.links.storeClicks(shop.id)).toBe(3);
+  });
+
+  it("neither counts nor redirects an image, a script's request or a frame: 403", async () => {
+    const shop = await store();
+    const post = await deal("https://shop.example/not-for-images", shop.id);
+    // What a browser sends for <img src="/go/…"> in a description, fetch(), <link>, <iframe>.
+    const requests: Record<string, string>[] = [
+      { "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image", "sec-fetch-site": "same-origin" },
+      { "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image", "sec-fetch-site": "cross-site" },
+      { "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" },
+      { "sec-fetch-mode": "same-origin", "sec-fetch-dest": "empty" },
+      { "sec-fetch-mode": "no-cors", "sec-fetch-dest": "script" },
+      { "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" },
+      { "sec-fetch-dest": "image" },
+      { "sec-fetch-mode": "NO-CORS" },
+    ];
+    for (const metadata of requests) {
+      const response = await go(post.unique_id, { "user-agent": BROWSER, ...metadata });
+      expect(response.statusCode, JSON.stringify(metadata)).toBe(403);
+      expect(response.headers.location).toBeUndefined();
+      expect(response.body).not.toContain("shop.example");
+      expect(response.headers["cache-control"]).toBe("no-store");
+      expect(response.headers["set-cookie"]).toBeUndefined();
+    }
+    // Ten such images on a page viewed by anyone add nothing to the store's clicks.
+    for (let i = 0; i < 10; i++) {
+      await go(post.unique_id, {
+        "user-agent": BROWSER,
+        "sec-fetch-mode": "no-cors",
+        "sec-fetch-dest": "image",
+      });
+    }
+    expect(await postClicks(post.id)).toEqual([]);
+    expect(await t.services.links.storeClicks(shop.id)).toBe(0);
+    // An unknown deal answers the same to an image: nothing is looked up.
+    expect((await go("no-such-deal", { "sec-fetch-mode": "no-cors" })).statusCode).toBe(403);
+  });
+
   it("answers 404 for unknown, held, hidden and removed deals, and counts nothing", async () => {
     for (const id of ["no-such-deal", "x".repeat(60), "%00", "..%2F..%2Fetc"]) {
       const response = await go(id);
