@@ -179,11 +179,12 @@ describe("GET /go/{unique_id}", () => {
       "sec-fetch-dest": "document",
       "sec-fetch-user": "?1",
     };
-    for (const headers of [
+    const navigations: Record<string, string>[] = [
       clicked,
       { "user-agent": BROWSER, "sec-fetch-mode": "navigate" },
       { "user-agent": BROWSER },
-    ]) {
+    ];
+    for (const headers of navigations) {
       const response = await go(post.unique_id, headers);
       expect(response.statusCode).toBe(302);
       expect(response.headers.location).toBe("https://shop.example/navigated");
