@@ -31,6 +31,11 @@ export interface RequestContext {
    */
   doNotCache(): void;
   /**
+   * Told the URL React Router renders: a render for another path and query than the request's is
+   * not stored under the request's (server/plugins/page-cache.ts, `pageRenderedFor`).
+   */
+  renderedFor(url: string): void;
+  /**
    * Work this page does for each visitor besides rendering it (noting a view): done again for
    * every visitor the page cache serves the stored page to, before the page is sent, so quick
    * and in memory.

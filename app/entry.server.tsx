@@ -26,7 +26,9 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const nonce = loadContext.get(requestContext).cspNonce;
+  const context = loadContext.get(requestContext);
+  context.renderedFor(request.url);
+  const nonce = context.cspNonce;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -66,7 +68,7 @@ export default function handleRequest(
           // React Router's handleDocumentRequest.
           if (shellRendered) {
             // The status has gone; the page streamed is not the page: keep it out of the cache.
-            loadContext.get(requestContext).doNotCache();
+            context.doNotCache();
             console.error(error);
           }
         },

@@ -31,7 +31,13 @@ import { registerOAuth } from "./oauth.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { registerHttpCache } from "./plugins/http-cache.ts";
 import { negotiateMediaUrl, registerMedia } from "./plugins/media.ts";
-import { doNotStorePage, onPageCacheHit, registerPageCache } from "./plugins/page-cache.ts";
+import { answerClientError, canonicalRequest, decoratePublicUrl } from "./public-origin.ts";
+import {
+  doNotStorePage,
+  onPageCacheHit,
+  pageRenderedFor,
+  registerPageCache,
+} from "./plugins/page-cache.ts";
 import { RATE_LIMITS, registerRateLimits } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
@@ -110,10 +116,13 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     trustProxy:
       typeof config.trustProxy === "number" ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
-    // Before routing: a format-less image variant URL names its AVIF or WebP file, as the
-    // request's Accept allows (docs/decisions/0064-negotiated-image-formats.md).
-    rewriteUrl: negotiateMediaUrl,
+    clientErrorHandler: answerClientError,
+    // Before routing: every request is one for PUBLIC_URL's host, in origin form
+    // (server/public-origin.ts); then a format-less image variant URL names its AVIF or WebP file,
+    // as the request's Accept allows (docs/decisions/0064-negotiated-image-formats.md).
+    rewriteUrl: canonicalRequest(config.publicUrl, negotiateMediaUrl),
   });
+  decoratePublicUrl(app, config.publicUrl);
 
   const { jobs } = options;
   const deps: Deps = {
@@ -224,6 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           publicConfig: publicConfig(config),
           clientIp: request.ip,
           doNotCache: () => doNotStorePage(request),
+          renderedFor: (url) => pageRenderedFor(request, url),
           onPageCacheHit: (work) => onPageCacheHit(request, work),
           log: request.log,
         });

@@ -175,8 +175,7 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
         return reply.redirect(failedDestination(intent, flow?.next));
       }
       try {
-        const callbackUrl = new URL(request.url, `${request.protocol}://${request.host}`);
-        const identity = await accounts.oauth.complete(callbackUrl, flow);
+        const identity = await accounts.oauth.complete(request.publicUrl, flow);
         const context = {
           userAgent: String(request.headers["user-agent"] ?? ""),
           previousSessionId: request.user?.sessionId,

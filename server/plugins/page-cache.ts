@@ -183,6 +183,26 @@ export function doNotStorePage(request: FastifyRequest): void {
   if (state && !("hit" in state)) state.noStore = true;
 }
 
+/** A target's path and query as a URL parser reads them (`/a/../b?` and `/b` are one page). */
+function pathAndQuery(url: string): string | null {
+  try {
+    const parsed = new URL(url, "http://page.invalid");
+    return parsed.pathname + parsed.search;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stores this request's page only if React Router rendered it for the request's own path and
+ * query: a render of another page (which a Host header carrying a path once caused, see
+ * server/public-origin.ts) never goes in under this path.
+ */
+export function pageRenderedFor(request: FastifyRequest, renderedUrl: string): void {
+  const rendered = pathAndQuery(renderedUrl);
+  if (rendered === null || rendered !== pathAndQuery(request.url)) doNotStorePage(request);
+}
+
 /** Has `work` done again for each visitor a stored copy of this request's page is served to. */
 export function onPageCacheHit(request: FastifyRequest, work: HitWork): void {
   const state = request.pageCache;
