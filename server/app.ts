@@ -160,7 +160,11 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   registerDatabaseFaultHandling(app, db);
   await app.register(cookie);
-  await registerSecurityHeaders(app, { dev, mediaBaseUrl: config.mediaBaseUrl });
+  await registerSecurityHeaders(app, {
+    dev,
+    https: secureCookies,
+    mediaBaseUrl: config.mediaBaseUrl,
+  });
   await registerHttpCache(app);
   // Its answers follow the HTTP cache's (what is public) and precede compression (plain bytes).
   registerPageCache(app, { changes: deps.changes, enabled: config.pageCache && !dev });

@@ -1,14 +1,26 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { registerSecurityHeaders } from "./security-headers.ts";
+import { PERMISSIONS_POLICY, registerSecurityHeaders } from "./security-headers.ts";
+
+async function headersOf(options: { https?: boolean; mediaBaseUrl?: string; url?: string } = {}) {
+  const app = Fastify();
+  await registerSecurityHeaders(app, {
+    dev: false,
+    https: options.https ?? false,
+    mediaBaseUrl: options.mediaBaseUrl,
+  });
+  app.get("/", (_request, reply) => reply.type("text/html").send("<p>hi</p>"));
+  app.get("/assets/app.js", (_request, reply) =>
+    reply.type("application/javascript").send("void 0"),
+  );
+  const response = await app.inject({ method: "GET", url: options.url ?? "/" });
+  await app.close();
+  return response.headers;
+}
 
 async function imageSources(mediaBaseUrl?: string): Promise<string> {
-  const app = Fastify();
-  await registerSecurityHeaders(app, { dev: false, mediaBaseUrl });
-  app.get("/", (_request, reply) => reply.type("text/html").send("<p>hi</p>"));
-  const response = await app.inject({ method: "GET", url: "/" });
-  await app.close();
-  return /img-src [^;]*/.exec(String(response.headers["content-security-policy"]))![0];
+  const headers = await headersOf({ mediaBaseUrl });
+  return /img-src [^;]*/.exec(String(headers["content-security-policy"]))![0];
 }
 
 describe("Content-Security-Policy img-src", () => {
@@ -23,5 +35,23 @@ describe("Content-Security-Policy img-src", () => {
     expect(await imageSources("https://media.example.com")).toBe(
       "img-src 'self' data: blob: https: https://media.example.com",
     );
+  });
+});
+
+describe("transport and feature headers", () => {
+  it("sends Strict-Transport-Security only when the site is served over HTTPS", async () => {
+    expect((await headersOf({ https: false }))["strict-transport-security"]).toBeUndefined();
+    expect((await headersOf({ https: true }))["strict-transport-security"]).toMatch(/^max-age=\d+/);
+  });
+
+  it("turns off the browser features the site does not use, on documents", async () => {
+    const policy = String((await headersOf())["permissions-policy"]);
+    expect(policy).toBe(PERMISSIONS_POLICY);
+    for (const feature of ["camera=()", "microphone=()", "geolocation=()", "usb=()"]) {
+      expect(policy).toContain(feature);
+    }
+    expect(policy).toContain('payment=(self "https://js.stripe.com")');
+    // A build script is no document: it goes without.
+    expect((await headersOf({ url: "/assets/app.js" }))["permissions-policy"]).toBeUndefined();
   });
 });

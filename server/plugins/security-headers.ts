@@ -55,6 +55,31 @@ function pageScriptSources(
   return ["'self'", ...inline, "https://js.stripe.com"].join(" ");
 }
 
+/**
+ * Browser features the site never uses, turned off for its pages and anything framed in them, so
+ * that no script that got in (or a framed page) can ask for them. Payment stays for the site and
+ * Stripe's frame (the payment page's Payment Request button). Only features Chromium knows are
+ * named: an unknown one is logged as an error on every page.
+ */
+export const PERMISSIONS_POLICY = [
+  "accelerometer=()",
+  "camera=()",
+  "display-capture=()",
+  "geolocation=()",
+  "gyroscope=()",
+  "hid=()",
+  "idle-detection=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  'payment=(self "https://js.stripe.com")',
+  "publickey-credentials-get=()",
+  "serial=()",
+  "usb=()",
+  "xr-spatial-tracking=()",
+  "browsing-topics=()",
+].join(", ");
+
 const NONCE_BYTES = 16;
 /** Random bytes drawn for many nonces at once: one call per request cost more than the page cache's hit. */
 const noncePool = Buffer.alloc(NONCE_BYTES * 256);
@@ -81,6 +106,7 @@ export function newCspNonce(): string {
 const DOCUMENT_ONLY_HEADERS = [
   "content-security-policy",
   "cross-origin-opener-policy",
+  "permissions-policy",
   "origin-agent-cluster",
   "x-dns-prefetch-control",
   "x-download-options",
@@ -103,17 +129,21 @@ export function isBuildScriptOrSheet(url: string, contentType: string): boolean 
  * from the site itself, Stripe's script on the payment page, and the inline scripts that carry
  * this response's nonce, which only React Router's own scripts are given; a page the page cache
  * serves as stored admits those same scripts by their hashes instead.
+ * Strict-Transport-Security only when the site is served over HTTPS (`https`: PUBLIC_URL's
+ * scheme): over plain HTTP it says nothing true, and a site that later moves to another host name
+ * would find browsers refusing it.
  * Nothing here reads or buffers the body: caching is server/plugins/http-cache.ts.
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  options: { dev: boolean; mediaBaseUrl?: string },
+  options: { dev: boolean; https: boolean; mediaBaseUrl?: string },
 ) {
   const { dev } = options;
   const imageSources = mediaImageSource(options.mediaBaseUrl);
   await app.register(helmet, {
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: options.https,
     crossOriginResourcePolicy: { policy: "same-site" },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
@@ -131,6 +161,7 @@ export async function registerSecurityHeaders(
       return payload;
     }
     const isHtml = contentType.startsWith("text/html");
+    reply.header("permissions-policy", PERMISSIONS_POLICY);
     reply.header(
       "content-security-policy",
       policy(
