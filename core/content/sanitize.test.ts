@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { htmlToText, sanitizeCommentHtml, sanitizeRichHtml, textToHtml } from "./sanitize.ts";
+import {
+  htmlToText,
+  imageSources,
+  sanitizeCommentHtml,
+  sanitizeRichHtml,
+  textToHtml,
+} from "./sanitize.ts";
 
 const LINK_ATTRIBUTES = 'rel="nofollow ugc noopener" target="_blank"';
 
@@ -53,20 +59,71 @@ describe.each([
 });
 
 describe("rich HTML", () => {
-  it("keeps headings, preformatted text, rules and https images, which load lazily", () => {
+  it("keeps headings, preformatted text, rules and the site's images, which load lazily", () => {
     expect(sanitizeRichHtml("<h2>A</h2><h3>B</h3><h4>C</h4><pre><code>x</code></pre><hr>")).toBe(
       "<h2>A</h2><h3>B</h3><h4>C</h4><pre><code>x</code></pre><hr />",
     );
     expect(
-      sanitizeRichHtml('<img src="https://img.test/a.png" alt="a" width="10" onerror="x()">'),
-    ).toBe('<img src="https://img.test/a.png" alt="a" width="10" loading="lazy" />');
+      sanitizeRichHtml('<img src=" /media/deals/q3Xb.webp " alt="a" width="10" onerror="x()">'),
+    ).toBe('<img src="/media/deals/q3Xb.webp" alt="a" width="10" loading="lazy" />');
   });
 
-  it("refuses image sources other than https", () => {
-    expect(sanitizeRichHtml('<img src="http://img.test/a.png">')).toBe('<img loading="lazy" />');
-    expect(sanitizeRichHtml('<img src="data:image/png;base64,AAAA">')).toBe(
-      '<img loading="lazy" />',
+  it.each([
+    ["an outside https image", "https://img.test/a.png"],
+    ["http", "http://img.test/a.png"],
+    ["data:", "data:image/png;base64,AAAA"],
+    ["javascript:", "javascript:alert(1)"],
+    ["a protocol-relative address", "//img.test/a.png"],
+    ["/go/, which counts a click", "/go/abc123"],
+    ["/go/ behind an entity", "&#47;go/abc123"],
+    ["another path of the site", "/api/user_deleted"],
+    ["a relative path", "media/deals/a.webp"],
+    ["a media path that climbs out", "/media/../go/abc123"],
+    ["an encoded media path", "/media/deals%2F..%2F..%2Fgo"],
+    ["a media path with a query", "/media/deals/a.webp?x=1"],
+    ["a media path with a backslash", "/media/\\evil.test/a.png"],
+    ["an empty src", ""],
+  ])("drops an image whose src is %s, keeping the text around it", (_, src) => {
+    expect(sanitizeRichHtml(`<p>before<img src="${src}" alt="x">after</p>`)).toBe(
+      "<p>beforeafter</p>",
     );
+  });
+
+  it("drops an image without a src", () => {
+    expect(sanitizeRichHtml('<p><img alt="x"></p>')).toBe("<p></p>");
+  });
+
+  it("replaces the sources it is given by their stored copies, and drops the rest", () => {
+    const images = new Map([["https://img.test/a.png?x=1&y=2", "/media/deals/copy.webp"]]);
+    expect(
+      sanitizeRichHtml(
+        '<img src=" https://img.test/a.png?x=1&amp;y=2 " alt="a">' +
+          '<img src="https://img.test/other.png"><img src="/media/deals/kept.webp">',
+        { images },
+      ),
+    ).toBe(
+      '<img src="/media/deals/copy.webp" alt="a" loading="lazy" />' +
+        '<img src="/media/deals/kept.webp" loading="lazy" />',
+    );
+    // A map cannot bring in what is not site media.
+    expect(
+      sanitizeRichHtml('<img src="https://img.test/a.png">', {
+        images: new Map([["https://img.test/a.png", "/go/abc"]]),
+      }),
+    ).toBe("");
+  });
+});
+
+describe("imageSources", () => {
+  it("lists each image's src once, decoded and trimmed, https and relative only", () => {
+    expect(
+      imageSources(
+        '<p><img src=" https://img.test/a.png?x=1&amp;y=2 "><img src="http://img.test/b.png">' +
+          '<img src="/go/abc"><img src="https://img.test/a.png?x=1&y=2"><img alt="none">' +
+          '<img src="data:image/png;base64,AAAA"><img src="/media/deals/a.webp"></p>' +
+          '<script><img src="https://hidden.test/x.png"></script>',
+      ),
+    ).toEqual(["https://img.test/a.png?x=1&y=2", "/go/abc", "/media/deals/a.webp"]);
   });
 });
 

@@ -11,10 +11,13 @@ export { isAllowedAddress };
  * The link check's fetch (docs/decisions/0038-freshness-and-link-check.md): one deal's link,
  * followed by hand through at most 5 redirects, HEAD first and GET when HEAD is refused, with a
  * connect timeout and a deadline for each whole answer, reading at most a few kB of any body.
+ * `fetchBody` is the same fetch reading a whole bounded body: the images copied into posts
+ * (core/media/outside-images.ts, docs/decisions/0074-images-in-user-html.md).
  *
  * Server-side request forgery: every address a host resolves to is checked before anything
- * connects (core/freshness/address-guard.ts), a host with any blocked address is refused, and the socket connects to the checked
- * address itself (a lookup that answers only it), so a second DNS answer cannot switch it.
+ * connects (core/freshness/address-guard.ts), a host with any blocked address is refused, and the
+ * socket connects to the checked address itself (a lookup that answers only it), so a second DNS
+ * answer cannot switch it.
  */
 
 export interface LinkCheckSettings {
@@ -95,12 +98,32 @@ export class LinkFailed extends Error {}
 interface Answer {
   status: number;
   location: string | undefined;
+  /** The whole body of a 2xx answer, when the request collected it. */
+  body?: Buffer;
 }
 
-/** One request to a checked address: its status and Location, at most a few kB of body read. */
+/** What one request sends and how much of the answer it reads. */
+interface RequestSpec {
+  method: "HEAD" | "GET";
+  userAgent: string;
+  accept: string;
+  /**
+   * "peek": at most settings.maxBodyBytes are read and the answer is then taken as it is (the link
+   * check). "collect": a 2xx answer's whole body, which fails above settings.maxBodyBytes.
+   */
+  read: "peek" | "collect";
+}
+
+const LINK_CHECK_REQUEST = {
+  userAgent: USER_AGENT,
+  accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+  read: "peek",
+} as const;
+
+/** One request to a checked address: its status and Location, and as much body as `spec` says. */
 function fetchOnce(
   target: Target,
-  method: "HEAD" | "GET",
+  spec: RequestSpec,
   settings: LinkCheckSettings,
   signal: AbortSignal | undefined,
 ): Promise<Answer> {
@@ -121,14 +144,14 @@ function fetchOnce(
     };
     const onAbort = () => finish(new LinkFailed("the check was stopped"));
     const request = (secure ? https : http).request({
-      method,
+      method: spec.method,
       protocol: url.protocol,
       hostname: host,
       port: url.port || (secure ? 443 : 80),
       path: `${url.pathname}${url.search}`,
       headers: {
-        "user-agent": USER_AGENT,
-        accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+        "user-agent": spec.userAgent,
+        accept: spec.accept,
         "accept-encoding": "identity",
       },
       agent: false,
@@ -163,18 +186,33 @@ function fetchOnce(
       finish(new LinkFailed(`the connection failed: ${error.message}`)),
     );
     request.on("response", (response) => {
-      const answer = {
+      const answer: Answer = {
         status: response.statusCode ?? 0,
         location: response.headers.location,
       };
+      const collect = spec.read === "collect" && answer.status >= 200 && answer.status < 300;
+      if (spec.read === "collect" && !collect) return finish(null, answer);
+      const tooLarge = () =>
+        new LinkFailed(`the answer is larger than ${sizeText(settings.maxBodyBytes)}`);
+      if (collect && Number(response.headers["content-length"]) > settings.maxBodyBytes) {
+        return finish(tooLarge());
+      }
+      const chunks: Buffer[] = [];
       let read = 0;
       response.on("data", (chunk: Buffer) => {
         read += chunk.length;
-        // Enough to know the page answers: the rest is not read (a 10 MB page costs a few kB).
-        if (read >= settings.maxBodyBytes) finish(null, answer);
+        if (!collect) {
+          // Enough to know the page answers: the rest is not read (a 10 MB page costs a few kB).
+          if (read >= settings.maxBodyBytes) finish(null, answer);
+        } else if (read > settings.maxBodyBytes) finish(tooLarge());
+        else chunks.push(chunk);
       });
-      response.on("end", () => finish(null, answer));
-      response.on("error", () => finish(null, answer));
+      response.on("end", () =>
+        finish(null, collect ? { ...answer, body: Buffer.concat(chunks) } : answer),
+      );
+      response.on("error", () =>
+        collect ? finish(new LinkFailed("the answer was cut short")) : finish(null, answer),
+      );
     });
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort);
@@ -263,9 +301,19 @@ export async function checkLink(
     let answer: Answer;
     try {
       const target = await vet(url, settings, resolve);
-      answer = await fetchOnce(target, "HEAD", settings, options.signal);
+      answer = await fetchOnce(
+        target,
+        { ...LINK_CHECK_REQUEST, method: "HEAD" },
+        settings,
+        options.signal,
+      );
       if (RETRY_WITH_GET.has(answer.status)) {
-        answer = await fetchOnce(target, "GET", settings, options.signal);
+        answer = await fetchOnce(
+          target,
+          { ...LINK_CHECK_REQUEST, method: "GET" },
+          settings,
+          options.signal,
+        );
       }
     } catch (error) {
       if (error instanceof LinkRefused)
@@ -308,6 +356,72 @@ export async function checkLink(
     }
     return result("failed", status, `The store answered ${status} (${statusText(status)}).`);
   }
+}
+
+export interface FetchedBody {
+  body: Buffer;
+  /** The address the body came from, after redirects. */
+  finalUrl: string;
+}
+
+/**
+ * One GET of an address a user supplied, through the link check's guard and limits: each hop of at
+ * most `maxRedirects` redirects is vetted before it connects, and a 2xx answer's whole body is
+ * read, at most `maxBodyBytes`. Throws LinkRefused when a hop is refused (nothing connected to it)
+ * and LinkFailed for any other failure, another final status included.
+ */
+export async function fetchBody(
+  link: string,
+  options: {
+    userAgent: string;
+    accept: string;
+    settings?: Partial<LinkCheckSettings>;
+    signal?: AbortSignal;
+    resolve?: Resolver;
+  },
+): Promise<FetchedBody> {
+  const settings = { ...LINK_CHECK_DEFAULTS, ...options.settings };
+  const resolve = options.resolve ?? systemResolver;
+  const spec: RequestSpec = {
+    method: "GET",
+    userAgent: options.userAgent,
+    accept: options.accept,
+    read: "collect",
+  };
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    throw new LinkRefused("not a web address");
+  }
+  const seen = new Set([url.href]);
+  for (let redirects = 0; ; redirects++) {
+    const answer = await fetchOnce(
+      await vet(url, settings, resolve),
+      spec,
+      settings,
+      options.signal,
+    );
+    if (answer.body) return { body: answer.body, finalUrl: url.href };
+    if (!redirectStatuses.has(answer.status) || !answer.location) {
+      throw new LinkFailed(`${url.host} answered ${answer.status} (${statusText(answer.status)})`);
+    }
+    if (redirects >= settings.maxRedirects) {
+      throw new LinkFailed(`more than ${settings.maxRedirects} redirects`);
+    }
+    try {
+      url = new URL(answer.location, url);
+    } catch {
+      throw new LinkFailed("a redirect to an address that is not valid");
+    }
+    if (seen.has(url.href)) throw new LinkFailed("the redirects go round in a loop");
+    seen.add(url.href);
+  }
+}
+
+function sizeText(bytes: number): string {
+  const mb = 1024 * 1024;
+  return bytes >= mb ? `${Math.round((bytes / mb) * 10) / 10} MB` : `${Math.ceil(bytes / 1024)} kB`;
 }
 
 function statusText(status: number): string {

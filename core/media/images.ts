@@ -6,6 +6,7 @@ import { MAX_UPLOAD_BYTES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
 import { deleteMediaRecord, deleteSiteMediaRecord } from "./image-records.ts";
+import { MEDIA_URL_PREFIX } from "./media-path.ts";
 import { mediaContentType, type MediaStorage } from "./storage.ts";
 import {
   VARIANT_FORMATS,
@@ -198,6 +199,11 @@ async function removeStoredFile({ media, log }: MediaDeps, relativePath: string)
   }
 }
 
+/** Removes stored images nothing refers to (a write that failed after storing them). */
+export async function removeStoredImages(deps: MediaDeps, images: readonly StoredImage[]) {
+  for (const image of images) await removeStoredFile(deps, image.path);
+}
+
 /**
  * Stores an uploaded image (if any) before `write` and removes it again if `write` fails, so a
  * refused or failed request leaves neither a row nor a file behind.
@@ -226,8 +232,6 @@ export async function withStoredImage<T>(
     throw error;
   }
 }
-
-const MEDIA_URL_PREFIX = "/media/";
 
 /**
  * Lets go of an image a user uploaded once nothing shows it any more (a replaced avatar, the picture

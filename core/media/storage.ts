@@ -5,6 +5,7 @@ import type { Readable } from "node:stream";
 import type * as S3SdkModule from "@aws-sdk/client-s3";
 import type { Config, S3Config } from "../../config/env.ts";
 import { onFirstUse } from "../on-first-use.ts";
+import { isMediaPath } from "./media-path.ts";
 import { mediaUrl } from "./variants.ts";
 
 /**
@@ -54,19 +55,8 @@ export interface S3MediaStorage extends MediaStorageBase {
 
 export class MediaPathError extends Error {}
 
-/**
- * A path below the media root as this site makes them: folders and names of letters, digits,
- * `_`, `-` and dots, never `..`, never absolute, never a backslash or an encoded character.
- */
-const SAFE_PATH = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
-
-export function isMediaPath(relativePath: string): boolean {
-  return (
-    relativePath.length <= 512 &&
-    SAFE_PATH.test(relativePath) &&
-    !relativePath.split("/").includes("..")
-  );
-}
+/** A path below the media root as this site makes them (core/media/media-path.ts). */
+export { isMediaPath };
 
 function checked(relativePath: string): string {
   if (!isMediaPath(relativePath)) {
