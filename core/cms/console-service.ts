@@ -3,9 +3,14 @@ import type { CurrentUser } from "../auth/sessions.ts";
 import { requireContentRole } from "../console/content-policy.ts";
 import { APPROVED_WISHLIST, compactOrder, moveRow, nextPosition } from "../console/ordered-rows.ts";
 import { isUniqueViolation } from "../console/unique-violation.ts";
-import { htmlToText, sanitizeRichHtml } from "../content/sanitize.ts";
+import { htmlToText, imageSources, sanitizeRichHtml } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import {
+  recordCopiedImages,
+  withCopiedImages,
+  type CopiedImages,
+} from "../media/outside-images.ts";
 import {
   presentFeaturedRow,
   presentPageForEditing,
@@ -38,14 +43,18 @@ function slugTaken(slug: string, title: string) {
   });
 }
 
-/** The page's HTML through the site's allow-list; a page with nothing to read is refused. */
-function cleanDetail(html: string): string {
-  const detail = sanitizeRichHtml(html);
-  if (!htmlToText(detail) && !/<img\s/i.test(detail)) {
-    throw new ValidationError({ detail: "Write the page's text: a page cannot be empty." });
-  }
+/**
+ * The page's HTML through the site's allow-list, its outside images replaced by their stored
+ * copies (`images`, core/media/outside-images.ts); a page with nothing to show is refused.
+ */
+function cleanDetail(html: string, images?: ReadonlyMap<string, string>): string {
+  const detail = sanitizeRichHtml(html, { images });
+  if (!htmlToText(detail) && !/<img\s/i.test(detail)) throw emptyPage();
   return detail;
 }
+
+const emptyPage = () =>
+  new ValidationError({ detail: "Write the page's text: a page cannot be empty." });
 
 /**
  * What the site owner curates besides the catalogue (issue 10): CMS pages with the rich editor
@@ -74,10 +83,26 @@ export function createCmsConsoleService(deps: Deps) {
     actor: CurrentUser,
     input: PageCreateInput & { id?: number },
   ): Promise<PageForEditing> {
-    const detail = cleanDetail(input.detail);
+    // Nothing is fetched for a page with neither words nor images.
+    if (!htmlToText(sanitizeRichHtml(input.detail)) && !imageSources(input.detail).length) {
+      throw emptyPage();
+    }
+    // Its outside images are copied before the transaction, which records them.
+    return withCopiedImages(deps, input.detail, "site", (copied) =>
+      savePageCopied(actor, input, copied),
+    );
+  }
+
+  async function savePageCopied(
+    actor: CurrentUser,
+    input: PageCreateInput & { id?: number },
+    copied: CopiedImages,
+  ): Promise<PageForEditing> {
+    const detail = cleanDetail(input.detail, copied.sources);
     const values = { slug: input.slug, title: input.title, detail };
     try {
       const saved = await db.transaction().execute(async (tx) => {
+        await recordCopiedImages(tx, actor.id, copied);
         const holder = await repo.findPageBySlug(tx, input.slug);
         if (holder && holder.id !== input.id) throw slugTaken(input.slug, holder.title);
         if (input.id === undefined) {

@@ -5,6 +5,11 @@ import { lastPage } from "../constants.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { releaseUserImage } from "../media/images.ts";
+import {
+  recordCopiedImages,
+  withCopiedImages,
+  type CopiedImages,
+} from "../media/outside-images.ts";
 import { applyModeration } from "../moderation/service.ts";
 import { productForLink } from "../prices/product-of-link.ts";
 import { uniqueId as uniqueIdSchema } from "../posts/schema.ts";
@@ -125,12 +130,19 @@ export function createConsolePostsService(deps: Deps) {
     return errors;
   }
 
-  /** The post's audited fields after the edit, the derived ones worked out again. */
-  function editedFields(post: EditablePost, input: PostUpdateInput) {
+  /**
+   * The post's audited fields after the edit, the derived ones worked out again; `images` are the
+   * stored copies of the new description's outside images.
+   */
+  function editedFields(
+    post: EditablePost,
+    input: PostUpdateInput,
+    images: ReadonlyMap<string, string> | undefined,
+  ) {
     const description =
       input.description === undefined
         ? null
-        : cleanDescription(input.description, "description", DEAL_MESSAGES.description);
+        : cleanDescription(input.description, "description", DEAL_MESSAGES.description, images);
     const current = auditedFields(post);
     const title = input.title ?? post.title;
     if (post.post_type === "g") {
@@ -338,6 +350,57 @@ export function createConsolePostsService(deps: Deps) {
     return { action: "delete", changed: input.ids, unchanged: [], removed };
   }
 
+  /** The edit itself, in one transaction with its audit entry, the post locked. */
+  async function updateLocked(
+    actor: CurrentUser,
+    input: PostUpdateInput,
+    copied: CopiedImages | null,
+  ) {
+    const at = now();
+    const result = await db.transaction().execute(async (tx) => {
+      const [post] = await repo.lockPosts(tx, [input.unique_id]);
+      if (!post) throw new NotFoundError(NOT_FOUND);
+      if (post.post_type === "g") {
+        const sent = DEAL_ONLY_FIELDS.filter((field) => input[field] !== undefined);
+        if (sent.length) {
+          throw new ValidationError(
+            Object.fromEntries(sent.map((field) => [field, EDIT_MESSAGES.notForDiscussion])),
+          );
+        }
+      }
+      const errors = await checkReferences(tx, post, input);
+      if (Object.keys(errors).length) throw new ValidationError(errors);
+      const { next, descriptionText, linkKey } = editedFields(post, input, copied?.sources);
+      const { before, after } = changedFields(auditedFields(post), next);
+      const changed = Object.keys(after);
+      if (changed.length === 0) return { post: { ...post }, changed };
+      // A new link key regroups the deal by its new link (core/prices).
+      const regroup = linkKey !== undefined && linkKey !== post.link_key;
+      const productId = regroup ? await productForLink(tx, linkKey, at) : undefined;
+      await repo.updatePost(tx, post.id, {
+        ...(after as Partial<Audited>),
+        ...(regroup ? { product_id: productId } : {}),
+        ...(descriptionText !== undefined && "description" in after
+          ? { description_text: descriptionText }
+          : {}),
+        ...(linkKey !== undefined && "link" in after ? { link_key: linkKey } : {}),
+        updated_at: at,
+      });
+      if (copied) await recordCopiedImages(tx, actor.id, copied);
+      await recordAudit(tx, actor, {
+        action: "post.update",
+        itemType: post.post_type,
+        itemId: post.unique_id,
+        reason: input.reason,
+        before,
+        after,
+      });
+      return { post: { ...post, title: next.title, slug: next.slug }, changed };
+    });
+    if (result.changed.length) changes.emit("posts");
+    return result;
+  }
+
   return {
     /** One page of every post, filtered and sorted as the console asks. */
     async list(user: CurrentUser | null, query: PostListInput): Promise<ConsolePostsPage> {
@@ -380,48 +443,16 @@ export function createConsolePostsService(deps: Deps) {
      */
     async update(user: CurrentUser | null, input: PostUpdateInput) {
       const actor = requirePostAction(user, "update");
-      const at = now();
-      const result = await db.transaction().execute(async (tx) => {
-        const [post] = await repo.lockPosts(tx, [input.unique_id]);
-        if (!post) throw new NotFoundError(NOT_FOUND);
-        if (post.post_type === "g") {
-          const sent = DEAL_ONLY_FIELDS.filter((field) => input[field] !== undefined);
-          if (sent.length) {
-            throw new ValidationError(
-              Object.fromEntries(sent.map((field) => [field, EDIT_MESSAGES.notForDiscussion])),
-            );
-          }
-        }
-        const errors = await checkReferences(tx, post, input);
-        if (Object.keys(errors).length) throw new ValidationError(errors);
-        const { next, descriptionText, linkKey } = editedFields(post, input);
-        const { before, after } = changedFields(auditedFields(post), next);
-        const changed = Object.keys(after);
-        if (changed.length === 0) return { post: { ...post }, changed };
-        // A new link key regroups the deal by its new link (core/prices).
-        const regroup = linkKey !== undefined && linkKey !== post.link_key;
-        const productId = regroup ? await productForLink(tx, linkKey, at) : undefined;
-        await repo.updatePost(tx, post.id, {
-          ...(after as Partial<Audited>),
-          ...(regroup ? { product_id: productId } : {}),
-          ...(descriptionText !== undefined && "description" in after
-            ? { description_text: descriptionText }
-            : {}),
-          ...(linkKey !== undefined && "link" in after ? { link_key: linkKey } : {}),
-          updated_at: at,
-        });
-        await recordAudit(tx, actor, {
-          action: "post.update",
-          itemType: post.post_type,
-          itemId: post.unique_id,
-          reason: input.reason,
-          before,
-          after,
-        });
-        return { post: { ...post, title: next.title, slug: next.slug }, changed };
-      });
-      if (result.changed.length) changes.emit("posts");
-      return result;
+      if (input.description === undefined) return updateLocked(actor, input, null);
+      // A new description's outside images are copied before the transaction (never while it
+      // holds the post's lock), and only for a post that exists and a description with words.
+      const found = await repo.findPostForEdit(db, input.unique_id);
+      if (!found) throw new NotFoundError(NOT_FOUND);
+      cleanDescription(input.description, "description", DEAL_MESSAGES.description);
+      const folder = found.post_type === "g" ? "discussions" : "deals";
+      return withCopiedImages(deps, input.description, folder, (copied) =>
+        updateLocked(actor, input, copied),
+      );
     },
 
     /**

@@ -11,10 +11,16 @@ import { linkKey, slugify } from "./identity.ts";
 
 /**
  * A description as stored: sanitised HTML and its plain text. An editor left with markup but no
- * words counts as empty (a ValidationError for `field`).
+ * words counts as empty (a ValidationError for `field`). `images` are the stored copies of its
+ * outside images (core/media/outside-images.ts); any other image that is not site media goes.
  */
-export function cleanDescription(html: string, field: string, message: string) {
-  const description = sanitizeRichHtml(html);
+export function cleanDescription(
+  html: string,
+  field: string,
+  message: string,
+  images?: ReadonlyMap<string, string>,
+) {
+  const description = sanitizeRichHtml(html, { images });
   const descriptionText = htmlToText(description);
   if (!descriptionText) throw new ValidationError({ [field]: message });
   return { description, description_text: descriptionText };

@@ -5,6 +5,7 @@ import { queueAlertMatching } from "../alerts/jobs.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { withStoredImage } from "../media/images.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
+import { recordCopiedImages, withCopiedImages } from "../media/outside-images.ts";
 import { holdsNewPost } from "../moderation/holding.ts";
 import { assertLinksAllowed, linksInHtml } from "../settings/blocked-domains.ts";
 import {
@@ -91,46 +92,57 @@ export function createSubmissionsService(deps: Deps) {
 
       // Deal images are shown on cards and the deal page in responsive sizes.
       const upload = { bytes: image, folder: "deals", variants: true } as const;
-      const created = await withStoredImage(deps, upload, (stored) =>
-        db.transaction().execute(async (tx) => {
-          if (key) {
-            await repo.lockLinkKey(tx, key);
-            await refuseDuplicate(await repo.findLiveDealByLinkKey(tx, key, at));
-          }
-          // A new member's first post may wait for a moderator (core/moderation/holding.ts).
-          const held = await holdsNewPost(tx, poster.id, at);
-          const post = await repo.insertPost(tx, {
-            unique_id: newUniqueId(),
-            slug: derived.slug,
-            post_type: "d",
-            kind: derived.kind,
-            status: held ? "pending" : "active",
-            user_id: poster.id,
-            forum_category_id: deal.deal_category,
-            store_id: deal.store_id,
-            category_id: deal.category_id,
-            title: deal.title,
-            ...content,
-            image_url: stored?.url ?? deal.deal_image ?? "",
-            price: deal.price ?? null,
-            discount: derived.discount,
-            link: deal.link ?? "",
-            link_key: key,
-            // Grouped with the other deals of its link, for price history (core/prices).
-            product_id: await productForLink(tx, key, at),
-            coupon_code: deal.coupon_code ?? "",
-            expires_at: deal.expiry ? expiryEndsAt(deal.expiry) : null,
-            created_at: at,
-            updated_at: at,
-          });
-          if (stored) await insertMediaRecord(tx, poster.id, stored);
-          // Keyword alerts (issue 12): a public deal is matched now; a held one on approval.
-          if (!held) {
-            await queueAlertMatching(deps.jobs, tx, { postId: post.id, trigger: "publish" });
-          }
-          return post;
-        }),
-      );
+      // Outside images in the description are copied first, outside the transaction.
+      const html = deal.deal_description;
+      const created = await withCopiedImages(deps, html, "deals", (copied) => {
+        const description = cleanDescription(
+          html,
+          "deal_description",
+          DEAL_MESSAGES.description,
+          copied.sources,
+        );
+        return withStoredImage(deps, upload, (stored) =>
+          db.transaction().execute(async (tx) => {
+            if (key) {
+              await repo.lockLinkKey(tx, key);
+              await refuseDuplicate(await repo.findLiveDealByLinkKey(tx, key, at));
+            }
+            // A new member's first post may wait for a moderator (core/moderation/holding.ts).
+            const held = await holdsNewPost(tx, poster.id, at);
+            const post = await repo.insertPost(tx, {
+              unique_id: newUniqueId(),
+              slug: derived.slug,
+              post_type: "d",
+              kind: derived.kind,
+              status: held ? "pending" : "active",
+              user_id: poster.id,
+              forum_category_id: deal.deal_category,
+              store_id: deal.store_id,
+              category_id: deal.category_id,
+              title: deal.title,
+              ...description,
+              image_url: stored?.url ?? deal.deal_image ?? "",
+              price: deal.price ?? null,
+              discount: derived.discount,
+              link: deal.link ?? "",
+              link_key: key,
+              // Grouped with the other deals of its link, for price history (core/prices).
+              product_id: await productForLink(tx, key, at),
+              coupon_code: deal.coupon_code ?? "",
+              expires_at: deal.expiry ? expiryEndsAt(deal.expiry) : null,
+              created_at: at,
+              updated_at: at,
+            });
+            if (stored) await insertMediaRecord(tx, poster.id, stored);
+            await recordCopiedImages(tx, poster.id, copied);
+            // Keyword alerts (issue 12): a public deal is matched now; a held one on approval.
+            if (!held) {
+              await queueAlertMatching(deps.jobs, tx, { postId: post.id, trigger: "publish" });
+            }
+            return post;
+          }),
+        );
+      });
       changes.emit("posts");
       return created;
     },
@@ -156,30 +168,40 @@ export function createSubmissionsService(deps: Deps) {
       );
       await assertLinksAllowed(db, { detail: linksInHtml(content.description) });
 
-      const created = await withStoredImage(
-        deps,
-        { bytes: image, folder: "discussions", variants: true },
-        (stored) =>
-          db.transaction().execute(async (tx) => {
-            const held = await holdsNewPost(tx, poster.id, at);
-            const post = await repo.insertPost(tx, {
-              unique_id: newUniqueId(),
-              ...derivedDiscussionFields(discussion),
-              post_type: "g",
-              kind: "discussion",
-              status: held ? "pending" : "active",
-              user_id: poster.id,
-              forum_category_id: discussion.forum_category_id,
-              title: discussion.title,
-              ...content,
-              image_url: stored?.url ?? "",
-              created_at: at,
-              updated_at: at,
-            });
-            if (stored) await insertMediaRecord(tx, poster.id, stored);
-            return post;
-          }),
-      );
+      const html = discussion.detail;
+      const created = await withCopiedImages(deps, html, "discussions", (copied) => {
+        const detail = cleanDescription(
+          html,
+          "detail",
+          DISCUSSION_MESSAGES.description,
+          copied.sources,
+        );
+        return withStoredImage(
+          deps,
+          { bytes: image, folder: "discussions", variants: true },
+          (stored) =>
+            db.transaction().execute(async (tx) => {
+              const held = await holdsNewPost(tx, poster.id, at);
+              const post = await repo.insertPost(tx, {
+                unique_id: newUniqueId(),
+                ...derivedDiscussionFields(discussion),
+                post_type: "g",
+                kind: "discussion",
+                status: held ? "pending" : "active",
+                user_id: poster.id,
+                forum_category_id: discussion.forum_category_id,
+                title: discussion.title,
+                ...detail,
+                image_url: stored?.url ?? "",
+                created_at: at,
+                updated_at: at,
+              });
+              if (stored) await insertMediaRecord(tx, poster.id, stored);
+              await recordCopiedImages(tx, poster.id, copied);
+              return post;
+            }),
+        );
+      });
       changes.emit("posts");
       return created;
     },
