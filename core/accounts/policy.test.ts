@@ -11,6 +11,11 @@ describe("isRecentSignIn: deleting an account needs a recent sign-in", () => {
     expect(isRecentSignIn(ago(DELETE_REAUTH_WINDOW_MS), now)).toBe(true);
   });
 
+  it("is ten minutes", () => {
+    expect(isRecentSignIn(ago(9 * 60_000), now)).toBe(true);
+    expect(isRecentSignIn(ago(11 * 60_000), now)).toBe(false);
+  });
+
   it("refuses an older sign-in", () => {
     expect(isRecentSignIn(ago(DELETE_REAUTH_WINDOW_MS + 1), now)).toBe(false);
     expect(isRecentSignIn(ago(24 * 60 * 60 * 1000), now)).toBe(false);

@@ -1,7 +1,10 @@
 import type { ProviderIdentity } from "../auth/oauth.ts";
 
-/** Deleting an account needs a sign-in this recent (the delete page signs in right before). */
-export const DELETE_REAUTH_WINDOW_MS = 15 * 60 * 1000;
+/**
+ * Deleting an account needs a sign-in this recent (the delete page signs in right before), by any
+ * door that deletes: `POST /api/user_deleted` and `/api/social_signin_deleted` alike.
+ */
+export const DELETE_REAUTH_WINDOW_MS = 10 * 60 * 1000;
 
 export function isRecentSignIn(signedInAt: Date, now: Date): boolean {
   return now.getTime() - signedInAt.getTime() <= DELETE_REAUTH_WINDOW_MS;

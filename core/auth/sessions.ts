@@ -24,7 +24,10 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** A new opaque session token (256 bits); only its hash is stored. */
+/**
+ * A new opaque session token (256 bits); only its hash is stored. Its times are the app's clock
+ * (`now`), which also judges how recent the sign-in is (core/accounts/policy.ts).
+ */
 export async function createSession(db: DbOrTx, userId: number, userAgent = "", now = new Date()) {
   const token = randomBytes(32).toString("base64url");
   await db
@@ -33,6 +36,8 @@ export async function createSession(db: DbOrTx, userId: number, userAgent = "", 
       user_id: userId,
       token_hash: hashToken(token),
       user_agent: userAgent.slice(0, 300),
+      created_at: now,
+      last_seen_at: now,
       expires_at: new Date(now.getTime() + SESSION_TTL_MS),
     })
     .execute();

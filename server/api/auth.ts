@@ -171,7 +171,7 @@ export const authApi: ApiModule = (app, services) => {
     method: "POST",
     url: "/user_deleted",
     tag: "Accounts",
-    summary: "Delete the signed-in user's account (needs a sign-in within 15 minutes)",
+    summary: "Delete the signed-in user's account (needs a sign-in within 10 minutes)",
     body: ActingUserBody,
     response: AccountDeletedResponse,
     auth: true,
@@ -204,7 +204,7 @@ export const authApi: ApiModule = (app, services) => {
     tag: "Accounts",
     summary:
       "Delete the account a verified Google or Facebook token is linked to (needs that account's " +
-      "session, signed in within 15 minutes)",
+      "session, signed in within 10 minutes)",
     body: SocialSigninSchema,
     response: AccountDeletedResponse,
     rateLimit: RATE_LIMITS.social,

@@ -1,3 +1,4 @@
+import cookie from "@fastify/cookie";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { createChangeFeed } from "../../core/cache/changes.ts";
@@ -6,11 +7,8 @@ import { pageRenderedFor, registerPageCache } from "./page-cache.ts";
 /** A page route that tells the cache it rendered `renderedUrl(request.url)`. */
 async function appRendering(renderedUrl: (url: string) => string) {
   const app = Fastify();
+  await app.register(cookie);
   app.decorateRequest("user", null);
-  app.decorateRequest("cookies", null);
-  app.addHook("onRequest", async (request) => {
-    (request as { cookies: Record<string, string> }).cookies = {};
-  });
   let renders = 0;
   registerPageCache(app, { changes: createChangeFeed(console), enabled: true });
   app.get("/*", async (request, reply) => {

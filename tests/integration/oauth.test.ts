@@ -633,7 +633,7 @@ describe("POST /api/social_signin (mobile apps: a provider token, never bare cla
     expect(await userByEmail(email)).toBeUndefined();
   });
 
-  it("POST /api/social_signin_deleted needs that account's session, signed in within 15 minutes", async () => {
+  it("POST /api/social_signin_deleted needs that account's session, signed in within 10 minutes", async () => {
     const sub = uniqueSub("guarded");
     const email = `${sub}@example.com`;
     const claims = { sub, email, email_verified: true, name: "Guarded" };
@@ -658,7 +658,7 @@ describe("POST /api/social_signin (mobile apps: a provider token, never bare cla
 
     await t.deps.db
       .updateTable("sessions")
-      .set({ created_at: new Date(Date.now() - 16 * 60 * 1000) })
+      .set({ created_at: new Date(Date.now() - 11 * 60 * 1000) })
       .where("user_id", "=", userId)
       .execute();
     const stale = await attempt(session);
