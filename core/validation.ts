@@ -23,14 +23,31 @@ export const MALFORMED_TEXT_MESSAGE = "This text is not valid Unicode.";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * The shared first step of every string in an input schema: a string (with `error` as the message
- * for anything else) that refuses control characters, which no form can type and which PostgreSQL
- * cannot store (NUL), and lone UTF-16 surrogates, which no keyboard produces and which PostgreSQL
- * refuses inside JSON (a queued mail carries the text). Chain .trim(), .min(), .max() after it.
+ * The answer to a value that is there but is not text (a number, true or false, a list, an object)
+ * where a form would send text. JSON lets a client send `{"email": {"toString": 1}}`, which no
+ * form can, and which `String(value)` cannot even turn into text (it throws): such values are
+ * refused, never converted.
+ */
+export const NOT_TEXT_MESSAGE = "This field must be text.";
+
+/** Whether a value is given (neither absent nor null) but is not a string. */
+export function isGivenNonText(value: unknown): boolean {
+  return value !== undefined && value !== null && typeof value !== "string";
+}
+
+/**
+ * The shared first step of every string in an input schema: a string that refuses control
+ * characters, which no form can type and which PostgreSQL cannot store (NUL), and lone UTF-16
+ * surrogates, which no keyboard produces and which PostgreSQL refuses inside JSON (a queued mail
+ * carries the text). A value that is not text is refused with NOT_TEXT_MESSAGE; `error` is the
+ * message for a missing or null one (zod's own when not given). Chain .trim(), .min(), .max() after
+ * it.
  */
 export function text(options: { error?: string; multiline?: boolean } = {}) {
   return z
-    .string(options.error ? { error: options.error } : undefined)
+    .string({
+      error: (issue) => (isGivenNonText(issue.input) ? NOT_TEXT_MESSAGE : options.error),
+    })
     .regex(options.multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_CHARACTERS_MESSAGE)
     .refine((value) => !LONE_SURROGATE.test(value), MALFORMED_TEXT_MESSAGE);
 }

@@ -67,9 +67,13 @@ export function meetsPasswordRule(password: string): boolean {
   );
 }
 
-/** A text field that may arrive missing, null or as a number from loosely typed clients. */
+/**
+ * A text field that may arrive missing or null, read as "" so that the spec's "… is required !"
+ * shows. Anything else that is not text (a number, a list, an object) is refused by text(), never
+ * converted: `String({ toString: 1 })` throws (tests/integration/text-fields.test.ts).
+ */
 const looseText = () =>
-  z.preprocess((value) => (value === null || value === undefined ? "" : String(value)), text());
+  z.preprocess((value) => (value === null || value === undefined ? "" : value), text());
 
 const requiredText = (message: string) => looseText().pipe(z.string().min(1, message));
 

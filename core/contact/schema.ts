@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTACT_CATEGORIES, CONTACT_MESSAGES } from "../constants.ts";
-import { fieldErrors, text } from "../validation.ts";
+import { fieldErrors, NOT_TEXT_MESSAGE, text } from "../validation.ts";
 
 const requiredMessage = (label: string) => `${label} is required.`;
 
@@ -76,7 +76,7 @@ export const CONTACT_REQUIRED_FIELDS = {
  */
 export function contactFailureMessage(errors: Record<string, string>): string {
   const missing = Object.entries(CONTACT_REQUIRED_FIELDS).some(
-    ([field, message]) => errors[field] === message,
+    ([field, message]) => errors[field] === message || errors[field] === NOT_TEXT_MESSAGE,
   );
   return missing
     ? CONTACT_MESSAGES.required

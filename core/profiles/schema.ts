@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageNumber } from "../catalog/schema.ts";
-import { text } from "../validation.ts";
+import { NOT_TEXT_MESSAGE, text } from "../validation.ts";
 
 /** The spec's texts for the profile screens (sections 5 and 8). */
 export const PROFILE_UPDATED = "Your profile has been updated";
@@ -110,7 +110,11 @@ export const ProfileUpdateSchema = z.object({
       .min(2, "Name should be more than 2 character!")
       .max(100, "Name must be 100 characters or fewer."),
   ),
-  email: z.unknown().optional(),
+  // Read as text like every field (a list or an object is refused), then ignored.
+  email: z.preprocess((value) => value ?? undefined, text().optional()),
+  // The spec's profile form checks "Mobile numeric", so an app may send the number itself: a
+  // number is read as its digits (JSON has no NaN or Infinity, and an exponent fails the digits
+  // check). Anything else that is not text is refused by text().
   mobile: z.preprocess(
     (value) => (typeof value === "number" ? String(value) : (value ?? "")),
     text()
@@ -135,10 +139,12 @@ export const ProfileUpdateSchema = z.object({
 
 export type ProfileUpdateInput = z.output<typeof ProfileUpdateSchema>;
 
-/** The spec's banner text for a failed update: 'All fields are required.' when a required field is blank. */
+/**
+ * The spec's banner text for a failed update: 'All fields are required.' when a required field is
+ * blank or not text.
+ */
 export function profileUpdateMessage(errors: Record<string, string>): string {
-  if (/required/.test(errors.name ?? "") || /required/.test(errors.mobile ?? "")) {
-    return ALL_FIELDS_REQUIRED;
-  }
+  const missing = (message = "") => /required/.test(message) || message === NOT_TEXT_MESSAGE;
+  if (missing(errors.name) || missing(errors.mobile)) return ALL_FIELDS_REQUIRED;
   return Object.values(errors)[0] ?? ALL_FIELDS_REQUIRED;
 }

@@ -2,8 +2,11 @@ import type { FastifyRequest } from "fastify";
 import { DomainError, ValidationError } from "../../core/errors.ts";
 
 export interface FormInput {
-  /** Text fields by name (the last value wins when a name repeats). */
-  fields: Record<string, string>;
+  /**
+   * Text fields by name (the last value wins when a name repeats); from a JSON body, a list or an
+   * object as sent, for the call's schema to refuse.
+   */
+  fields: Record<string, unknown>;
   /** The bytes of the file field, or undefined when none was chosen. */
   file?: Buffer;
 }
@@ -32,14 +35,15 @@ export async function readForm(
 ): Promise<FormInput> {
   if (!request.isMultipart()) {
     const body = request.body;
-    const fields: Record<string, string> = {};
-    if (body && typeof body === "object") {
-      for (const [name, value] of Object.entries(body)) {
-        if (value !== null && value !== undefined && typeof value !== "object") {
-          fields[name] = String(value);
-        }
-      }
-    }
+    const entries = body && typeof body === "object" ? Object.entries(body) : [];
+    // A number or true/false reads as the text a form sends for it. A list or an object, which no
+    // form can send, is kept: dropped, it read as a field left empty, and an optional field was
+    // then saved empty instead of refused (core/validation.ts, NOT_TEXT_MESSAGE).
+    const fields = Object.fromEntries(
+      entries
+        .filter(([, value]) => value !== null && value !== undefined)
+        .map(([name, value]) => [name, typeof value === "object" ? value : String(value)]),
+    );
     return { fields };
   }
   const fields: Record<string, string> = {};
