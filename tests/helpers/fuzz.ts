@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failureBodySchema } from "../../server/api/errors.ts";
 import { apiRoutes } from "../../server/api/route.ts";
 import { API_CALLS, send, startApiWorld, type ApiWorld } from "./api-calls.ts";
+import { textFields } from "./text-fields.ts";
 
 /**
  * The malformed-input fuzz of every door (docs/decisions/0021): the values, the tally of answers,
@@ -10,6 +11,18 @@ import { API_CALLS, send, startApiWorld, type ApiWorld } from "./api-calls.ts";
  */
 
 const HUGE_TEXT = "x".repeat(100_000);
+
+/**
+ * Lists and objects where a call reads text: `String(value)` throws for the first two (JSON has no
+ * functions, so an object whose toString works cannot be sent), the others are nested. Every text
+ * field of every call answers them 422, naming the field (fuzzApiCalls).
+ */
+const NOT_TEXT: unknown[] = [
+  { toString: 1 },
+  { toString: 1, valueOf: 1 },
+  [[{ toString: 1 }], []],
+  { a: { b: [1, { c: null }] } },
+];
 
 /** Values no form sends: wrong types, extremes, control characters, injections. */
 export const MALFORMED: unknown[] = [
@@ -68,12 +81,21 @@ export const MALFORMED: unknown[] = [
   [1, 2],
   ["a"],
   [null],
-  [[]],
   {},
-  { a: 1 },
   { $gt: "" },
   JSON.parse('{"__proto__": {"polluted": 1}}'),
+  ...NOT_TEXT,
 ];
+
+/**
+ * The lists and objects a text field must refuse with 422. A `__proto__` key is not among them: the
+ * JSON parser refuses the whole body (400) before any field is read.
+ */
+const REFUSED_AS_NOT_TEXT = new Set(
+  MALFORMED.filter(
+    (value) => typeof value === "object" && value !== null && !Object.hasOwn(value, "__proto__"),
+  ),
+);
 
 /** An intended 503 is a part the call needs being away (Payments not configured, mail down). */
 const isFault = (status: number) => status >= 500 && status !== 503;
@@ -105,7 +127,8 @@ function describeValue(value: unknown): string {
 /**
  * Sends every malformed value as each field (and as the whole body) of every call in `routes`, and
  * as `?page` of the GET calls: no answer may be a fault, and every refusal has the call's declared
- * failure shape.
+ * failure shape. A list or an object in a text field of the call's schema (textFields) must answer
+ * 422 naming that field; the text fields a valid request leaves out get the NOT_TEXT values too.
  */
 export async function fuzzApiCalls(
   world: ApiWorld,
@@ -113,14 +136,20 @@ export async function fuzzApiCalls(
   tally: FuzzTally,
 ) {
   const badShapes: string[] = [];
+  const notRefused: string[] = [];
   for (const route of routes) {
     const call = `${route.method} ${route.url}`;
     const url = `/api${route.url}`;
     const failureShape = failureBodySchema(route.failure);
     const fields = Object.keys((await API_CALLS[call]!(world)).body ?? { page: 1 });
+    const text = textFields(route);
     const targets = route.method === "GET" ? ["?page"] : ["(body)", ...fields];
-    for (const target of targets) {
-      for (const value of MALFORMED) {
+    const cases = [
+      ...targets.map((target) => [target, MALFORMED] as const),
+      ...text.filter((field) => !fields.includes(field)).map((field) => [field, NOT_TEXT] as const),
+    ];
+    for (const [target, values] of cases) {
+      for (const value of values) {
         const request = await API_CALLS[call]!(world);
         const response =
           target === "?page"
@@ -137,12 +166,22 @@ export async function fuzzApiCalls(
           const checked = failureShape.safeParse(response.json());
           if (!checked.success) badShapes.push(`${what} → ${response.body.slice(0, 200)}`);
         }
+        if (
+          text.includes(target) &&
+          REFUSED_AS_NOT_TEXT.has(value) &&
+          (response.statusCode !== 422 || !(response.json() as FailureBody).errors?.[target])
+        ) {
+          notRefused.push(`${what} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+        }
       }
     }
   }
   expect(tally.faults).toEqual([]);
   expect(badShapes).toEqual([]);
+  expect(notRefused).toEqual([]);
 }
+
+type FailureBody = { errors?: Record<string, string> };
 
 /**
  * One test file's share of the /api pass: every other call, from the first (`half` 0) or the
