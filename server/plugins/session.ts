@@ -17,10 +17,14 @@ declare module "fastify" {
   }
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+/**
+ * The token of `Authorization: Bearer <token>`. The scheme's name is case-insensitive (RFC 9110,
+ * section 11.1), so `bearer` and `BEARER` name it too; spaces or tabs may follow it.
+ */
+export function bearerToken(request: Pick<FastifyRequest, "headers">): string | undefined {
   const header = request.headers.authorization;
-  if (!header?.startsWith("Bearer ")) return undefined;
-  return header.slice(7).trim() || undefined;
+  const match = header ? /^bearer[ \t]+(.*)$/is.exec(header) : null;
+  return match?.[1]?.trim() || undefined;
 }
 
 /** Resolves the session of every request once, before any handler or loader runs. */

@@ -503,6 +503,28 @@ describe("POST /api/change_password", () => {
   });
 });
 
+describe("a bearer-token caller (the apps)", () => {
+  async function bearerOf(email: string, password = STRONG) {
+    const signin = await post("/api/signin", { email, password });
+    expect(signin.statusCode).toBe(200);
+    return signin.json().response.token as string;
+  }
+
+  it("is read whatever the case of the scheme's name (RFC 9110)", async () => {
+    const token = await bearerOf(DEMO_EMAIL, DEMO_PASSWORD);
+    for (const scheme of ["Bearer", "bearer", "BEARER", "bEaReR"]) {
+      const me = await post("/api/user", {}, { authorization: `${scheme} ${token}` });
+      expect(me.statusCode, scheme).toBe(200);
+    }
+    expect((await post("/api/user", {}, { authorization: `bearer\t${token}` })).statusCode).toBe(
+      200,
+    );
+    for (const header of [`Bearer${token}`, "Bearer ", `Basic ${token}`, `Token ${token}`]) {
+      expect((await post("/api/user", {}, { authorization: header })).statusCode, header).toBe(401);
+    }
+  });
+});
+
 describe("unconfirmed accounts (docs/decisions/0013-unconfirmed-accounts.md)", () => {
   it("may sign in and read, but requireConfirmedUser refuses them until the link is used", async () => {
     const email = newEmail("unconfirmed");
