@@ -374,8 +374,16 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       return { message: M.resetDone };
     },
 
-    /** POST /api/change_password: needs the old password; the user's other sessions end. */
-    async changePassword(currentUser: CurrentUser | null, body: ChangePasswordInput) {
+    /**
+     * POST /api/change_password: needs the old password. Every session of the user ends, this one
+     * included, and the caller gets a new one (`token`): a session token that was stolen before
+     * the change stops working with it.
+     */
+    async changePassword(
+      currentUser: CurrentUser | null,
+      body: ChangePasswordInput,
+      context: Pick<SignInContext, "userAgent">,
+    ) {
       const actor = requireActingUser(currentUser, body.user_id);
       refuseCommonPassword("new_password", body.new_password);
       const account = await repo.findLiveUserById(db, actor.id);
@@ -384,13 +392,14 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       }
       const passwordHash = await hashPassword(body.new_password);
       const site = await siteName();
-      await db.transaction().execute(async (tx) => {
+      const session = await db.transaction().execute(async (tx) => {
         await repo.setPasswordHash(tx, actor.id, passwordHash, now());
-        await deleteUserSessions(tx, actor.id, actor.sessionId);
+        await deleteUserSessions(tx, actor.id);
         await repo.retireEmailTokens(tx, actor.id, "reset", now());
         await queuePasswordChanged(tx, account, site);
+        return createSession(tx, actor.id, context.userAgent, now());
       });
-      return { message: M.passwordChanged };
+      return { message: M.passwordChanged, token: session.token };
     },
 
     /** POST /api/user_deleted: the signed-in user deletes their own account after signing in

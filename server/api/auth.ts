@@ -18,6 +18,7 @@ import { SPEC_FAILURES } from "./errors.ts";
 import {
   AccountDeletedResponse,
   AccountResponse,
+  ChangePasswordResponse,
   MessageResponse,
   SigninResponse,
   SignupResponse,
@@ -156,15 +157,22 @@ export const authApi: ApiModule = (app, services) => {
     method: "POST",
     url: "/change_password",
     tag: "Accounts",
-    summary: "Change the password (old password needed); ends the user's other sessions",
+    summary:
+      "Change the password (old password needed); ends every session of the user and starts a " +
+      "new one: a new session cookie, or for a bearer-token caller the new token in `token`",
     body: ChangePasswordSchema,
-    response: MessageResponse,
+    response: ChangePasswordResponse,
     auth: true,
     rateLimit: RATE_LIMITS.signin,
-    handler: async ({ input, request }) => ({
-      status: "true",
-      ...(await accounts.changePassword(request.user, input)),
-    }),
+    handler: async ({ input, request, reply }) => {
+      const { message, token } = await accounts.changePassword(request.user, input, {
+        userAgent: String(request.headers["user-agent"] ?? ""),
+      });
+      // A browser's cookie (and the XSRF token bound to it) is replaced; an app gets its new token.
+      if (request.viaBearer) return { status: "true", message, token };
+      reply.setSessionCookie(token);
+      return { status: "true", message };
+    },
   });
 
   apiRoute(app, {

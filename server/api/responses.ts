@@ -96,6 +96,15 @@ const message = { status: TRUE, message: z.string() };
 /** `{ status: 'true', message }`: calls whose success is a sentence. */
 export const MessageResponse = z.strictObject(message);
 
+/** `/change_password`: the spec's message, and the new session token for a bearer-token caller. */
+export const ChangePasswordResponse = z.strictObject({
+  ...message,
+  token: z
+    .string()
+    .optional()
+    .describe("the new session token (bearer-token callers; browsers get a new cookie)"),
+});
+
 // Site ------------------------------------------------------------------------------------------
 
 export const HealthResponse = z

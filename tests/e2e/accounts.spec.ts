@@ -174,6 +174,32 @@ test("forgot password → mailed reset link → new password → log in", async 
   await logIn(page, email, "Fresh#Chalk88");
 });
 
+test("change password: the browser gets a new session and the page keeps working", async ({
+  page,
+}) => {
+  const email = newEmail("change");
+  await register(page, email);
+  await logIn(page, email);
+  const session = async () =>
+    (await page.context().cookies()).find((c) => c.name === "loginTokenChalkboard")?.value;
+  const before = await session();
+
+  await page.goto("/user/profile-edit");
+  await page.getByRole("button", { name: "Want to change your password?" }).click();
+  await page.getByLabel("Old Password").fill(PASSWORD);
+  await page.getByLabel("New Password").fill("Newer#Chalk55");
+  await page.getByLabel("Confirm Password").fill("Newer#Chalk55");
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByText("Your password has been changed.")).toBeVisible();
+  // The session token was replaced (server/api/auth.ts); the XSRF token followed it, so the next
+  // form on the same page still saves.
+  expect(await session()).toBeTruthy();
+  expect(await session()).not.toBe(before);
+  await page.getByLabel("Mobile *").fill("5551234567");
+  await page.getByRole("button", { name: "Update Profile" }).click();
+  await expect(page.getByText("Your profile has been updated")).toBeVisible();
+});
+
 test("delete account: failed sign-in, No, then Yes", async ({ page }) => {
   const email = newEmail("delete");
   await register(page, email);

@@ -480,12 +480,13 @@ describe("POST /api/change_password", () => {
     expect(common.json().errors.new_password).toBe(M.passwordCommon);
   });
 
-  it("changes the password and ends the user's other sessions only", async () => {
+  it("changes the password, ends every session and gives this browser a new one", async () => {
     const { client, email, userId } = await signedInUser();
     const otherDevice = new TestClient(t.app);
     const otherToken = (await otherDevice.post("/api/signin", { email, password: STRONG })).json()
       .response.token as string;
     const thisToken = client.cookies.get(SESSION_COOKIE)!;
+    const thisXsrf = client.cookies.get(XSRF_COOKIE)!;
 
     const changed = await client.post("/api/change_password", {
       user_id: userId,
@@ -494,9 +495,21 @@ describe("POST /api/change_password", () => {
       new_password_confirmation: "New#Chalk77",
     });
     expect(changed.statusCode).toBe(200);
+    // The spec's answer, unchanged: a browser's new token is only in its HttpOnly cookie.
     expect(changed.json()).toEqual({ status: "true", message: M.passwordChanged });
-    expect(await findSessionUser(t.deps.db, thisToken)).not.toBeNull();
+    const newToken = client.cookies.get(SESSION_COOKIE)!;
+    expect(newToken).not.toBe(thisToken);
+    expect(changed.cookies.find((c) => c.name === SESSION_COOKIE)?.httpOnly).toBe(true);
+    // The XSRF token follows the new session (server/plugins/csrf.ts).
+    expect(client.cookies.get(XSRF_COOKIE)).toBeTruthy();
+    expect(client.cookies.get(XSRF_COOKIE)).not.toBe(thisXsrf);
+    expect(await findSessionUser(t.deps.db, thisToken)).toBeNull();
     expect(await findSessionUser(t.deps.db, otherToken)).toBeNull();
+    expect((await findSessionUser(t.deps.db, newToken))?.id).toBe(userId);
+    // The new session works for the next unsafe call, with the new XSRF token.
+    expect((await client.post("/api/user", {})).statusCode).toBe(200);
+    const stolen = await post("/api/user", {}, { authorization: `Bearer ${thisToken}` });
+    expect(stolen.statusCode).toBe(401);
     const notice = await smtp.waitForMessage(email, { subject: /password was changed/ });
     expect(notice.links.some((l) => l.endsWith("/forgotpassword"))).toBe(true);
     expect((await post("/api/signin", { email, password: "New#Chalk77" })).statusCode).toBe(200);
@@ -522,6 +535,35 @@ describe("a bearer-token caller (the apps)", () => {
     for (const header of [`Bearer${token}`, "Bearer ", `Basic ${token}`, `Token ${token}`]) {
       expect((await post("/api/user", {}, { authorization: header })).statusCode, header).toBe(401);
     }
+  });
+
+  it("gets the new token in the answer to a password change; the old one and others end", async () => {
+    const email = newEmail("bearer-change");
+    const { response: account } = await register(email);
+    const token = await bearerOf(email);
+    const other = await bearerOf(email);
+    const changed = await post(
+      "/api/change_password",
+      {
+        user_id: account.user_id,
+        old_password: STRONG,
+        new_password: "New#Chalk77",
+        new_password_confirmation: "New#Chalk77",
+      },
+      { authorization: `bearer ${token}` },
+    );
+    expect(changed.statusCode).toBe(200);
+    const body = changed.json();
+    expect(body).toEqual({ status: "true", message: M.passwordChanged, token: expect.any(String) });
+    expect(body.token).not.toBe(token);
+    expect(changed.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+    for (const old of [token, other]) {
+      expect((await post("/api/user", {}, { authorization: `Bearer ${old}` })).statusCode).toBe(
+        401,
+      );
+    }
+    const me = await post("/api/user", {}, { authorization: `Bearer ${body.token}` });
+    expect(me.statusCode).toBe(200);
   });
 });
 
