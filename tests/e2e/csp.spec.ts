@@ -128,3 +128,26 @@ test("pages run their own scripts, JSON-LD included, with no violation", async (
   await page.goto(`${origin}/post/${deal.unique_id}/${deal.slug}`);
   await expect(page.locator('script[type="application/ld+json"]').first()).toBeAttached();
 });
+
+test("the Permissions-Policy is one Chromium reads without an error", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /permissions.policy/i.test(message.text())) {
+      errors.push(message.text());
+    }
+  });
+  for (const path of ["/", "/payment"]) {
+    const response = await page.goto(`${origin}${path}?policy=permissions`);
+    expect(response!.headers()["permissions-policy"], path).toContain("camera=()");
+    await expectHydrated(page);
+  }
+  expect(errors).toEqual([]);
+  // What it turns off is off: the page may not ask for the camera or the location.
+  const allowed = await page.evaluate(() => {
+    const policy = (
+      document as Document & { featurePolicy?: { allowsFeature(f: string): boolean } }
+    ).featurePolicy;
+    return policy ? ["camera", "geolocation", "payment"].map((f) => policy.allowsFeature(f)) : null;
+  });
+  expect(allowed).toEqual([false, false, true]);
+});
