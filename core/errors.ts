@@ -21,7 +21,9 @@ export type DomainErrorKind =
   /** A part the request needs is missing or down (no payment keys, the mail server refused). */
   | "unavailable"
   /** A provider the request relies on answered with a failure. */
-  | "upstream";
+  | "upstream"
+  /** Too many attempts: refused until a moment the error names (sign-in guessing limits). */
+  | "too_many";
 
 export class DomainError extends Error {
   constructor(
@@ -84,5 +86,15 @@ export class UnavailableError extends DomainError {
 export class UpstreamError extends DomainError {
   constructor(message: string) {
     super("upstream", message);
+  }
+}
+
+/** Refused for now; the same request may succeed after `retryAfterSeconds`. */
+export class TooManyAttemptsError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("too_many", message);
   }
 }

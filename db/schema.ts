@@ -70,6 +70,21 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+/**
+ * Failed sign-ins per normalised address, known or not (migration 029,
+ * docs/decisions/0073-sign-in-guessing-limits.md).
+ */
+export interface SignInAttemptsTable {
+  /** SHA-256 of the trimmed, lower-cased address. */
+  address_hash: string;
+  failures: number;
+  last_failure_at: Timestamp;
+  /** No attempt is checked before this (the delay after a few failures, or the lock). */
+  retry_at: NullableTimestamp;
+  /** When the member was told of the current lock by mail. */
+  lock_mailed_at: NullableTimestamp;
+}
+
 export interface EmailTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -483,6 +498,7 @@ export interface Database {
   oauth_link_requests: OauthLinkRequestsTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
+  sign_in_attempts: SignInAttemptsTable;
   follows: FollowsTable;
   stores: StoresTable;
   featured_stores: FeaturedStoresTable;

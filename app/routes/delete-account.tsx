@@ -9,7 +9,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
-import { useApiForm, type ApiForm } from "../lib/api-form.ts";
+import { messageOf, useApiForm, type ApiAnswer, type ApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/delete-account";
 
@@ -90,7 +90,11 @@ export default function DeleteAccount() {
     },
     {
       initial: { email: "", password: "" },
-      failureMessage: () => ACCOUNT_MESSAGES.deleteSigninFailed,
+      // The spec's one message for a failed sign-in here; a refusal for too many failures says so.
+      failureMessage: (result) =>
+        result.status === 429
+          ? messageOf(result.data as ApiAnswer)
+          : ACCOUNT_MESSAGES.deleteSigninFailed,
     },
   );
 

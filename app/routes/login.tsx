@@ -8,7 +8,7 @@ import {
 } from "../../core/auth/suspension.ts";
 import { returnPathOf, safeReturnPath, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import { DomainError } from "../../core/errors.ts";
+import { DomainError, TooManyAttemptsError } from "../../core/errors.ts";
 import { fieldErrors } from "../../core/validation.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { CsrfField, Field, FormAlert, SubmitButton } from "../components/Form.tsx";
@@ -48,8 +48,17 @@ function cookieValue(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The page carries this visitor's XSRF token: never a shared cache's copy. */
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+/**
+ * The page carries this visitor's XSRF token: never a shared cache's copy. A sign-in refused for
+ * too many failures says when to try again, as the API's does.
+ */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return {
+    "Cache-Control": "private, no-store",
+    ...(retryAfter ? { "Retry-After": retryAfter } : {}),
+  };
+};
 
 type SignInOutcome =
   | { ok: true; message: string; next: string }
@@ -80,10 +89,20 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<SignInOutcome>({ ok: true, message, next });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return data<SignInOutcome>(
-      { ok: false, email: values.email, errors: {}, message: error.message },
-      401,
-    );
+    const outcome: SignInOutcome = {
+      ok: false,
+      email: values.email,
+      errors: {},
+      message: error.message,
+    };
+    // Too many failed sign-ins to this address: refused for now, like POST /api/signin.
+    if (error instanceof TooManyAttemptsError) {
+      return data(outcome, {
+        status: 429,
+        headers: { "Retry-After": String(error.retryAfterSeconds) },
+      });
+    }
+    return data(outcome, 401);
   }
 }
 

@@ -27,6 +27,9 @@ export const ACCOUNT_MESSAGES = {
   registered: "Registered Successfully !",
   signinSuccess: "Successfully Login",
   signinFailed: "These credentials do not match our records.",
+  /** Not the spec's: sign-in to one address is slowed, then locked, after repeated failures. */
+  signinLocked:
+    "Too many failed sign-in attempts for this account. Please try again later, or reset your password.",
   loggedOut: "You have been logged out.",
   forgotSent: "Password sent successfully to this email Id.",
   forgotNotFound: "Not Email id Found.",

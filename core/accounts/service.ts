@@ -2,6 +2,16 @@ import { randomBytes } from "node:crypto";
 import { OAuthFailure, createOAuthClients, type ProviderIdentity } from "../auth/oauth.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import { requireActingUser, requireUser } from "../auth/policy.ts";
+import {
+  claimLockNotice,
+  clearFailures,
+  countAttempt,
+  isLock,
+  signInKey,
+  SIGN_IN_LIMITS,
+  waitOn,
+  type Attempt,
+} from "../auth/sign-in-attempts.ts";
 import { accountSuspendedError, isSuspended } from "../auth/suspension.ts";
 import * as links from "./provider-link-requests.ts";
 import {
@@ -18,6 +28,7 @@ import {
   ForbiddenError,
   NotFoundError,
   RejectedError,
+  TooManyAttemptsError,
   UnauthenticatedError,
   ValidationError,
 } from "../errors.ts";
@@ -27,6 +38,7 @@ import {
   linkProviderMail,
   passwordChangedMail,
   resetPasswordMail,
+  signInLockedMail,
 } from "../mail/templates.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { deleteAccount } from "./account-deletion.ts";
@@ -158,14 +170,73 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     );
   }
 
-  /** Every sign-in ends here, so a suspended account is refused whichever door it came through. */
-  async function startSession(userId: number, context: SignInContext) {
+  function lockedOut(retryAfterSeconds: number) {
+    return new TooManyAttemptsError(M.signinLocked, retryAfterSeconds);
+  }
+
+  /**
+   * Every sign-in ends here, so a suspended or locked account is refused whichever door it came
+   * through. `proof` is what proved the person: a password was checked against the address's
+   * count already (`signin`); any other proof (Google, Facebook, a mailed link) waits out a delay
+   * or lock like a password would (docs/decisions/0073-sign-in-guessing-limits.md).
+   */
+  async function startSession(
+    user: { id: number; email: string },
+    context: SignInContext,
+    proof: "password" | "other",
+  ) {
     return db.transaction().execute(async (tx) => {
-      const suspension = await repo.findSuspensionForSignIn(tx, userId);
+      const suspension = await repo.findSuspensionForSignIn(tx, user.id);
       if (suspension && isSuspended(suspension, now())) throw accountSuspendedError(suspension);
+      if (proof === "other") {
+        const wait = await waitOn(tx, signInKey(user.email), now());
+        if (wait > 0) throw lockedOut(wait);
+      }
       if (context.previousSessionId !== undefined)
         await deleteSession(tx, context.previousSessionId);
-      return createSession(tx, userId, context.userAgent, now());
+      return createSession(tx, user.id, context.userAgent, now());
+    });
+  }
+
+  /**
+   * After a failed attempt that started a lock: the account's owner is mailed, once per lock, a
+   * single-use reset link (which also ends the lock), in the transaction that marks the lock as
+   * told. The mark is written for unknown addresses too, so both take the same steps.
+   */
+  async function tellOfLock(
+    tx: DbOrTx,
+    attempt: Extract<Attempt, { refused: false }>,
+    account: { id: number; name: string; email: string } | undefined,
+    site: string,
+  ) {
+    if (!isLock(attempt.state) || !attempt.state.retry_at) return;
+    const told = await claimLockNotice(tx, attempt.key, attempt.state.retry_at, now());
+    if (!told || !account) return;
+    const code = await issueEmailCode(tx, account.id, "reset", RESET_LINK_TTL_MS);
+    await queueMail(
+      tx,
+      account.email,
+      signInLockedMail({
+        siteName: site,
+        name: account.name,
+        link: `${config.publicUrl}/reset-password/${code}`,
+        validMinutes: RESET_LINK_TTL_MS / 60_000,
+        lockedMinutes: SIGN_IN_LIMITS.lockMs / 60_000,
+      }),
+    );
+  }
+
+  /**
+   * A provider token that did not verify counts as a failed sign-in to the address the payload
+   * claims (the spec's social payload carries `email`); a lock started by it is told by mail in the
+   * same transaction.
+   */
+  async function countSocialFailure(claimedEmail: string) {
+    const account = await repo.findLiveUserByEmail(db, claimedEmail);
+    const site = await siteName();
+    await db.transaction().execute(async (tx) => {
+      const attempt = await countAttempt(tx, signInKey(claimedEmail), now());
+      if (!attempt.refused) await tellOfLock(tx, attempt, account, site);
     });
   }
 
@@ -232,8 +303,18 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     return true;
   }
 
+  /**
+   * The identity a mobile app's provider token proves. The address the payload claims is a
+   * counting door (docs/decisions/0073): refused while it waits out a delay or lock, and a token
+   * that does not verify counts as a failure against it.
+   */
   async function verifiedIdentity(body: SocialSigninInput): Promise<ProviderIdentity> {
     if (!oauth.isAvailable(body.provider)) throw new UnauthenticatedError(M.socialFailed);
+    const claimed = body.email.trim();
+    if (claimed) {
+      const wait = await waitOn(db, signInKey(claimed), now());
+      if (wait > 0) throw lockedOut(wait);
+    }
     try {
       const identity = await oauth.verifyToken(body.provider, {
         idToken: body.id_token || undefined,
@@ -247,6 +328,7 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     } catch (error) {
       if (!(error instanceof OAuthFailure)) throw error;
       log.warn(`social sign-in token refused (${body.provider}): ${error.message}`);
+      if (claimed) await countSocialFailure(claimed);
       throw new UnauthenticatedError(M.socialFailed);
     }
   }
@@ -303,18 +385,34 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       };
     },
 
-    /** POST /api/signin: one generic failure, whether the address is unknown or the password wrong. */
+    /**
+     * POST /api/signin, the login page's form and the delete-account page's sign-in: one generic
+     * failure, whether the address is unknown or the password wrong. Each attempt is counted
+     * against the address before the password is checked, and refused (429) while the address
+     * waits out a delay or lock, known or not (docs/decisions/0073).
+     */
     async signin({ email, password }: SigninInput, context: SignInContext) {
+      const attempt = await db
+        .transaction()
+        .execute((tx) => countAttempt(tx, signInKey(email), now()));
+      if (attempt.refused) throw lockedOut(attempt.retryAfterSeconds);
       const user = await repo.findLiveUserByEmail(db, email);
-      if (!user?.password_hash) {
+      let proved = false;
+      if (user?.password_hash) proved = await verifyPassword(user.password_hash, password);
+      else {
         decoyHash ??= hashPassword(newEmailCode());
         await verifyPassword(await decoyHash, password);
+      }
+      if (!user || !proved) {
+        if (isLock(attempt.state)) {
+          const site = await siteName();
+          await db.transaction().execute((tx) => tellOfLock(tx, attempt, user, site));
+        }
         throw new UnauthenticatedError(M.signinFailed);
       }
-      if (!(await verifyPassword(user.password_hash, password))) {
-        throw new UnauthenticatedError(M.signinFailed);
-      }
-      const session = await startSession(user.id, context);
+      // The right password forgets the failures, whatever happens next (a suspension refuses it).
+      await clearFailures(db, signInKey(email));
+      const session = await startSession(user, context, "password");
       return { user, token: session.token, message: M.signinSuccess };
     },
 
@@ -367,6 +465,8 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
         await repo.markEmailVerified(tx, row.id, at);
         await repo.retireEmailTokens(tx, row.id, "reset", at);
         await deleteUserSessions(tx, row.id);
+        // The mailbox proved the person: a lock from failed sign-ins ends (docs/decisions/0073).
+        await clearFailures(tx, signInKey(row.email));
         await queuePasswordChanged(tx, row, site);
         return true;
       });
@@ -428,11 +528,11 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       const linked = await accountForIdentity(identity);
       if (intent === "delete") {
         if (!linked) throw new NotFoundError(M.deleteSigninFailed);
-        const session = await startSession(linked.id, context);
+        const session = await startSession(linked, context, "other");
         return { user: linked, token: session.token };
       }
       if (linked && (intent === "login" || linked.id === context.currentUser?.id)) {
-        const session = await startSession(linked.id, context);
+        const session = await startSession(linked, context, "other");
         return { user: linked, token: session.token };
       }
       if (context.currentUser) {
@@ -442,7 +542,7 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
           return repo.findLiveUserById(tx, userId);
         });
         if (!user) throw new NotFoundError(M.deleteSigninFailed);
-        const session = await startSession(user.id, context);
+        const session = await startSession(user, context, "other");
         return { user, token: session.token };
       }
       // Linking needs a signed-in user (or the mailed code, see confirmProviderLink).
@@ -472,7 +572,7 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
         throw error;
       }
       if (!user.email_verified_at) await mailConfirmation(user);
-      const session = await startSession(user.id, context);
+      const session = await startSession(user, context, "other");
       return { user, token: session.token };
     },
 
@@ -506,7 +606,7 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
         return repo.findLiveUserById(tx, request.user_id);
       });
       if (!user) throw new NotFoundError(M.deleteSigninFailed);
-      const session = await startSession(user.id, context);
+      const session = await startSession(user, context, "other");
       return { user, token: session.token };
     },
 

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/index.ts";
+import { deleteSpentAttempts } from "../auth/sign-in-attempts.ts";
 import { defineJob } from "./job.ts";
 import * as repo from "./repository.ts";
 
@@ -9,7 +10,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export const EXPIRED_CODE_GRACE_MS = 30 * DAY_MS;
 
-/** Every night: expired sessions and long-expired mailed-link codes are deleted. */
+/**
+ * Every night: expired sessions, long-expired mailed-link codes and failed sign-ins that no longer
+ * count are deleted.
+ */
 export const sweepExpiredJob = defineJob<Record<string, never>>({
   name: "sweep.expired",
   cron: "17 3 * * *",
@@ -26,6 +30,10 @@ export function sweepExpired(deps: { db: Db; now: () => Date; log: { info(msg: s
       deps.db,
       new Date(at.getTime() - EXPIRED_CODE_GRACE_MS),
     );
-    deps.log.info(`sweep: deleted ${sessions} expired sessions and ${codes} expired link codes`);
+    const attempts = await deleteSpentAttempts(deps.db, at);
+    deps.log.info(
+      `sweep: deleted ${sessions} expired sessions, ${codes} expired link codes and ` +
+        `${attempts} spent sign-in failure counts`,
+    );
   };
 }

@@ -110,6 +110,32 @@ export function resetPasswordMail(
 }
 
 /** A security notice after a password change or reset. */
+/**
+ * Sent once per lock when repeated failed sign-ins locked an account
+ * (docs/decisions/0073-sign-in-guessing-limits.md): a single-use reset link, which also ends the
+ * lock.
+ */
+export function signInLockedMail(
+  input: Common & { link: string; validMinutes: number; lockedMinutes: number },
+): MailContent {
+  const { siteName, name, link, validMinutes, lockedMinutes } = input;
+  const what =
+    `Someone tried to sign in to your ${siteName} account with a wrong password too many ` +
+    `times, so sign-in to it is paused for ${lockedMinutes} minutes, from wherever it is tried.`;
+  const ifNotYou =
+    `If this was not you, your password is still safe as long as nobody knows it; to choose a ` +
+    `new one now, and sign in at once, open the link below. It works once and expires in ` +
+    `${validMinutes} minutes. If it was you, you can also wait and sign in again later.`;
+  return {
+    subject: `Sign-in to your ${siteName} account is paused`,
+    text: `Hello ${name},\n\n${what}\n\n${ifNotYou}\n\n${link}\n\n${signature(siteName)}`,
+    html: layout(siteName, [`Hello ${escapeHtml(name)},`, escapeHtml(what), escapeHtml(ifNotYou)], {
+      label: "Choose a new password",
+      url: link,
+    }),
+  };
+}
+
 export function passwordChangedMail(input: Common & { forgotPasswordLink: string }): MailContent {
   const { siteName, name, forgotPasswordLink } = input;
   return {

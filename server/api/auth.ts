@@ -163,7 +163,7 @@ export const authApi: ApiModule = (app, services) => {
     body: ChangePasswordSchema,
     response: ChangePasswordResponse,
     auth: true,
-    rateLimit: RATE_LIMITS.signin,
+    rateLimit: RATE_LIMITS.changePassword,
     handler: async ({ input, request, reply }) => {
       const { message, token } = await accounts.changePassword(request.user, input, {
         userAgent: String(request.headers["user-agent"] ?? ""),

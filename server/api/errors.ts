@@ -1,6 +1,11 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { z, ZodError } from "zod";
-import { DomainError, ValidationError, type DomainErrorKind } from "../../core/errors.ts";
+import {
+  DomainError,
+  TooManyAttemptsError,
+  ValidationError,
+  type DomainErrorKind,
+} from "../../core/errors.ts";
 import { issuesToFieldErrors } from "../../core/validation.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/faults.ts";
 import { endForGoneClient, isClientGone } from "../client-gone.ts";
@@ -15,6 +20,7 @@ export const HTTP_STATUS_OF: Record<DomainErrorKind, number> = {
   rejected: 400,
   unavailable: 503,
   upstream: 502,
+  too_many: 429,
 };
 
 /**
@@ -74,6 +80,9 @@ export function registerApiErrorHandling(app: FastifyInstance) {
     if (error instanceof DomainError || error instanceof ZodError) {
       const domainError =
         error instanceof ZodError ? new ValidationError(issuesToFieldErrors(error.issues)) : error;
+      if (domainError instanceof TooManyAttemptsError) {
+        reply.header("retry-after", domainError.retryAfterSeconds);
+      }
       return reply
         .code(HTTP_STATUS_OF[domainError.kind])
         .send(failureBody(domainError, request.routeOptions.config.failure));

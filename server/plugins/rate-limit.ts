@@ -16,6 +16,13 @@ export interface RouteRateLimit extends Allowance {
    * keyed by account (`byAccount`): one person with many accounts, or many addresses, meets one.
    */
   perAddress?: Allowance;
+  /**
+   * Routes that name the same group share one allowance per client address, instead of one each:
+   * the API's sign-in and the login page's form are one door for guessing passwords.
+   */
+  group?: string;
+  /** Requests this returns true for are not counted (a page route counts only its form's posts). */
+  allowList?: (request: FastifyRequest) => boolean | Promise<boolean>;
 }
 
 /** The client's address as limits count it: an IPv6 address by its /64, like the plugin does. */
@@ -40,7 +47,14 @@ const TEN_MINUTES = "10 minutes";
  * too (a one-person vote farm from one address meets the address's allowance).
  */
 export const RATE_LIMITS = {
-  signin: { max: 10, timeWindow: "15 minutes" },
+  /**
+   * `POST /api/signin` (the delete-account page's sign-in too) and the login page's form: one
+   * count per address for both. Guesses at one account from many addresses meet the per-account
+   * limit of core/auth/sign-in-attempts.ts.
+   */
+  signin: { max: 10, timeWindow: "15 minutes", group: "signin" },
+  /** The old password of a change is checked like a sign-in, on a count of its own. */
+  changePassword: { max: 10, timeWindow: "15 minutes" },
   signup: { max: 5, timeWindow: "1 hour" },
   forgotPassword: { max: 5, timeWindow: "1 hour" },
   contact: { max: 5, timeWindow: "1 hour" },
@@ -110,6 +124,35 @@ export async function registerRateLimits(
   options: { enabled: boolean; store: RateLimitStore },
 ) {
   if (!options.enabled) return;
+  // Before the plugin's own hook sees the route: a grouped route's allowance is taken from the
+  // plugin, which would count it per route, and checked by the group's one limiter instead.
+  const groupLimiters = new Map<string, ReturnType<FastifyInstance["createRateLimit"]>>();
+  app.addHook("onRoute", (route) => {
+    const limit = (route.config as { rateLimit?: RouteRateLimit | false } | undefined)?.rateLimit;
+    if (!limit || !limit.group) return;
+    const { group, max, timeWindow, allowList } = limit;
+    route.config = { ...route.config, rateLimit: false };
+    const limiter = () => {
+      let made = groupLimiters.get(group);
+      if (!made) {
+        made = app.createRateLimit({
+          max,
+          timeWindow,
+          keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
+        });
+        groupLimiters.set(group, made);
+      }
+      return made;
+    };
+    const check = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (allowList && (await allowList(request))) return;
+      const result = await limiter()(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      reply.header("retry-after", result.ttlInSeconds);
+      throw tooManyRequests(waitFor(result.ttlInSeconds));
+    };
+    route.onRequest = [...[route.onRequest ?? []].flat(), check];
+  });
   let redis: Redis | undefined;
   const { store } = options;
   if (store.kind === "redis") {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACCOUNT_MESSAGES } from "../../core/accounts/schema.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -263,6 +264,10 @@ describe("with rate limits on", () => {
     await limited?.close();
   });
 
+  // A different address each time: one address's guesses meet the per-account limit after five
+  // (tests/integration/sign-in-limits.test.ts).
+  const nobody = (attempt: number) => `nobody-${attempt}-${Date.now()}@example.com`;
+
   it("counts the login form's posts like the API's sign-in, and no other page", async () => {
     const browser = new FormBrowser(limited.app);
     await browser.open("/login");
@@ -270,7 +275,7 @@ describe("with rate limits on", () => {
     for (let attempt = 0; attempt < 11; attempt++) {
       const response = await browser.postForm("/login", {
         _csrf: browser.xsrf,
-        email: "nobody@example.com",
+        email: nobody(attempt),
         password: "Wrong#Pass99",
       });
       statuses.push(response.statusCode);
@@ -280,5 +285,68 @@ describe("with rate limits on", () => {
     for (let visit = 0; visit < 12; visit++) {
       expect((await browser.get("/login")).statusCode).toBe(200);
     }
+  });
+
+  it("shares one count per address between the form and POST /api/signin", async () => {
+    const remoteAddress = "198.51.100.77";
+    const browser = new FormBrowser(limited.app);
+    await browser.request({ method: "GET", url: "/login", remoteAddress });
+    const form = (attempt: number) =>
+      browser.request({
+        method: "POST",
+        url: "/login",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({
+          _csrf: browser.xsrf,
+          email: nobody(attempt),
+          password: "Wrong#Pass99",
+        }).toString(),
+        xsrf: false,
+        remoteAddress,
+      });
+    const api = (attempt: number) =>
+      limited.app.inject({
+        method: "POST",
+        url: "/api/signin",
+        payload: { email: nobody(attempt), password: "Wrong#Pass99" },
+        remoteAddress,
+      });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      statuses.push((await (attempt % 2 ? api(attempt) : form(attempt))).statusCode);
+    }
+    expect(statuses).toEqual(Array(10).fill(401));
+    // Ten in all: both doors now refuse this address.
+    const apiRefused = await api(10);
+    expect(apiRefused.statusCode).toBe(429);
+    expect(Number(apiRefused.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await form(11)).statusCode).toBe(429);
+  });
+
+  it("refuses an account locked by failed sign-ins on the form, with the lock's message", async () => {
+    const browser = new FormBrowser(limited.app);
+    await browser.open("/login");
+    const target = `locked-${Date.now()}@example.com`;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const response = await browser.request({
+        method: "POST",
+        url: "/login",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({
+          _csrf: browser.xsrf,
+          email: target,
+          password: "Wrong#Pass99",
+        }).toString(),
+        xsrf: false,
+        remoteAddress: `198.51.100.${100 + attempt}`,
+      });
+      statuses.push(response.statusCode);
+      if (attempt === 5) {
+        expect(response.body).toContain(ACCOUNT_MESSAGES.signinLocked);
+        expect(Number(response.headers["retry-after"])).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
 });

@@ -43,11 +43,14 @@ describe.skipIf(!(await redisReachable()))("rate limits shared through Redis", (
   it("counts one client's sign-ins across two server processes", async () => {
     // A fresh address per run, so earlier runs' counters in the same Redis do not count.
     const address = `10.${randomBytes(3).join(".")}`;
+    // Another account each time: one account's failures meet its own limit after five
+    // (docs/decisions/0073-sign-in-guessing-limits.md).
+    let tries = 0;
     const attempt = (app: TestApp) =>
       app.app.inject({
         method: "POST",
         url: "/api/signin",
-        payload: { email: "nobody@example.com", password: "Wrong#1234" },
+        payload: { email: `nobody-${++tries}@example.com`, password: "Wrong#1234" },
         remoteAddress: address,
       });
     for (let i = 0; i < RATE_LIMITS.signin.max; i++) {
