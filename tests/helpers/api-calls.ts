@@ -3,7 +3,6 @@ import type { LightMyRequestResponse } from "fastify";
 import { insertEmailToken } from "../../core/accounts/repository.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { hashToken } from "../../core/auth/sessions.ts";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "./app.ts";
 import { insertComment, insertPost, signedInStaff } from "./console.ts";
 import {
@@ -15,7 +14,7 @@ import {
 import { multipartBody, pngImage } from "./multipart.ts";
 import { DEFAULT_CLIENTS, startOidcProvider, type OidcProvider } from "./oidc.ts";
 import { TestClient } from "./session.ts";
-import { startSmtpCapture, type SmtpCapture } from "./smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "./smtp.ts";
 import { STRIPE_KEYS, startFakeStripe } from "./stripe.ts";
 import { createTestUser } from "./users.ts";
 
@@ -57,12 +56,7 @@ export async function startApiWorld(options: { pages?: boolean } = {}): Promise<
   const t = await createTestApp({
     pages: options.pages,
     env: { ...oidc.env(), ...STRIPE_KEYS, STRIPE_API_BASE: stripe.base },
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <no-reply@chalkboard.test>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp),
   });
   const db = t.deps.db;
 

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { createMailer, type Mailer } from "../../core/mail/mailer.ts";
 
 /** One message as the SMTP server received it, decoded enough to read and follow its links. */
 export interface CapturedMail {
@@ -212,4 +213,12 @@ export async function startSmtpCapture(
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The site's mailer sending over SMTP to `smtp` only (no outbox to fall back on). */
+export function smtpMailer(
+  smtp: SmtpCapture,
+  from = "Chalkboard Deals <no-reply@chalkboard.test>",
+): Mailer {
+  return createMailer({ smtpUrl: smtp.url, from, outboxDir: "/nonexistent", log: () => {} });
 }

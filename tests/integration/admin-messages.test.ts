@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import type { TestClient } from "../helpers/session.ts";
-import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 
 /**
  * The Contact Us messages as the console's queue: the item a message links to, filters,
@@ -22,12 +21,7 @@ beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
     env: { PUBLIC_URL: "https://www.chalkboard.example" },
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <hello@chalkboard.example>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp, "Chalkboard Deals <hello@chalkboard.example>"),
   });
   ({ client: moderator, id: moderatorId } = await signInWithRole(t, "moderator", "Mo Moderator"));
   ({ client: member } = await signInWithRole(t, "member"));

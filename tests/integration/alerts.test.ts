@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertDigestJob, alertInstantJob, alertMatchJob } from "../../core/alerts/jobs.ts";
 import { ALERT_MESSAGES as M } from "../../core/alerts/schema.ts";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
 import { multipartBody } from "../helpers/multipart.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import type { TestClient } from "../helpers/session.ts";
-import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 
 /**
  * Issue 12, keyword alerts: matching (stemming, typos, filters, paused, deleted members, only hot,
@@ -31,12 +30,7 @@ beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
     now: () => clock,
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <no-reply@chalkboard.test>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp),
   });
   poster = await signInWithRole(t, "member", "Deal Poster");
   moderator = await signInWithRole(t, "moderator");

@@ -4,11 +4,10 @@ import { CONFIRM_EMAIL_FIRST, requireConfirmedUser } from "../../core/auth/polic
 import { findSessionUser, hashToken } from "../../core/auth/sessions.ts";
 import { SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
 import { ForbiddenError, UnauthenticatedError } from "../../core/errors.ts";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "../../db/demo/seed.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
-import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 
 let t: TestApp;
 let smtp: SmtpCapture;
@@ -18,12 +17,7 @@ const STRONG = "Chalk#Board42";
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <no-reply@chalkboard.test>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp),
   });
 });
 

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { domainOf, matchSchoolDomain } from "../../core/educators/domains.ts";
 import { EDUCATOR_MESSAGES } from "../../core/educators/schema.ts";
 import { sendMailJob } from "../../core/mail/queue.ts";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { auditOf, insertComment, insertPost, signedInStaff } from "../helpers/console.ts";
 import { insertPendingWishlistEntry, markVerifiedEducator } from "../helpers/educators.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import { TestClient } from "../helpers/session.ts";
-import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /** Verified educators (issue 11): domain rules, links, reviews, badges, teachers' own wishlists. */
@@ -23,12 +22,7 @@ beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
     now: () => clock,
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <no-reply@chalkboard.test>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp),
   });
 });
 afterAll(async () => {

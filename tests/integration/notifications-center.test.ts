@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { notificationMailJob } from "../../core/notifications/mail-job.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import { TestClient } from "../helpers/session.ts";
-import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 
 /**
  * Issue 12, "Notifications": each kind made by the real API actions, likes collapsed per post,
@@ -33,12 +32,7 @@ beforeAll(async () => {
   t = await createTestApp({
     pages: true,
     now: () => clock,
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <no-reply@chalkboard.test>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp),
   });
   ann = await signInWithRole(t, "member", "Ann Poster");
   bob = await signInWithRole(t, "member", "Bob Reader");

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
 import { findSessionUser } from "../../core/auth/sessions.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { DEMO_EMAIL } from "../../db/demo/seed.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import {
@@ -12,7 +11,7 @@ import {
   type TokenTamper,
 } from "../helpers/oidc.ts";
 import { TestClient } from "../helpers/session.ts";
-import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 let t: TestApp;
@@ -27,12 +26,7 @@ beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
     env: provider.env(),
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <no-reply@chalkboard.test>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp),
   });
 });
 

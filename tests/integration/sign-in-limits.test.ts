@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { SIGN_IN_LIMITS, signInKey } from "../../core/auth/sign-in-attempts.ts";
-import { createMailer } from "../../core/mail/mailer.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { DEFAULT_CLIENTS, startOidcProvider, type OidcProvider } from "../helpers/oidc.ts";
-import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
+import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 
 // Guessing limits per account (docs/decisions/0073-sign-in-guessing-limits.md), with the limits
 // per client address on, on the app's own clock.
@@ -30,12 +29,7 @@ beforeAll(async () => {
     seed: "none",
     env: { RATE_LIMIT: "on", ...provider.env() },
     now: () => new Date(Date.now() + aheadMs),
-    mailer: createMailer({
-      smtpUrl: smtp.url,
-      from: "Chalkboard Deals <no-reply@chalkboard.test>",
-      outboxDir: "/nonexistent",
-      log: () => {},
-    }),
+    mailer: smtpMailer(smtp),
   });
 });
 
