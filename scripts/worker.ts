@@ -6,6 +6,7 @@ import { inspect } from "node:util";
 import { ConfigError, loadConfig, type Config } from "../config/env.ts";
 import { createSiteJobQueue, workSiteJobs } from "../core/jobs/site-jobs.ts";
 import { mailerFor } from "../core/mail/mailer.ts";
+import { createMediaStorage } from "../core/media/storage.ts";
 import { createDb } from "../db/index.ts";
 
 const QUIET_LEVELS = new Set(["warn", "error", "fatal", "silent"]);
@@ -49,6 +50,8 @@ export async function runWorker(env = process.env): Promise<void> {
     log,
     linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
     publicUrl: config.publicUrl,
+    media: createMediaStorage(config),
+    mediaBaseUrl: config.mediaBaseUrl,
   });
   await jobs.start(log);
 

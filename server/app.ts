@@ -155,6 +155,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     changes: deps.changes,
     linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
     publicUrl: config.publicUrl,
+    media: deps.media,
+    mediaBaseUrl: config.mediaBaseUrl,
   });
   const secureCookies = config.publicUrl.startsWith("https://");
 

@@ -1,9 +1,11 @@
+import { siteImage } from "../../core/media/media-path.ts";
 import { useMediaUrl } from "../lib/media-url.tsx";
 
 /** A member's picture, or their initial on a coloured disc when they have none. */
 export function Avatar({ name, image, size = 40 }: { name: string; image: string; size?: number }) {
   const mediaUrl = useMediaUrl();
-  if (image) {
+  // Only the site's media: an outside address would let its owner log each viewer (record 0074).
+  if (siteImage(image)) {
     return (
       <img
         className="avatar"

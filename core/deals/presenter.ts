@@ -2,6 +2,7 @@ import { PAGE_SIZE } from "../constants.ts";
 import { heatOf, temperatureOf } from "../posts/temperature.ts";
 import type { DealCardRow } from "./deal-card-query.ts";
 import { hasEnded } from "../posts/policy.ts";
+import { siteImage } from "../media/media-path.ts";
 
 /** A deal card in the spec's field names (section 3), plus what the card needs to show state. */
 export function presentDealCard(row: DealCardRow, now: Date) {
@@ -14,7 +15,7 @@ export function presentDealCard(row: DealCardRow, now: Date) {
     post_type: row.post_type,
     type: row.kind,
     title: row.title,
-    image_url: row.image_url,
+    image_url: siteImage(row.image_url),
     price: row.price,
     list_price: row.list_price,
     discount: row.discount,
@@ -39,7 +40,7 @@ export function presentDealCard(row: DealCardRow, now: Date) {
     user_id: row.user_id,
     user_name: row.user_name ?? "",
     user_by: row.user_name ?? "",
-    user_image: row.user_image ?? "",
+    user_image: siteImage(row.user_image),
     created_at: row.created_at.toISOString(),
     // Beside the spec's fields (issue 14): degrees from likes and unlikes, and its band.
     temperature: temperatureOf(row),

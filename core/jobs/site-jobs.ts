@@ -8,6 +8,8 @@ import {
 } from "../freshness/link-check-job.ts";
 import type { LinkCheckSettings } from "../freshness/link-check.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import { copyImageLinks, imageLinkCopyJob } from "../media/image-link-job.ts";
+import type { MediaStorage } from "../media/storage.ts";
 import { createMailQueue, deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
@@ -35,6 +37,7 @@ export const JOB_KINDS = [
   alertInstantJob,
   alertDigestJob,
   vacuumJob,
+  imageLinkCopyJob,
 ] as const;
 
 /** The site's queue over its database: one per process, started and stopped by the entry point. */
@@ -59,6 +62,9 @@ export interface JobWorkerDeps {
   linkCheck?: Partial<LinkCheckSettings>;
   /** PUBLIC_URL, for links in mails the jobs write (notification mails); DESIGN.md's default if absent. */
   publicUrl?: string;
+  /** The media storage and MEDIA_BASE_URL: where the image-link job stores its copies. */
+  media: MediaStorage;
+  mediaBaseUrl?: string;
 }
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
@@ -71,6 +77,17 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
   // Member mails (notifications, alerts) carry the one-click unsubscribe (sendToMember).
   const publicUrl = deps.publicUrl ?? "http://localhost:3000";
+  await jobs.work(
+    imageLinkCopyJob,
+    copyImageLinks({
+      ...deps,
+      config: {
+        publicUrl,
+        mediaBaseUrl: deps.mediaBaseUrl,
+        linkCheckAllowLoopback: deps.linkCheck?.allowLoopback ?? false,
+      },
+    }),
+  );
   const memberDeps = {
     ...deps,
     publicUrl,

@@ -182,7 +182,8 @@ export async function storeUploadedImage(
   };
 }
 
-type MediaDeps = Pick<Deps, "media" | "log">;
+/** The storage, and a log for a file that cannot be removed. */
+type MediaDeps = Pick<Deps, "media"> & { log: Pick<Deps["log"], "warn"> };
 
 /**
  * Deletes a stored file nothing refers to any more, with its variants. A file that cannot be

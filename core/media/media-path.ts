@@ -21,3 +21,13 @@ export const MEDIA_URL_PREFIX = "/media/";
 export function isMediaUrl(url: string): boolean {
   return url.startsWith(MEDIA_URL_PREFIX) && isMediaPath(url.slice(MEDIA_URL_PREFIX.length));
 }
+
+/**
+ * An image URL as a page or an answer may show it: the site's stored media, else nothing (the
+ * card's placeholder, the initial of an avatar). A picture link or avatar stored before outside
+ * images were copied (docs/decisions/0074-images-in-user-html.md) is never shown from its outside
+ * address, which would let its owner log every viewer's; the image-link job copies it.
+ */
+export function siteImage(url: string | null | undefined): string {
+  return url && isMediaUrl(url) ? url : "";
+}

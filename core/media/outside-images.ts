@@ -26,7 +26,9 @@ import { isMediaPath, isMediaUrl, MEDIA_URL_PREFIX } from "./media-path.ts";
  * its bytes, re-encoded and stored as an upload is (core/media/images.ts), and its src becomes the
  * stored copy. An image that cannot be fetched or is not an image is dropped; so is any other src
  * that is not the site's media (/go/…, any other page of the site, http:). The post is saved all the
- * same. This runs before the write's transaction, never inside it.
+ * same. This runs before the write's transaction, never inside it. A single picture link (a deal's
+ * image link, a sign-in provider's picture, one stored before: core/media/image-link-job.ts) is
+ * copied the same way (the `picture` option, copyImageLink).
  */
 
 export const OUTSIDE_IMAGE_LIMITS = {
@@ -60,9 +62,14 @@ export interface CopiedImages {
   stored: StoredImage[];
   /** Sources dropped, and why (for the log). */
   dropped: { src: string; reason: string }[];
+  /** The picture link's stored copy (/media/…), or null when none was given or it was dropped. */
+  picture: string | null;
 }
 
-type CopyDeps = Pick<Deps, "config" | "media" | "log">;
+type CopyDeps = Pick<Deps, "media"> & {
+  config: Pick<Deps["config"], "publicUrl" | "mediaBaseUrl" | "linkCheckAllowLoopback">;
+  log: Pick<Deps["log"], "info" | "warn">;
+};
 
 /**
  * A src that names the site's media in full (PUBLIC_URL's origin + /media/…, or MEDIA_BASE_URL +
@@ -104,30 +111,56 @@ function failureReason(error: unknown): string {
   throw error;
 }
 
+/** How one src is handled: already the site's media, to be fetched, or dropped (and why). */
+type Plan = { own: string } | { fetch: string } | { drop: string };
+
+function planFor(src: string, config: CopyDeps["config"]): Plan {
+  if (isMediaUrl(src)) return { own: src };
+  const url = outsideHttpsUrl(src);
+  const own = url && ownMediaUrl(url, config);
+  if (own) return { own };
+  if (!url) return { drop: "not an outside https image" };
+  if (isOwnOrigin(url, config)) return { drop: "a page of this site, not its media" };
+  return { fetch: src };
+}
+
 /**
- * Copies the outside images of `html` into the media storage under `folder`. Never throws for an
- * image (it is dropped); throws only when the storage itself fails, having removed what it stored.
+ * Copies the outside images of `html` into the media storage under `folder`, and with `picture`
+ * one image link besides (a deal's picture link, docs/decisions/0074): copied first, within the
+ * same bounds, stored with responsive variants when `pictureVariants` is set, its URL in
+ * `copied.picture`. Never throws for an image (it is dropped); throws only when the storage itself
+ * fails, having removed what it stored.
  */
 export async function copyOutsideImages(
   deps: CopyDeps,
   html: string,
   folder: MediaFolder,
-  options: { limits?: Partial<OutsideImageLimits>; signal?: AbortSignal } = {},
+  options: {
+    limits?: Partial<OutsideImageLimits>;
+    signal?: AbortSignal;
+    picture?: string | null;
+    pictureVariants?: boolean;
+    /** Bounds the picture's stored size (an avatar's 512 px). */
+    pictureMaxSize?: number;
+  } = {},
 ): Promise<CopiedImages> {
   const limits = { ...OUTSIDE_IMAGE_LIMITS, ...options.limits };
-  const copied: CopiedImages = { sources: new Map(), stored: [], dropped: [] };
-  const toFetch: string[] = [];
+  const copied: CopiedImages = { sources: new Map(), stored: [], dropped: [], picture: null };
+  const toFetch: { src: string; picture: boolean }[] = [];
+  if (options.picture) {
+    const plan = planFor(options.picture, deps.config);
+    if ("own" in plan) copied.picture = plan.own;
+    else if ("drop" in plan) copied.dropped.push({ src: options.picture, reason: plan.drop });
+    else toFetch.push({ src: plan.fetch, picture: true });
+  }
   for (const src of imageSources(html)) {
     if (isMediaUrl(src)) continue;
-    const url = outsideHttpsUrl(src);
-    const own = url && ownMediaUrl(url, deps.config);
-    if (own) copied.sources.set(src, own);
-    else if (!url) copied.dropped.push({ src, reason: "not an outside https image" });
-    else if (isOwnOrigin(url, deps.config)) {
-      copied.dropped.push({ src, reason: "a page of this site, not its media" });
-    } else if (toFetch.length >= limits.maxImages) {
+    const plan = planFor(src, deps.config);
+    if ("own" in plan) copied.sources.set(src, plan.own);
+    else if ("drop" in plan) copied.dropped.push({ src, reason: plan.drop });
+    else if (toFetch.filter((f) => !f.picture).length >= limits.maxImages) {
       copied.dropped.push({ src, reason: `more than ${limits.maxImages} images to copy` });
-    } else toFetch.push(src);
+    } else toFetch.push({ src, picture: false });
   }
   if (!toFetch.length) return copied;
 
@@ -136,7 +169,7 @@ export async function copyOutsideImages(
   const settings = { ...FETCH_SETTINGS, allowLoopback: deps.config.linkCheckAllowLoopback };
   let failure: unknown = null;
   const outOfTime = `out of time (${limits.budgetMs / 1000} s for the post's images)`;
-  const copyOne = async (src: string) => {
+  const copyOne = async ({ src, picture }: { src: string; picture: boolean }) => {
     if (signal.aborted) {
       copied.dropped.push({ src, reason: deadline.aborted ? outOfTime : "stopped" });
       return;
@@ -148,9 +181,15 @@ export async function copyOutsideImages(
         settings,
         signal,
       });
-      const stored = await storeUploadedImage(deps.media, folder, body);
+      const stored = await storeUploadedImage(
+        deps.media,
+        folder,
+        body,
+        picture ? { variants: options.pictureVariants, maxSize: options.pictureMaxSize } : {},
+      );
       copied.stored.push(stored);
-      copied.sources.set(src, stored.url);
+      if (picture) copied.picture = stored.url;
+      else copied.sources.set(src, stored.url);
     } catch (error) {
       try {
         const stopped = deadline.aborted && error instanceof LinkFailed;
@@ -162,7 +201,7 @@ export async function copyOutsideImages(
   };
   const queue = [...toFetch];
   const worker = async () => {
-    for (let src = queue.shift(); src !== undefined; src = queue.shift()) await copyOne(src);
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await copyOne(next);
   };
   await Promise.all(Array.from({ length: Math.max(1, limits.concurrency) }, worker));
   if (failure) {
@@ -177,21 +216,25 @@ export async function recordCopiedImages(db: DbOrTx, userId: number, copied: Cop
   for (const image of copied.stored) await insertMediaRecord(db, userId, image);
 }
 
+type CopyOptions = Omit<NonNullable<Parameters<typeof copyOutsideImages>[3]>, "signal">;
+
 /**
- * Copies the outside images of `html` (copyOutsideImages), then runs `write` with them; when
- * `write` fails, the copies are removed again, so a refused write leaves no file behind. Dropped
- * images are logged: the writer's answer is the spec's, which has no place for them.
+ * Copies the outside images of `html` (copyOutsideImages), and the picture link when one is given,
+ * then runs `write` with them; when `write` fails, the copies are removed again, so a refused write
+ * leaves no file behind. Dropped images are logged: the writer's answer is the spec's, which has no
+ * place for them.
  */
 export async function withCopiedImages<T>(
   deps: CopyDeps,
   html: string,
   folder: MediaFolder,
   write: (copied: CopiedImages) => Promise<T>,
-  options: { limits?: Partial<OutsideImageLimits> } = {},
+  options: CopyOptions = {},
 ): Promise<T> {
   const copied = await copyOutsideImages(deps, html, folder, options);
   for (const { src, reason } of copied.dropped) {
-    deps.log.info(`An image in user HTML was dropped (${src.slice(0, 200)}): ${reason}.`);
+    const what = src === options.picture ? "A picture link" : "An image in user HTML";
+    deps.log.info(`${what} was dropped (${src.slice(0, 200)}): ${reason}.`);
   }
   try {
     return await write(copied);
@@ -199,4 +242,43 @@ export async function withCopiedImages<T>(
     await removeStoredImages(deps, copied.stored);
     throw error;
   }
+}
+
+export interface CopiedImageLink {
+  /** The copy's /media/ URL; null when the image was dropped. */
+  url: string | null;
+  /** The file stored for it (none when dropped, or when the link named the site's media already). */
+  stored: StoredImage | null;
+  /** Why it was dropped, for the log. */
+  reason: string | null;
+}
+
+/**
+ * Copies one image link (a post's picture stored before its links were copied, a member's picture
+ * from a sign-in provider) the way copyOutsideImages copies a post's: the same guarded fetch, bounds
+ * and checks. Never throws for the image; throws only when the storage fails.
+ */
+export async function copyImageLink(
+  deps: CopyDeps,
+  src: string,
+  folder: MediaFolder,
+  options: {
+    variants?: boolean;
+    maxSize?: number;
+    limits?: Partial<OutsideImageLimits>;
+    signal?: AbortSignal;
+  } = {},
+): Promise<CopiedImageLink> {
+  const copied = await copyOutsideImages(deps, "", folder, {
+    picture: src,
+    pictureVariants: options.variants,
+    pictureMaxSize: options.maxSize,
+    limits: options.limits,
+    signal: options.signal,
+  });
+  return {
+    url: copied.picture,
+    stored: copied.stored[0] ?? null,
+    reason: copied.dropped[0]?.reason ?? null,
+  };
 }

@@ -7,6 +7,7 @@ import type { Freshness } from "../freshness/presenter.ts";
 import type { PriceHistory } from "../prices/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
+import { siteImage } from "../media/media-path.ts";
 
 /**
  * The viewer's reaction as the spec's is_liked: 1 thumbs up, 2 thumbs down, -1 neither (or a
@@ -118,7 +119,7 @@ export function presentCommentTree(
       id: row.id,
       user_id: deleted || authorGone ? null : row.user_id,
       user_name: deleted ? "" : authorGone ? FORMER_MEMBER : (row.user_name ?? ""),
-      user_image: deleted || authorGone ? "" : (row.user_image ?? ""),
+      user_image: deleted || authorGone ? "" : siteImage(row.user_image),
       user_verified_educator: !deleted && !authorGone && row.user_verified_educator === true,
       message: withheld
         ? WITHHELD_MESSAGE[status]

@@ -12,6 +12,7 @@ import { isLikedOf, presentCommentTree, presentProductDetails } from "./presente
 import * as repo from "./repository.ts";
 import { uniqueId } from "./schema.ts";
 import { createViewBuffer, type ViewBufferLimits } from "./view-buffer.ts";
+import { siteImage } from "../media/media-path.ts";
 
 /** Who is looking at a post, for counting views once per visitor per day. */
 export interface Visitor {
@@ -76,7 +77,7 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
       product_details: presentProductDetails(row, isLikedOf(reaction), at),
       comments: presentCommentTree(comments, row.post_type, input.viewer),
       // The viewer's own picture, shown beside the Leave a Comment box ("" for visitors).
-      comments_user_image: input.viewer?.image_url ?? "",
+      comments_user_image: siteImage(input.viewer?.image_url),
       // Only on a post that is not public, for the few who may see it: its banner.
       ...(moderation ? { moderation } : {}),
       // Beside the spec's fields: up to 6 live deals of the same store or category (issue 14).

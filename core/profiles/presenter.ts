@@ -1,13 +1,14 @@
 import type { DealCard } from "../deals/presenter.ts";
 import { OWNER_ONLY_PROFILE_FIELDS, type OwnerOnlyProfileField } from "./policy.ts";
 import type { FollowUserRow, ProfileUserRow, SubscriptionRow } from "./repository.ts";
+import { siteImage } from "../media/media-path.ts";
 
 /** Every field of a user's profile in the spec's field names (section 3), as its owner sees it. */
 function ownerView(row: ProfileUserRow, isFollow: boolean) {
   return {
     user_id: row.id,
     user_name: row.name,
-    user_image: row.image_url ?? "",
+    user_image: siteImage(row.image_url),
     user_type: row.user_type,
     join_date: row.created_at.toISOString(),
     deal_count: Number(row.deal_count ?? 0),
@@ -60,7 +61,7 @@ export function presentUserProfile(
 
 /** A follower / following entry: id, user_id, user_image, name. */
 export function presentFollowEntry(row: FollowUserRow) {
-  return { id: row.id, user_id: row.id, user_image: row.image_url ?? "", name: row.name };
+  return { id: row.id, user_id: row.id, user_image: siteImage(row.image_url), name: row.name };
 }
 
 export type FollowEntry = ReturnType<typeof presentFollowEntry>;

@@ -2,6 +2,7 @@ import { postPath } from "../posts/paths.ts";
 import { formatCurrency } from "../intl-formats.ts";
 import type { FeedDealRow } from "./repository.ts";
 import { excerpt } from "./text.ts";
+import { siteImage } from "../media/media-path.ts";
 
 /** XML documents for search engines and feed readers: sitemaps (sitemaps.org 0.9) and RSS 2.0. */
 
@@ -120,7 +121,7 @@ export function rssXml(channel: FeedChannel, rows: FeedDealRow[], publicUrl: str
   );
   const items = rows.map((row) => {
     const url = `${publicUrl}${postPath(row)}`;
-    const image = row.image_url ? new URL(row.image_url, `${publicUrl}/`).toString() : "";
+    const image = siteImage(row.image_url) && new URL(row.image_url, `${publicUrl}/`).toString();
     return [
       "<item>",
       `<title>${xmlEscape(row.title)}</title>`,

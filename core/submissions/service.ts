@@ -92,57 +92,68 @@ export function createSubmissionsService(deps: Deps) {
 
       // Deal images are shown on cards and the deal page in responsive sizes.
       const upload = { bytes: image, folder: "deals", variants: true } as const;
-      // Outside images in the description are copied first, outside the transaction.
+      // Outside images in the description, and the image link when no file was chosen, are
+      // copied first, outside the transaction: viewers load only the site's copies
+      // (docs/decisions/0074-images-in-user-html.md). A link that cannot be copied is dropped
+      // and logged, and the deal is posted without a picture.
       const html = deal.deal_description;
-      const created = await withCopiedImages(deps, html, "deals", (copied) => {
-        const description = cleanDescription(
-          html,
-          "deal_description",
-          DEAL_MESSAGES.description,
-          copied.sources,
-        );
-        return withStoredImage(deps, upload, (stored) =>
-          db.transaction().execute(async (tx) => {
-            if (key) {
-              await repo.lockLinkKey(tx, key);
-              await refuseDuplicate(await repo.findLiveDealByLinkKey(tx, key, at));
-            }
-            // A new member's first post may wait for a moderator (core/moderation/holding.ts).
-            const held = await holdsNewPost(tx, poster.id, at);
-            const post = await repo.insertPost(tx, {
-              unique_id: newUniqueId(),
-              slug: derived.slug,
-              post_type: "d",
-              kind: derived.kind,
-              status: held ? "pending" : "active",
-              user_id: poster.id,
-              forum_category_id: deal.deal_category,
-              store_id: deal.store_id,
-              category_id: deal.category_id,
-              title: deal.title,
-              ...description,
-              image_url: stored?.url ?? deal.deal_image ?? "",
-              price: deal.price ?? null,
-              discount: derived.discount,
-              link: deal.link ?? "",
-              link_key: key,
-              // Grouped with the other deals of its link, for price history (core/prices).
-              product_id: await productForLink(tx, key, at),
-              coupon_code: deal.coupon_code ?? "",
-              expires_at: deal.expiry ? expiryEndsAt(deal.expiry) : null,
-              created_at: at,
-              updated_at: at,
-            });
-            if (stored) await insertMediaRecord(tx, poster.id, stored);
-            await recordCopiedImages(tx, poster.id, copied);
-            // Keyword alerts (issue 12): a public deal is matched now; a held one on approval.
-            if (!held) {
-              await queueAlertMatching(deps.jobs, tx, { postId: post.id, trigger: "publish" });
-            }
-            return post;
-          }),
-        );
-      });
+      const picture = image ? null : deal.deal_image;
+      const copyOptions = { picture, pictureVariants: true };
+      const created = await withCopiedImages(
+        deps,
+        html,
+        "deals",
+        (copied) => {
+          const description = cleanDescription(
+            html,
+            "deal_description",
+            DEAL_MESSAGES.description,
+            copied.sources,
+          );
+          return withStoredImage(deps, upload, (stored) =>
+            db.transaction().execute(async (tx) => {
+              if (key) {
+                await repo.lockLinkKey(tx, key);
+                await refuseDuplicate(await repo.findLiveDealByLinkKey(tx, key, at));
+              }
+              // A new member's first post may wait for a moderator (core/moderation/holding.ts).
+              const held = await holdsNewPost(tx, poster.id, at);
+              const post = await repo.insertPost(tx, {
+                unique_id: newUniqueId(),
+                slug: derived.slug,
+                post_type: "d",
+                kind: derived.kind,
+                status: held ? "pending" : "active",
+                user_id: poster.id,
+                forum_category_id: deal.deal_category,
+                store_id: deal.store_id,
+                category_id: deal.category_id,
+                title: deal.title,
+                ...description,
+                image_url: stored?.url ?? copied.picture ?? "",
+                price: deal.price ?? null,
+                discount: derived.discount,
+                link: deal.link ?? "",
+                link_key: key,
+                // Grouped with the other deals of its link, for price history (core/prices).
+                product_id: await productForLink(tx, key, at),
+                coupon_code: deal.coupon_code ?? "",
+                expires_at: deal.expiry ? expiryEndsAt(deal.expiry) : null,
+                created_at: at,
+                updated_at: at,
+              });
+              if (stored) await insertMediaRecord(tx, poster.id, stored);
+              await recordCopiedImages(tx, poster.id, copied);
+              // Keyword alerts (issue 12): a public deal is matched now; a held one on approval.
+              if (!held) {
+                await queueAlertMatching(deps.jobs, tx, { postId: post.id, trigger: "publish" });
+              }
+              return post;
+            }),
+          );
+        },
+        copyOptions,
+      );
       changes.emit("posts");
       return created;
     },

@@ -4,10 +4,13 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { imageLinkCopyJob } from "../../core/media/image-link-job.ts";
+import { postPath } from "../../core/posts/paths.ts";
 import { insertPost } from "../helpers/console.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";
 import { startLocalHttps, type LocalHttps } from "../helpers/local-https.ts";
-import { mediaFiles, multipartBody } from "../helpers/multipart.ts";
+import { waitForJobs } from "../helpers/jobs.ts";
+import { mediaFiles, multipartBody, pngImage } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";
 
 /*
@@ -23,6 +26,8 @@ let images: LocalHttps;
 let png: Buffer;
 /** Requests the image server saw. */
 const seen: string[] = [];
+/** The app's log lines (LOG_LEVEL info): an image that is dropped is logged. */
+const logLines: string[] = [];
 let posterId: number;
 let poster: TestClient;
 const ids = { dealCategory: 0, discussionCategory: 0, store: 0, category: 0 };
@@ -44,7 +49,12 @@ beforeAll(async () => {
     .png()
     .toBuffer();
   images = await startLocalHttps(route);
-  t = await createTestApp({ env: { LINK_CHECK_ALLOW_LOOPBACK: "on" } });
+  t = await createTestApp({
+    // Pages too: a picture stored before it was copied is not shown on them either.
+    pages: true,
+    env: { LINK_CHECK_ALLOW_LOOPBACK: "on", LOG_LEVEL: "info" },
+    logStream: { write: (line) => void logLines.push(line) },
+  });
   const db = t.deps.db;
   const users = await db.selectFrom("users").select("id").orderBy("id").limit(2).execute();
   posterId = users[1]!.id;
@@ -62,10 +72,15 @@ afterAll(async () => {
 });
 beforeEach(() => {
   seen.length = 0;
+  logLines.length = 0;
 });
 
-async function postForm(url: string, fields: Record<string, string | number>) {
-  const body = await multipartBody(fields);
+async function postForm(
+  url: string,
+  fields: Record<string, string | number>,
+  file?: Parameters<typeof multipartBody>[1],
+) {
+  const body = await multipartBody(fields, file);
   return poster.request({ method: "POST", url, payload: body.payload, headers: body.headers });
 }
 
@@ -177,6 +192,134 @@ describe("posting a deal or a discussion", () => {
       dealFields(`<p> </p><img src="${images.base}/never.png">`),
     );
     expect(response.statusCode).toBe(422);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe("a deal's image link", () => {
+  async function storedImage(uniqueId: string) {
+    const row = await t.deps.db
+      .selectFrom("posts")
+      .select("image_url")
+      .where("unique_id", "=", uniqueId)
+      .executeTakeFirstOrThrow();
+    return row.image_url;
+  }
+
+  it("is copied once, with the variants of an upload, and shown as the copy", async () => {
+    const response = await postForm("/api/save_deal", {
+      ...dealFields("<p>Pouches</p>"),
+      deal_image: `${images.named}/picture.png`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(seen).toEqual(["/picture.png"]);
+    const uniqueId = response.json().response.unique_id as string;
+    const image = await storedImage(uniqueId);
+    expect(image).toMatch(/^\/media\/deals\/[\w-]+\.60x40\.webp$/);
+    expect(await mediaRow(image)).toEqual({ user_id: posterId, mime: "image/webp" });
+    const files = mediaFiles(t.mediaDir, "deals");
+    const stem = path.basename(image).replace(/\.webp$/, "");
+    expect(files).toContain(`${stem}.w60.avif`);
+    expect(files).toContain(`${stem}.w60.webp`);
+  });
+
+  it("is dropped and logged when it is not an image: the deal is posted without a picture", async () => {
+    const before = mediaFiles(t.mediaDir, "deals");
+    const response = await postForm("/api/save_deal", {
+      ...dealFields("<p>No picture</p>"),
+      deal_image: `${images.named}/text-page.html`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(seen).toEqual(["/text-page.html"]);
+    expect(await storedImage(response.json().response.unique_id)).toBe("");
+    expect(mediaFiles(t.mediaDir, "deals")).toEqual(before);
+    expect(logLines.join("\n")).toMatch(
+      /A picture link was dropped \(https:\/\/images\.chalkboard\.test:\d+\/text-page\.html\)/,
+    );
+  });
+
+  it("is not fetched when a file is chosen too: the upload is the picture", async () => {
+    const response = await postForm(
+      "/api/save_deal",
+      { ...dealFields("<p>Both</p>"), deal_image: `${images.named}/unused.png` },
+      { name: "mine.png", type: "image/png", bytes: await pngImage(80, 60) },
+    );
+    expect(response.statusCode).toBe(200);
+    expect(seen).toEqual([]);
+    expect(await storedImage(response.json().response.unique_id)).toMatch(/\.80x60\.webp$/);
+  });
+});
+
+describe("pictures stored as outside addresses before they were copied", () => {
+  it("are not shown, and the image-link job copies each once, in batches", async () => {
+    const outside = `${images.base}/old-picture.png`;
+    const copied = await insertPost(t.deps.db, { user_id: posterId, image_url: outside });
+    const broken = await insertPost(t.deps.db, {
+      user_id: posterId,
+      image_url: `${images.base}/text-old.html`,
+    });
+    const insecure = await insertPost(t.deps.db, { image_url: "http://img.example/x.png" });
+    const kept = await insertPost(t.deps.db, { image_url: "/media/demo/kept.webp" });
+    const member = await t.deps.db
+      .insertInto("users")
+      .values({
+        name: "Avery Avatar",
+        email: `avery-${Date.now()}@example.com`,
+        image_url: outside,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+
+    // Until copied, neither the deal page nor a card nor a profile points at the outside address.
+    const shown = await t.app.inject({
+      method: "POST",
+      url: "/api/product_details",
+      payload: { unique_id: copied.unique_id },
+    });
+    expect(shown.json().response.product_details.image_url).toBe("");
+    const page = await t.app.inject({ method: "GET", url: postPath(copied) });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain("127.0.0.1");
+    const profile = await t.app.inject({ method: "GET", url: `/profile/${member.id}` });
+    expect(profile.statusCode).toBe(200);
+    expect(profile.body).not.toContain("127.0.0.1");
+    expect(seen).toEqual([]);
+
+    await t.jobs.send(imageLinkCopyJob, {});
+    await waitForJobs(t.jobs, { kind: imageLinkCopyJob });
+    expect(seen.filter((p) => p === "/old-picture.png")).toHaveLength(2); // the post, the member
+    const rows = await t.deps.db
+      .selectFrom("posts")
+      .select(["id", "image_url"])
+      .where("id", "in", [copied.id, broken.id, insecure.id, kept.id])
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row.image_url]));
+    expect(byId.get(copied.id)).toMatch(/^\/media\/deals\/[\w-]+\.60x40\.webp$/);
+    expect(await mediaRow(byId.get(copied.id)!)).toEqual({ user_id: posterId, mime: "image/webp" });
+    expect(byId.get(broken.id)).toBe("");
+    expect(byId.get(insecure.id)).toBe("");
+    expect(byId.get(kept.id)).toBe("/media/demo/kept.webp");
+    const avatar = await t.deps.db
+      .selectFrom("users")
+      .select("image_url")
+      .where("id", "=", member.id)
+      .executeTakeFirstOrThrow();
+    expect(avatar.image_url).toMatch(/^\/media\/avatars\/[\w-]+\.webp$/);
+    expect(logLines.join("\n")).toMatch(
+      /The picture of post \d+ \(https:\/\/127\.0\.0\.1:\d+\/text-old\.html\) was not copied/,
+    );
+
+    const after = await t.app.inject({
+      method: "POST",
+      url: "/api/product_details",
+      payload: { unique_id: copied.unique_id },
+    });
+    expect(after.json().response.product_details.image_url).toBe(byId.get(copied.id));
+
+    // Once: a second run finds nothing to copy and asks nothing of the outside server.
+    seen.length = 0;
+    await t.jobs.send(imageLinkCopyJob, {});
+    await waitForJobs(t.jobs, { kind: imageLinkCopyJob });
     expect(seen).toEqual([]);
   });
 });

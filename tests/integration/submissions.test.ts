@@ -5,17 +5,25 @@ import { SUBMIT_MESSAGES } from "../../core/constants.ts";
 import { CONFIRM_EMAIL_FIRST } from "../../core/auth/policy.ts";
 import { DEAL_MESSAGES, DISCUSSION_MESSAGES } from "../../core/submissions/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { startLocalHttps, type LocalHttps } from "../helpers/local-https.ts";
 import { mediaFiles, multipartBody, pngImage } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";
 
 let t: TestApp;
+/** Serves the image links of this file's deals, on 127.0.0.1 (the tests' loopback switch). */
+let images: LocalHttps;
 let poster: TestClient;
 let posterId: number;
 let otherUserId: number;
 const ids = { dealCategory: 0, discussionCategory: 0, store: 0, category: 0 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  const png = await pngImage(64, 48);
+  images = await startLocalHttps((_request, response) => {
+    response.writeHead(200, { "content-type": "image/png" });
+    response.end(png);
+  });
+  t = await createTestApp({ env: { LINK_CHECK_ALLOW_LOOPBACK: "on" } });
   const db = t.deps.db;
   const users = await db.selectFrom("users").select("id").orderBy("id").limit(3).execute();
   posterId = users[1]!.id;
@@ -38,6 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
+  await images?.close();
 });
 
 let linkCounter = 0;
@@ -169,13 +178,13 @@ describe("POST /api/save_deal", () => {
     expect(home.recent_deals.recent_arr[0].unique_id).toBe(body.response.unique_id);
   });
 
-  it("posts a coupon when a coupon code is given, with the image link", async () => {
+  it("posts a coupon when a coupon code is given, with a copy of the image link", async () => {
     const response = await postForm(
       poster,
       "/api/save_deal",
       dealFields({
         coupon_code: " TEACH20 ",
-        deal_image: "https://images.example.com/coupon.png",
+        deal_image: `${images.named}/coupon.png`,
         price: "",
         discount: "",
       }),
@@ -185,11 +194,13 @@ describe("POST /api/save_deal", () => {
     expect(post).toMatchObject({
       kind: "coupon",
       coupon_code: "TEACH20",
-      image_url: "https://images.example.com/coupon.png",
       price: null,
       discount: null,
       expires_at: null,
     });
+    // The link is copied once into the site's media, with the variants of an upload
+    // (docs/decisions/0074-images-in-user-html.md): viewers never load it from its address.
+    expect(post.image_url).toMatch(/^\/media\/deals\/[\w-]+\.64x48\.webp$/);
   });
 
   it("accepts a JSON body from clients that send no file", async () => {
