@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { OAuthFailure, createOAuthClients, type ProviderIdentity } from "../auth/oauth.ts";
+import {
+  OAuthFailure,
+  createOAuthClients,
+  withProviderPicture,
+  type ProviderIdentity,
+} from "../auth/oauth.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import { requireActingUser, requireUser } from "../auth/policy.ts";
 import {
@@ -40,6 +45,7 @@ import {
   resetPasswordMail,
   signInLockedMail,
 } from "../mail/templates.ts";
+import { insertMediaRecord } from "../media/image-records.ts";
 import type { SettingsService } from "../settings/service.ts";
 import { deleteAccount } from "./account-deletion.ts";
 import { isCommonPassword } from "./common-passwords.ts";
@@ -556,17 +562,21 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       }
       let user: repo.AccountRow;
       try {
-        user = await db.transaction().execute(async (tx) => {
-          const created = await repo.insertUser(tx, {
-            name: identity.name ?? identity.email!.split("@")[0]!,
-            email: identity.email!,
-            passwordHash: null,
-            imageUrl: identity.picture,
-            emailVerifiedAt: identity.emailVerified ? now() : null,
-          });
-          await repo.linkOAuthAccount(tx, created.id, identity.provider, identity.subject);
-          return created;
-        });
+        // The provider's picture is copied once, never shown from its address (oauth.ts).
+        user = await withProviderPicture(deps, identity, (picture) =>
+          db.transaction().execute(async (tx) => {
+            const created = await repo.insertUser(tx, {
+              name: identity.name ?? identity.email!.split("@")[0]!,
+              email: identity.email!,
+              passwordHash: null,
+              imageUrl: picture.url,
+              emailVerifiedAt: identity.emailVerified ? now() : null,
+            });
+            if (picture.stored) await insertMediaRecord(tx, created.id, picture.stored);
+            await repo.linkOAuthAccount(tx, created.id, identity.provider, identity.subject);
+            return created;
+          }),
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw new ConflictError(M.socialFailed);
         throw error;

@@ -1,6 +1,8 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
 import * as client from "openid-client";
 import type { Config, OAuthProviderConfig } from "../../config/env.ts";
+import { removeStoredImages } from "../media/images.ts";
+import { copyImageLink, type CopiedImageLink } from "../media/outside-images.ts";
 import {
   OAuthFailure,
   assertIssuedToClient,
@@ -14,6 +16,44 @@ import {
 } from "./token-info.ts";
 
 export { OAuthFailure } from "./token-info.ts";
+
+/** A new member's picture from the provider, copied before their account is written. */
+export type ProviderPicture = CopiedImageLink;
+
+/** A sign-up waits at most this long for the provider's picture; without it, it goes on without. */
+const PICTURE_BUDGET_MS = 5_000;
+
+/**
+ * The provider's `picture` claim, copied once into the site's media as an avatar (512 px) through
+ * the same guarded fetch as the images of posts (copyImageLink, core/media/outside-images.ts;
+ * docs/decisions/0074-images-in-user-html.md), then `write` with it: viewers never load it from the
+ * provider. A picture that cannot be copied is logged and left out (`url` null); when `write`
+ * fails, the copy is removed again.
+ */
+export async function withProviderPicture<T>(
+  deps: Parameters<typeof copyImageLink>[0],
+  identity: Pick<ProviderIdentity, "provider" | "picture">,
+  write: (picture: ProviderPicture) => Promise<T>,
+): Promise<T> {
+  const picture: ProviderPicture = identity.picture
+    ? await copyImageLink(deps, identity.picture, "avatars", {
+        maxSize: 512,
+        limits: { budgetMs: PICTURE_BUDGET_MS },
+      })
+    : { url: null, stored: null, reason: null };
+  if (picture.reason) {
+    deps.log.info(
+      `The ${identity.provider} picture of a new member was left out ` +
+        `(${identity.picture!.slice(0, 200)}): ${picture.reason}.`,
+    );
+  }
+  try {
+    return await write(picture);
+  } catch (error) {
+    if (picture.stored) await removeStoredImages(deps, [picture.stored]);
+    throw error;
+  }
+}
 
 export type OAuthProvider = "google" | "facebook";
 
@@ -61,7 +101,8 @@ function claimsToIdentity(
     name:
       text(claims.name) ??
       ([text(claims.given_name), text(claims.family_name)].filter(Boolean).join(" ") || null),
-    picture: picture && /^https?:\/\//.test(picture) ? picture : null,
+    // Only https: it is fetched once, at sign-up, and copied (withProviderPicture).
+    picture: picture && /^https:\/\//i.test(picture) ? picture : null,
   };
 }
 

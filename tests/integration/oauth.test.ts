@@ -4,6 +4,8 @@ import { findSessionUser } from "../../core/auth/sessions.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { DEMO_EMAIL } from "../../db/demo/seed.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { startLocalHttps, type LocalHttps } from "../helpers/local-https.ts";
+import { pngImage } from "../helpers/multipart.ts";
 import {
   DEFAULT_CLIENTS,
   startOidcProvider,
@@ -17,6 +19,9 @@ import { createTestUser } from "../helpers/users.ts";
 let t: TestApp;
 let provider: OidcProvider;
 let smtp: SmtpCapture;
+/** Serves the provider's pictures on 127.0.0.1 (the tests' loopback switch); /o.png is one. */
+let pictures: LocalHttps;
+const pictureRequests: string[] = [];
 
 /** A client id of another app at the same provider (docs/decisions/0026-social-sign-in.md). */
 const OTHER_CLIENT = "someone-elses-client";
@@ -24,8 +29,15 @@ const OTHER_CLIENT = "someone-elses-client";
 beforeAll(async () => {
   provider = await startOidcProvider();
   smtp = await startSmtpCapture();
+  const png = await pngImage(96, 96);
+  pictures = await startLocalHttps((request, response) => {
+    pictureRequests.push(request.url ?? "/");
+    const image = request.url === "/o.png";
+    response.writeHead(200, { "content-type": image ? "image/png" : "text/html" });
+    response.end(image ? png : "<p>not a picture</p>");
+  });
   t = await createTestApp({
-    env: provider.env(),
+    env: { ...provider.env(), LINK_CHECK_ALLOW_LOOPBACK: "on" },
     mailer: smtpMailer(smtp),
   });
 });
@@ -34,6 +46,7 @@ afterAll(async () => {
   await t?.close();
   await provider?.close();
   await smtp?.close();
+  await pictures?.close();
 });
 
 let counter = 0;
@@ -112,7 +125,7 @@ describe("web sign-in with Google and Facebook (authorization code + PKCE + stat
       email,
       email_verified: true,
       name: "Olga Oauth",
-      picture: "https://example.com/o.png",
+      picture: `${pictures.base}/o.png`,
     });
     const client = new TestClient(t.app);
     const done = await codeFlow(client);
@@ -123,7 +136,15 @@ describe("web sign-in with Google and Facebook (authorization code + PKCE + stat
     expect(user).toMatchObject({ name: "Olga Oauth", email, email_verified: true });
     const row = await userByEmail(email);
     expect(row?.password_hash).toBeNull();
-    expect(row?.image_url).toBe("https://example.com/o.png");
+    // The provider's picture is copied once, as an avatar (docs/decisions/0074-images-in-user-html.md).
+    expect(row?.image_url).toMatch(/^\/media\/avatars\/[\w-]+\.webp$/);
+    expect(pictureRequests).toEqual(["/o.png"]);
+    const media = await t.deps.db
+      .selectFrom("media")
+      .select(["user_id", "width"])
+      .where("path", "=", row!.image_url!.slice("/media/".length))
+      .executeTakeFirstOrThrow();
+    expect(media).toEqual({ user_id: row!.id, width: 96 });
     const link = await t.deps.db
       .selectFrom("oauth_accounts")
       .select(["provider", "provider_user_id"])
@@ -142,6 +163,21 @@ describe("web sign-in with Google and Facebook (authorization code + PKCE + stat
     );
   });
 
+  it("signs up without a picture the provider names that is not an image", async () => {
+    const sub = uniqueSub("nopic");
+    const email = `${sub}@example.com`;
+    provider.setUser({
+      sub,
+      email,
+      email_verified: true,
+      name: "Nadia Nopic",
+      picture: `${pictures.base}/page.html`,
+    });
+    const done = await codeFlow(new TestClient(t.app));
+    expect(done.statusCode).toBe(302);
+    expect(done.headers.location).toBe("/");
+    expect((await userByEmail(email))?.image_url).toBeNull();
+  });
   it("returns to a local next after sign-in, and goes home for an off-site one (issue 14)", async () => {
     const sub = uniqueSub("next");
     provider.setUser({ sub, email: `${sub}@example.com`, email_verified: true, name: "Nia Next" });
