@@ -24,16 +24,16 @@ async function imageSources(mediaBaseUrl?: string): Promise<string> {
 }
 
 describe("Content-Security-Policy img-src", () => {
-  it("is unchanged without MEDIA_BASE_URL", async () => {
-    expect(await imageSources()).toBe("img-src 'self' data: blob: https:");
+  it("admits the site's own images and Stripe's, no other https origin", async () => {
+    expect(await imageSources()).toBe("img-src 'self' data: blob: https://*.stripe.com");
   });
 
   it("names MEDIA_BASE_URL's origin, without its path", async () => {
     expect(await imageSources("http://cdn.internal:8080/media")).toBe(
-      "img-src 'self' data: blob: https: http://cdn.internal:8080",
+      "img-src 'self' data: blob: https://*.stripe.com http://cdn.internal:8080",
     );
     expect(await imageSources("https://media.example.com")).toBe(
-      "img-src 'self' data: blob: https: https://media.example.com",
+      "img-src 'self' data: blob: https://*.stripe.com https://media.example.com",
     );
   });
 });

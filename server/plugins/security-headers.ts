@@ -19,8 +19,9 @@ declare module "fastify" {
 
 /**
  * The origin images may also come from: MEDIA_BASE_URL's (a CDN or bucket in front of /media/).
- * `https:` already admits an https origin; an http one (a CDN inside a private network) must be
- * named, and naming it either way keeps the policy saying where media come from.
+ * Pages show no other site's images (docs/decisions/0074-images-in-user-html.md: outside images,
+ * picture links and provider pictures are copied into the media), so this is the only one named
+ * besides Stripe's, for its payment page.
  */
 export function mediaImageSource(mediaBaseUrl: string | undefined): string {
   return mediaBaseUrl ? ` ${new URL(mediaBaseUrl).origin}` : "";
@@ -32,7 +33,9 @@ function policy(scriptSources: string, dev: boolean, imageSources: string): stri
     `script-src ${scriptSources}`,
     // Inline style attributes (sliders, carousels) need 'unsafe-inline'; styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob: https:${imageSources}`,
+    // No outside images (record 0074), so no viewer's browser is sent to a poster's server.
+    // Stripe's payment page shows card-brand and 3-D Secure images from Stripe.
+    `img-src 'self' data: blob: https://*.stripe.com${imageSources}`,
     "font-src 'self' data:",
     `connect-src 'self' https://api.stripe.com${dev ? " ws: wss:" : ""}`,
     "frame-src https://js.stripe.com https://hooks.stripe.com",

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
+import { DEMO_EMAIL, DEMO_PASSWORD } from "../../db/demo/seed.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -127,6 +128,22 @@ test("pages run their own scripts, JSON-LD included, with no violation", async (
   // The deal page's structured data is in the page, untouched by the policy.
   await page.goto(`${origin}/post/${deal.unique_id}/${deal.slug}`);
   await expect(page.locator('script[type="application/ld+json"]').first()).toBeAttached();
+});
+
+test("a profile and the payment page show only images the policy admits", async ({ page }) => {
+  // img-src admits the site's media and Stripe's images, no other https origin (record 0074).
+  const signedIn = await page.request.post(`${origin}/api/signin`, {
+    data: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+  });
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  const userId = (await signedIn.json()).response.user_id as number;
+  const violations = await recordViolations(page);
+  for (const path of [`/profile/${userId}`, "/payment"]) {
+    const response = await page.goto(`${origin}${path}`);
+    expect(response!.status(), path).toBe(200);
+    await expectHydrated(page);
+    expect(await violations(), path).toEqual([]);
+  }
 });
 
 test("the Permissions-Policy is one Chromium reads without an error", async ({ page }) => {

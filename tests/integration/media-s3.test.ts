@@ -230,6 +230,8 @@ describe("/media/ from the bucket", () => {
     expect(t.deps.media.publicUrl("deals/a.webp")).toBe(`${MEDIA_BASE_URL}/deals/a.webp`);
     const response = await t.app.inject({ method: "GET", url: "/api/general_settings" });
     const csp = String(response.headers["content-security-policy"]);
-    expect(csp).toContain("img-src 'self' data: blob: https: http://media.chalkboard.test:8080;");
+    expect(csp).toContain(
+      "img-src 'self' data: blob: https://*.stripe.com http://media.chalkboard.test:8080;",
+    );
   });
 });
