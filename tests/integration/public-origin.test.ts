@@ -178,11 +178,7 @@ describe("one origin: nothing a visitor sends changes the page another visitor s
   });
 
   it("says Connection: close on a 431 for a target too long, as it closes the socket", async () => {
-    const answer = await raw(
-      port,
-      `GET /${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost`,
-      true,
-    );
+    const answer = await raw(port, `GET /${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost`, true);
     expect(answer.status).toBe(431);
     expect(answer.headers.connection).toBe("close");
     expect(answer.closed).toBe(true);
