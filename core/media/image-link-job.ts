@@ -50,8 +50,11 @@ interface PendingLink {
   folder: MediaFolder;
 }
 
-/** What is stored that is not the site's media: neither empty nor /media/…. */
-const outsidePostPictures = (db: Db, afterId: number, limit: number) =>
+/**
+ * Posts whose picture is stored that is not the site's media: neither empty nor /media/…. Read
+ * through posts_outside_picture_idx (migration 030), which holds only those.
+ */
+export const outsidePostPictures = (db: Db, afterId: number, limit: number) =>
   db
     .selectFrom("posts")
     .select(["id", "image_url", "user_id", "post_type"])

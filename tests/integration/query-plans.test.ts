@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { outsidePostPictures } from "../../core/media/image-link-job.ts";
 import { prepared } from "../../db/prepared.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
@@ -70,4 +71,35 @@ describe("query plans", () => {
       expect(rows).toEqual([{ generic: 3, custom: 0 }]);
     },
   );
+});
+
+describe("the picture-copy job's query", () => {
+  let site: TestApp;
+  beforeAll(async () => {
+    site = await createTestApp({ seed: "small" });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it("finds posts with outside pictures through their index, not a walk over every post", async () => {
+    const siteSchema = site.schema ?? "public";
+    const stats = () =>
+      site.deps.db.connection().execute(async (db) => {
+        await sql`select pg_stat_force_next_flush()`.execute(db);
+        const { rows } = await sql<{ seq: number; outside: number }>`
+          select t.seq_scan::int as seq, i.idx_scan::int as outside
+          from pg_stat_user_tables t
+          join pg_stat_user_indexes i
+            on i.relid = t.relid and i.indexrelname = 'posts_outside_picture_idx'
+          where t.schemaname = ${siteSchema} and t.relname = 'posts'`.execute(db);
+        return rows[0]!;
+      });
+    await sql`analyze posts`.execute(site.deps.db);
+    const before = await stats();
+    expect(await outsidePostPictures(site.deps.db, 0, 20)).toEqual([]);
+    const after = await stats();
+    expect(after.outside - before.outside).toBe(1);
+    expect(after.seq - before.seq).toBe(0);
+  });
 });
