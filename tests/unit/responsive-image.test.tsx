@@ -200,7 +200,7 @@ describe("MEDIA_BASE_URL", () => {
     expect(container.querySelector("img")!.getAttribute("src")).toBe(`${CDN}/deals/older.webp`);
   });
 
-  it("leaves other sites' images alone, and /media/ as it is without a base", () => {
+  it("shows no other site's image (an initial instead), and /media/ as it is without a base", () => {
     const { container } = render(
       <>
         <MediaBaseProvider baseUrl={CDN}>
@@ -213,10 +213,11 @@ describe("MEDIA_BASE_URL", () => {
       </>,
     );
     expect([...container.querySelectorAll("img")].map((img) => img.getAttribute("src"))).toEqual([
-      "https://lh3.example.com/a.png",
       `${CDN}/avatars/k.webp`,
       "/media/avatars/l.webp",
     ]);
+    // An outside address would let its owner log each viewer (record 0074).
+    expect(container.querySelector(".avatar-initial")!.textContent).toBe("S");
   });
 });
 
