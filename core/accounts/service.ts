@@ -241,7 +241,7 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     const account = await repo.findLiveUserByEmail(db, claimedEmail);
     const site = await siteName();
     await db.transaction().execute(async (tx) => {
-      const attempt = await countAttempt(tx, signInKey(claimedEmail), now());
+      const attempt = await countAttempt(tx, signInKey(claimedEmail), now);
       if (!attempt.refused) await tellOfLock(tx, attempt, account, site);
     });
   }
@@ -400,7 +400,7 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     async signin({ email, password }: SigninInput, context: SignInContext) {
       const attempt = await db
         .transaction()
-        .execute((tx) => countAttempt(tx, signInKey(email), now()));
+        .execute((tx) => countAttempt(tx, signInKey(email), now));
       if (attempt.refused) throw lockedOut(attempt.retryAfterSeconds);
       const user = await repo.findLiveUserByEmail(db, email);
       let proved = false;

@@ -83,10 +83,10 @@ export type Attempt =
  * wait is in force is refused and not counted (so waiting is never prolonged). A right password
  * then clears the count (`clearFailures`).
  */
-export async function countAttempt(tx: DbOrTx, key: string, now: Date): Promise<Attempt> {
+export async function countAttempt(tx: DbOrTx, key: string, clock: () => Date): Promise<Attempt> {
   await tx
     .insertInto("sign_in_attempts")
-    .values({ address_hash: key, failures: 0, last_failure_at: now })
+    .values({ address_hash: key, failures: 0, last_failure_at: clock() })
     .onConflict((oc) => oc.column("address_hash").doNothing())
     .execute();
   const current = await tx
@@ -95,6 +95,9 @@ export async function countAttempt(tx: DbOrTx, key: string, now: Date): Promise<
     .where("address_hash", "=", key)
     .forUpdate()
     .executeTakeFirstOrThrow();
+  // The time once the row is this attempt's: one that queued behind another's lock measures its
+  // wait from the failure that set it, never from before (tests/integration/sign-in-limits.test.ts).
+  const now = clock();
   const wait = secondsToWait(current, now);
   if (wait > 0) return { refused: true, retryAfterSeconds: wait };
   const state = afterFailure(current.failures === 0 ? undefined : current, now);
