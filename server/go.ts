@@ -66,7 +66,7 @@ function linkHeaders(reply: FastifyReply) {
 }
 
 /**
- * `GET /go/{unique_id}` (issue 11, docs/decisions/0039-honest-links.md): for a top-level navigation
+ * `GET /go/{unique_id}` (docs/decisions/0039-honest-links.md): for a top-level navigation
  * only, counts the click in the per-day counters (no address, no account, no cookie), then 302 to
  * the deal's link — through its store's affiliate template when it has one. Unknown, held or
  * removed deals, deals with no link and links that are not http(s) answer 404.

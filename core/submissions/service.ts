@@ -144,7 +144,8 @@ export function createSubmissionsService(deps: Deps) {
               });
               if (stored) await insertMediaRecord(tx, poster.id, stored);
               await recordCopiedImages(tx, poster.id, copied);
-              // Keyword alerts (issue 12): a public deal is matched now; a held one on approval.
+              // Keyword alerts (docs/decisions/0045-alert-matching.md): a public deal is
+              // matched now, a held one on approval.
               if (!held) {
                 await queueAlertMatching(deps.jobs, tx, { postId: post.id, trigger: "publish" });
               }
