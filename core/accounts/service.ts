@@ -140,6 +140,18 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     return code;
   }
 
+  /**
+   * A new single-use password reset link for `userId`, written in `tx` (the transaction that mails
+   * it): what the forgot-password mail and the sign-in lock's mail both carry.
+   */
+  async function issueResetLink(tx: DbOrTx, userId: number) {
+    const code = await issueEmailCode(tx, userId, "reset", RESET_LINK_TTL_MS);
+    return {
+      link: `${config.publicUrl}/reset-password/${code}`,
+      validMinutes: RESET_LINK_TTL_MS / 60_000,
+    };
+  }
+
   /** A confirmation code and its mail, in `tx`; `site` is read before the transaction. */
   async function queueConfirmation(
     tx: DbOrTx,
@@ -218,15 +230,13 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     if (!isLock(attempt.state) || !attempt.state.retry_at) return;
     const told = await claimLockNotice(tx, attempt.key, attempt.state.retry_at, now());
     if (!told || !account) return;
-    const code = await issueEmailCode(tx, account.id, "reset", RESET_LINK_TTL_MS);
     await queueMail(
       tx,
       account.email,
       signInLockedMail({
         siteName: site,
         name: account.name,
-        link: `${config.publicUrl}/reset-password/${code}`,
-        validMinutes: RESET_LINK_TTL_MS / 60_000,
+        ...(await issueResetLink(tx, account.id)),
         lockedMinutes: SIGN_IN_LIMITS.lockMs / 60_000,
       }),
     );
@@ -434,15 +444,13 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       if (!user) throw new NotFoundError(M.forgotNotFound);
       const site = await siteName();
       await db.transaction().execute(async (tx) => {
-        const code = await issueEmailCode(tx, user.id, "reset", RESET_LINK_TTL_MS);
         await queueMail(
           tx,
           user.email,
           resetPasswordMail({
             siteName: site,
             name: user.name,
-            link: `${config.publicUrl}/reset-password/${code}`,
-            validMinutes: RESET_LINK_TTL_MS / 60_000,
+            ...(await issueResetLink(tx, user.id)),
           }),
         );
       });

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
 import type { ChangeFeed } from "../cache/changes.ts";
 import type { Config } from "../../config/env.ts";
@@ -51,15 +52,17 @@ interface PendingLink {
 }
 
 /**
- * Posts whose picture is stored that is not the site's media: neither empty nor /media/…. Read
- * through posts_outside_picture_idx (migration 030), which holds only those.
+ * A stored picture that is not the site's media: neither empty nor /media/… (a null one is not
+ * either). posts_outside_picture_idx (migration 030) holds the posts it admits.
  */
+const isOutsidePicture = sql<boolean>`image_url <> '' and image_url not like ${`${MEDIA_URL_PREFIX}%`}`;
+
+/** The next posts with an outside picture after `afterId`, read through their index. */
 export const outsidePostPictures = (db: Db, afterId: number, limit: number) =>
   db
     .selectFrom("posts")
     .select(["id", "image_url", "user_id", "post_type"])
-    .where("image_url", "<>", "")
-    .where("image_url", "not like", `${MEDIA_URL_PREFIX}%`)
+    .where(isOutsidePicture)
     .where("id", ">", afterId)
     .orderBy("id")
     .limit(limit)
@@ -69,9 +72,7 @@ const outsideMemberPictures = (db: Db, afterId: number, limit: number) =>
   db
     .selectFrom("users")
     .select(["id", "image_url"])
-    .where("image_url", "is not", null)
-    .where("image_url", "<>", "")
-    .where("image_url", "not like", `${MEDIA_URL_PREFIX}%`)
+    .where(isOutsidePicture)
     .where("id", ">", afterId)
     .orderBy("id")
     .limit(limit)

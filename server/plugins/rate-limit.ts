@@ -1,5 +1,5 @@
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import type { Redis } from "ioredis";
 import type { Db } from "../../db/index.ts";
 import { postgresRateLimitStore } from "./rate-limit-store.ts";
@@ -132,26 +132,17 @@ export async function registerRateLimits(
     if (!limit || !limit.group) return;
     const { group, max, timeWindow, allowList } = limit;
     route.config = { ...route.config, rateLimit: false };
-    const limiter = () => {
-      let made = groupLimiters.get(group);
-      if (!made) {
-        made = app.createRateLimit({
-          max,
-          timeWindow,
-          keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
-        });
-        groupLimiters.set(group, made);
-      }
-      return made;
-    };
-    const check = async (request: FastifyRequest, reply: FastifyReply) => {
-      if (allowList && (await allowList(request))) return;
-      const result = await limiter()(request);
-      if (result.isAllowed || !result.isExceeded) return;
-      reply.header("retry-after", result.ttlInSeconds);
-      throw tooManyRequests(waitFor(result.ttlInSeconds));
-    };
-    route.onRequest = [...[route.onRequest ?? []].flat(), check];
+    // Routes are added after the plugin below is registered, so createRateLimit exists by now.
+    let limiter = groupLimiters.get(group);
+    if (!limiter) {
+      limiter = app.createRateLimit({
+        max,
+        timeWindow,
+        keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
+      });
+      groupLimiters.set(group, limiter);
+    }
+    addLimitCheck(route, limiter, allowList);
   });
   let redis: Redis | undefined;
   const { store } = options;
@@ -185,12 +176,27 @@ export async function registerRateLimits(
       // Shared stores (Redis) see one key space for every limiter made this way.
       keyGenerator: (request) => `${routeKey}:address:${clientAddress(request)}`,
     });
-    const check = async (request: FastifyRequest, reply: FastifyReply) => {
-      const limit = await limiter(request);
-      if (limit.isAllowed || !limit.isExceeded) return;
-      reply.header("retry-after", limit.ttlInSeconds);
-      throw tooManyRequests(waitFor(limit.ttlInSeconds));
-    };
-    route.onRequest = [...[route.onRequest ?? []].flat(), check];
+    addLimitCheck(route, limiter);
   });
+}
+
+type RateLimiter = ReturnType<FastifyInstance["createRateLimit"]>;
+
+/**
+ * Checks `limiter` on every request of `route` after its other onRequest hooks, with the plugin's
+ * own 429 answer and Retry-After header; requests `skip` returns true for are not counted.
+ */
+function addLimitCheck(
+  route: RouteOptions,
+  limiter: RateLimiter,
+  skip?: (request: FastifyRequest) => boolean | Promise<boolean>,
+) {
+  const check = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (skip && (await skip(request))) return;
+    const limit = await limiter(request);
+    if (limit.isAllowed || !limit.isExceeded) return;
+    reply.header("retry-after", limit.ttlInSeconds);
+    throw tooManyRequests(waitFor(limit.ttlInSeconds));
+  };
+  route.onRequest = [...[route.onRequest ?? []].flat(), check];
 }
