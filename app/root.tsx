@@ -67,11 +67,11 @@ export async function loader({ context, request: httpRequest }: Route.LoaderArgs
       : null,
     // For the Logout form; only signed-in pages, which are never cached for others, carry it.
     csrfToken: user ? csrfToken() : null,
-    // The bell's count (issue 12): read here, with the page, not by a call of its own.
+    // The bell's count (record 0044): read here, with the page, not by a call of its own.
     unread: user ? await request.services.notifications.unreadCount(user) : 0,
     publicConfig,
     year: new Date().getFullYear(),
-    // Dark mode (issue 14): the visitor's chosen theme, rendered on <html> (app/lib/theme.ts).
+    // Dark mode (record 0035): the visitor's chosen theme, rendered on <html> (app/lib/theme.ts).
     theme: themeOf(httpRequest),
   };
 }

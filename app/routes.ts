@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
-/** Every URL of the spec's section 2, in one table. */
+/** Every URL of the spec's screens and routes, in one table. */
 export default [
   index("routes/home.tsx"),
   route("post/:uniqueId/:slug", "routes/post.tsx"),
@@ -21,16 +21,16 @@ export default [
   route("user/profile", "routes/my-account.tsx"),
   route("user/profile-edit", "routes/profile-edit.tsx"),
   route("user/notifications", "routes/notifications.tsx"),
-  // Notifications and mail (issue 12): mail choices, and the one-click unsubscribe of every mail.
+  // Notifications and mail (record 0044): mail choices, and every mail's one-click unsubscribe.
   route("user/settings/email", "routes/email-settings.tsx"),
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("user/alerts", "routes/alerts.tsx"),
   route("profile/:userId", "routes/profile.tsx"),
-  // Verified educators (issue 11): asking, the mailed link, a teacher's own wishlist entry.
+  // Verified educators (record 0041): asking, the mailed link, a teacher's own wishlist entry.
   route("user/verify-educator", "routes/verify-educator.tsx"),
   route("user/verify-educator/confirm/:code", "routes/verify-educator-confirm.tsx"),
   route("user/wishlist/new", "routes/wishlist-new.tsx"),
-  // Saved deals and My Feed (issue 12).
+  // Saved deals and My Feed (record 0043).
   route("user/saved", "routes/saved.tsx"),
   route("user/feed", "routes/feed.tsx"),
   route("login", "routes/login.tsx"),
@@ -64,9 +64,9 @@ export default [
       route("forums", "routes/admin/forums.tsx"),
       route("pages", "routes/admin/pages.tsx"),
       route("messages", "routes/admin/messages.tsx"),
-      // Moderation (issue 10).
+      // Moderation (record 0031).
       route("reports", "routes/admin/reports.tsx"),
-      // Verified educators (issue 11).
+      // Verified educators (record 0041).
       route("educators", "routes/admin/educators.tsx"),
     ]),
   ]),

@@ -12,7 +12,7 @@ const commentTextSchema = async () => (await postFormSchemas()).CommentTextSchem
 interface CommentFormProps {
   postId: number;
   postType: "d" | "g";
-  /** The signed-in user's id; null (a visitor) signs in first and posts on return (issue 14). */
+  /** The signed-in user's id; null (a visitor) signs in first and posts on return (record 0035). */
   viewerId: number | null;
   /** The comment being answered; omitted for a top-level comment. */
   parentId?: number;

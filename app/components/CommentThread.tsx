@@ -32,7 +32,7 @@ function CommentItem({
 }) {
   const signInFirst = useSignInFirst();
   const [replying, setReplying] = useState(false);
-  /** A reply typed before signing in, posted by the reply box it opens (issue 14). */
+  /** A reply typed before signing in, posted by the reply box it opens (record 0035). */
   const [resume, setResume] = useState<string | undefined>(undefined);
   const created = new Date(comment.created_at);
 

@@ -35,7 +35,7 @@ function usePageNow(): Date {
   return new Date();
 }
 
-/** Save (issue 12): a bookmark that stays pressed while the deal is among the viewer's saved. */
+/** Save (record 0043): a bookmark that stays pressed while the deal is among the viewer's saved. */
 function CardSave({ deal, voting }: { deal: DealCardView; voting: GridVoting }) {
   const { saved, busy } = voting.saved(deal);
   return (

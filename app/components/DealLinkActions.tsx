@@ -64,7 +64,7 @@ function AffiliateLabel() {
 }
 
 /**
- * Beside GRAB DEAL (issue 11, "Honest links"): the "Affiliate link" label when someone is paid for
+ * Beside GRAB DEAL (record 0039): the "Affiliate link" label when someone is paid for
  * the click, and the clean link — the stored link without tracking and affiliate parameters,
  * opened straight at the store (not through /go) and with no referrer.
  */

@@ -25,7 +25,7 @@ export function expiredHref(
 }
 
 /**
- * "Hide expired" on the store, category, new-deals and search pages (issue 11): a switch kept in
+ * "Hide expired" on the store, category, new-deals and search pages (record 0037): a switch kept in
  * the URL, on by default for new deals. Expired deals shown are listed after the live ones.
  */
 export function ExpiredToggle({ kind, params }: { kind: ListingKind; params: URLSearchParams }) {

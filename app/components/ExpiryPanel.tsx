@@ -8,11 +8,11 @@ import { loginPath } from "../lib/pending-action.ts";
 type ExpiryAnswer = ExpiryStatus & { status: string; message: string };
 
 /**
- * The deal page's "Expired?" (issue 11): how many members say the deal has ended ("2 of 3 members
- * say this has expired"), a button for a signed-in member to say so too (`POST /api/mark_expired`),
- * and for its poster or a moderator a Reopen button on an expired deal (`POST /api/reopen_deal`).
- * Its state comes with the page (the loader's `expiry`); a change reloads the page's data, so the
- * Expired banner, the badge and the deal's JSON-LD follow.
+ * The deal page's "Expired?" (record 0037): how many members say the deal has ended ("2 of 3
+ * members say this has expired"), a button for a signed-in member to say so too
+ * (`POST /api/mark_expired`), and for its poster or a moderator a Reopen button on an expired deal
+ * (`POST /api/reopen_deal`). Its state comes with the page (the loader's `expiry`); a change
+ * reloads the page's data, so the Expired banner, the badge and the deal's JSON-LD follow.
  */
 export function ExpiryPanel() {
   const data = useLoaderData() as

@@ -11,7 +11,7 @@ interface FollowButtonProps {
   isFollow: boolean;
   /**
    * The signed-in user's id; null sends a click to /login, which comes back here and follows
-   * (issue 14).
+   * (record 0035).
    */
   viewerId: number | null;
 }

@@ -22,7 +22,7 @@ interface FreshnessPanelProps {
 }
 
 /**
- * Is this deal still good? (issue 11, "Freshness"): when it was last seen to work and by whom; on a
+ * Is this deal still good? (record 0038): when it was last seen to work and by whom; on a
  * coupon deal, how many people it worked for in the last 30 days, with Worked / Didn't work; on
  * any other deal, a "Still works" confirmation. Members answer; a visitor is offered to sign in;
  * the poster, and anyone on a deal that is not public or has expired, only reads.

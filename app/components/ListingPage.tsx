@@ -31,7 +31,7 @@ export interface ListingPageProps {
   visitStore?: VisitStore;
   /** Shown under the title: a store's or category's description. */
   intro?: ReactNode;
-  /** Shown beside the title (issue 12: Follow on a store or category page). */
+  /** Shown beside the title (Follow on a store or category page, record 0043). */
   titleAside?: ReactNode;
 }
 

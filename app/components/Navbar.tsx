@@ -15,7 +15,7 @@ interface NavbarProps {
   unread?: number;
 }
 
-/** The bell: the member's unread notifications, linking to /user/notifications (issue 12). */
+/** The bell: the member's unread notifications, linking to /user/notifications (record 0044). */
 function NotificationBell({ unread, onClick }: { unread: number; onClick: () => void }) {
   const shown = unread > 99 ? "99+" : String(unread);
   const label = unread === 0 ? "Notifications, none unread" : `Notifications, ${unread} unread`;
@@ -67,7 +67,7 @@ export function Navbar({ settings, user, csrfToken, unread = 0 }: NavbarProps) {
   const mediaUrl = useMediaUrl();
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
-  // Login and Register come back to this page (issue 14); on their own pages, they keep its next.
+  // Login and Register come back to this page (record 0035); on their own pages they keep its next.
   const { pathname, search } = useLocation();
   const onAuthPage = pathname === "/login" || pathname === "/register";
   const here = onAuthPage ? (new URLSearchParams(search).get("next") ?? "/") : pathname + search;
@@ -82,7 +82,7 @@ export function Navbar({ settings, user, csrfToken, unread = 0 }: NavbarProps) {
   const account = user
     ? [
         { to: "/user/profile", label: "My Account" },
-        // Issue 12: the member's own lists.
+        // The member's own lists (record 0043).
         { to: "/user/feed", label: "My Feed" },
         { to: "/user/saved", label: "Saved" },
         { to: "/user/alerts", label: "Alerts" },

@@ -4,8 +4,9 @@ import { PAGER_FULL_LIMIT } from "../../core/constants.ts";
 export type PagerItem = number | "gap-start" | "gap-end";
 
 /**
- * The pages a pager lists (spec section 9): every page up to PAGER_FULL_LIMIT pages, otherwise a
- * window of the same length: first, last, the current page with its neighbours, and ellipses.
+ * The pages a pager lists (the spec's business limits): every page up to PAGER_FULL_LIMIT pages,
+ * otherwise a window of the same length: first, last, the current page with its neighbours, and
+ * ellipses.
  */
 export function pagerItems(page: number, lastPage: number): PagerItem[] {
   const range = (from: number, to: number) =>

@@ -151,7 +151,7 @@ function ModerationBanner({ details }: { details: PostDetails }) {
 
 /**
  * The threaded comments and the Leave a Comment box. A visitor may type in it too: posting sends
- * them to /login and the comment is posted on their return (CommentForm, issue 14).
+ * them to /login and the comment is posted on their return (CommentForm, record 0035).
  */
 function PostComments({
   details,
@@ -199,7 +199,7 @@ function PostComments({
   );
 }
 
-/** The deal detail page and the educator post page (spec section 2, "Deal detail"). */
+/** The deal detail page and the educator post page (the spec's "Deal detail" screen). */
 export function PostDetail({
   details,
   variant,

@@ -4,7 +4,7 @@ import type { RootLoaderData } from "../root.tsx";
 
 /**
  * POST NEW TOPIC / ADD NEW POST: to Submit Deals when signed in, to the login page for a visitor
- * (spec section 6), which comes back to Submit Deals after signing in.
+ * (the spec's roles), which comes back to Submit Deals after signing in.
  */
 export function PostNewTopicButton({ label = "POST NEW TOPIC" }: { label?: string }) {
   const signedIn = Boolean(useRouteLoaderData<RootLoaderData>("root")?.user);

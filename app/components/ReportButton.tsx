@@ -22,7 +22,7 @@ interface ReportButtonProps {
 /**
  * Report: a small dialog with a reason and an optional note, sent to `POST /api/report`. The
  * answer (thanks, or "you have already reported this") shows beside the button, which then says
- * "Reported". A visitor is sent to /login, and the dialog opens again on return (issue 14): the
+ * "Reported". A visitor is sent to /login, and the dialog opens again on return (record 0035): the
  * reason is theirs to choose, so nothing is sent by itself.
  */
 export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonProps) {

@@ -6,9 +6,9 @@ import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { BOOKMARK_ICON } from "./icons.tsx";
 
 /**
- * Save on the deal page (issue 12): pressed while the deal is among the viewer's saved deals. Its
- * state comes with the page (the loader's `saved`). A visitor is sent to sign in and, back on this
- * page, the deal is saved (app/lib/pending-action.ts).
+ * Save on the deal page (record 0043): pressed while the deal is among the viewer's saved deals.
+ * Its state comes with the page (the loader's `saved`). A visitor is sent to sign in and, back on
+ * this page, the deal is saved (app/lib/pending-action.ts).
  */
 export function SaveButton({ uniqueId, title }: { uniqueId: string; title: string }) {
   const data = useLoaderData() as

@@ -16,7 +16,7 @@ interface ScopeFollowButtonProps {
 }
 
 /**
- * Follow / Following on a store or category page and in My Feed's suggestions (issue 12): one
+ * Follow / Following on a store or category page and in My Feed's suggestions (record 0043): one
  * `POST /api/follow_toggle`. A visitor is sent to sign in and, back on the page, follows.
  */
 export function ScopeFollowButton({

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from "react";
 import { ScrollRestoration, useLocation, useNavigationType } from "react-router";
 
 /**
- * Where the page scrolls on a client navigation (issue 14):
+ * Where the page scrolls on a client navigation:
  * - a new page (another pathname) opens at the top — the spec's "scrolls to the top on every route
  *   change" — and so does the same address opened again;
  * - Back and Forward put the view back where it was on that history entry (React Router's

@@ -3,8 +3,8 @@
  * deal card: Feather's shapes, as react-icons draws them, but as plain SVG elements made once. A
  * react-icons component renders two components, a context consumer and several object copies per
  * icon; at four icons a card and 27 cards a page that was a measurable share of a listing page's
- * server render (docs/benchmarks.md, 2026-11-23). Icons of single pages still come from
- * react-icons.
+ * server render (measured on 2026-11-23; `git log -p docs/benchmarks.md`). Icons of single pages
+ * still come from react-icons.
  */
 function featherIcon(path: string) {
   return (
@@ -53,7 +53,7 @@ export const MONITOR_ICON = featherIcon(
   "M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zM8 21h8M12 17v4",
 );
 
-/** Save (issue 12): filled by CSS when pressed (`[aria-pressed="true"] svg { fill: … }`). */
+/** Save (record 0043): filled by CSS when pressed (`[aria-pressed="true"] svg { fill: … }`). */
 export const BOOKMARK_ICON = featherIcon("M19 21l-7-5-7 5V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z");
 export const BELL_ICON = featherIcon(
   "M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9M13.73 21a2 2 0 0 1-3.46 0",

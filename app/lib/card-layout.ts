@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from "react";
 
 /**
- * Deal lists as a grid of tiles or a list of rows, as the visitor chose (issue 14). The choice is
+ * Deal lists as a grid of tiles or a list of rows, as the visitor chose. The choice is
  * kept in this browser's localStorage only: no cookie, so anonymous pages stay the same for
  * everyone and cacheable. Until a visitor chooses, phones (< 576 px) show rows and wider screens
  * tiles. The choice is applied as `data-card-layout` on <html>, which app/styles/deal-card.css

@@ -7,7 +7,7 @@ import { useSignInFirst, usePendingAction } from "./pending-action.ts";
 import { sendVote, type Reaction } from "./vote.ts";
 
 /**
- * The viewer's votes on the cards of a page (issue 14). Cards are the same for every visitor and
+ * The viewer's votes on the cards of a page (record 0009). Cards are the same for every visitor and
  * cached, so a signed-in member's own reactions come afterwards, from one
  * `POST /api/my_reactions` for all the cards that mounted together; a vote changes the card at
  * once and is rolled back if the server refuses it.
@@ -25,7 +25,7 @@ interface VoteState {
   temperatures: Map<number, { base: number; value: number }>;
   /** The server's refusal of the viewer's last vote on a post, shown on its card. */
   messages: Map<number, string>;
-  /** Issue 12: whether the viewer saved each post, once known (the same call answers it). */
+  /** Whether the viewer saved each post, once known (the same call answers it; record 0043). */
   saved: Map<number, boolean>;
   /** A save on its way, per post. */
   saving: Set<number>;
@@ -148,7 +148,7 @@ function setVote(
 }
 
 /**
- * Saves a post or takes the save back (issue 12): shown at once, rolled back with the server's
+ * Saves a post or takes the save back (record 0043): shown at once, rolled back with the server's
  * message if it refuses. `want` is the state asked for; the call toggles, so it is sent only when
  * the known state differs.
  */
@@ -188,7 +188,7 @@ interface VotablePost {
   temperature: number;
 }
 
-/** What saving a card needs (issue 12). */
+/** What saving a card needs (record 0043). */
 interface SavablePost {
   id: number;
   unique_id: string;
@@ -205,7 +205,7 @@ export interface CardVoteView {
 export interface GridVoting {
   view(post: VotablePost): CardVoteView;
   vote(post: VotablePost, btnType: Reaction): void;
-  /** Issue 12: the viewer's save of a card, and saving or unsaving it. */
+  /** The viewer's save of a card, and saving or unsaving it (record 0043). */
   saved(post: SavablePost): { saved: boolean; busy: boolean };
   toggleSave(post: SavablePost): void;
 }

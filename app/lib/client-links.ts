@@ -5,8 +5,9 @@ import { useNavigate } from "react-router";
  * One click handler that gives every plain `<a href>` inside an element the client navigation of
  * React Router's `<Link>`. Deal grids use it: a `<Link>` resolves its path and builds its own
  * handler on every render, which was a measurable share of a listing page's server render at two
- * links a card (docs/benchmarks.md, 2026-11-23). A click with a modifier key or another button, a
- * link to another site, a download or another target is left to the browser, as `<Link>` does.
+ * links a card (measured on 2026-11-23; `git log -p docs/benchmarks.md`). A click with a modifier
+ * key or another button, a link to another site, a download or another target is left to the
+ * browser, as `<Link>` does.
  */
 export function useClientLinks(): (event: MouseEvent<HTMLElement>) => void {
   const navigate = useNavigate();

@@ -1,5 +1,5 @@
 /**
- * "Back keeps your place" on the home page (issue 14): the lists as the reader left them — after
+ * "Back keeps your place" on the home page: the lists as the reader left them — after
  * any number of LOAD MOREs — kept per history entry, so that Back shows the same deals at once,
  * with no request, and the scroll position can be restored on the same render.
  *

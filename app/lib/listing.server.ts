@@ -27,7 +27,7 @@ export async function loadListing(
   const page = pageFromQuery(url.searchParams.get("page"));
   const panel = panelFromSearchParams(url.searchParams);
   const sort = sortFromSearchParams(url.searchParams, request.type);
-  // "Hide expired" (issue 11): ?expired=hide|show, else the listing's default.
+  // "Hide expired" (record 0037): ?expired=hide|show, else the listing's default.
   const expired = expiredFromSearchParams(url.searchParams, request.type);
   const listing =
     (await orNull(services.listings.page(request, page, panel, sort, expired))) ?? notFound();

@@ -5,7 +5,7 @@ import { withReturnPath } from "../../core/auth/return-path.ts";
 /**
  * What a visitor tried to do before being sent to sign in. It is kept in this tab's
  * sessionStorage with the page it was tried on, and done when the visitor is back on that page,
- * signed in (issue 14, "Sign-in that returns you").
+ * signed in (record 0035, "Sign-in that returns you").
  */
 export type PendingAction =
   | { kind: "vote"; postId: number; postType: "d" | "g"; btnType: "like" | "unlike" }
@@ -19,7 +19,7 @@ export type PendingAction =
     }
   | { kind: "follow"; userId: number }
   | { kind: "save"; uniqueId: string }
-  /** Issue 12: Follow on a store or category page. */
+  /** Follow on a store or category page (record 0043). */
   | { kind: "followScope"; scope: "store" | "category"; id: number }
   /** Report: the dialog opens again on return, for the visitor to choose a reason. */
   | { kind: "report"; itemType: "d" | "g" | "comment" | "user"; itemId: string | number };

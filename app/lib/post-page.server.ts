@@ -86,9 +86,9 @@ export async function loadPostPage(
     mainEntity,
     viewer: user ? { id: user.id, image: user.image_url ?? "" } : null,
     now: pageClock(),
-    /** The deal's "Expired?" panel (issue 11, app/components/ExpiryPanel.tsx). */
+    /** The deal's "Expired?" panel (record 0037, app/components/ExpiryPanel.tsx). */
     expiry,
-    /** Issue 12: the viewer saved this deal (the Save button); null where there is no button. */
+    /** The viewer saved this deal (the Save button); null where there is no button. */
     saved,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The colour theme (issue 14, dark mode). By default the site follows the system's setting
+ * The colour theme (record 0035, dark mode). By default the site follows the system's setting
  * (`prefers-color-scheme`, in app/styles/app.css) and sets no cookie, so anonymous pages stay
  * cookie-free and one cached copy per URL serves everyone. A visitor who picks light or dark gets
  * a `theme` cookie, and the server renders `<html data-theme="…">` from it: the first paint is

@@ -14,7 +14,7 @@ import { pageMeta } from "../lib/meta.ts";
 import "../styles/alerts.css";
 import type { Route } from "./+types/alerts";
 
-/** The signed-in member's keyword alerts (issue 12); a visitor goes to /login. */
+/** The signed-in member's keyword alerts (record 0045); a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));

@@ -18,7 +18,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const category = selectedCategory(data);
   return {
     ...data,
-    // Issue 12: the Follow button beside the title.
+    // The Follow button beside the title (record 0043).
     viewerId: user?.id ?? null,
     following: category
       ? await services.following.isFollowing(user, "category", category.id)

@@ -11,7 +11,7 @@ import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/feed";
 
 /**
- * My Feed (issue 12): new deals from the stores and categories the member follows and the
+ * My Feed (record 0043): new deals from the stores and categories the member follows and the
  * members they follow, newest first. Empty, it suggests popular stores to follow.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -21,7 +21,7 @@ import type { Route } from "./+types/login";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, csrfToken } = context.get(requestContext);
   const url = new URL(request.url);
-  // Where to go after signing in (issue 14): a path on this site, else /.
+  // Where to go after signing in (record 0035): a path on this site, else /.
   const next = returnPathOf(url);
   if (user) throw redirect(next);
   const socialError = url.searchParams.get("social_error");

@@ -13,7 +13,7 @@ import type { Route } from "./+types/register";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
-  // Where to go after signing in (issue 14): a path on this site, else /.
+  // Where to go after signing in (record 0035): a path on this site, else /.
   const next = returnPathOf(new URL(request.url));
   if (user) throw redirect(next);
   return { next };

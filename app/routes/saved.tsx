@@ -11,7 +11,7 @@ import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/saved";
 
-/** The signed-in member's saved deals (issue 12); a visitor goes to /login and comes back. */
+/** The signed-in member's saved deals (record 0043); a visitor goes to /login and comes back. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));

@@ -17,11 +17,11 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     new URL(request.url),
   );
   const store = selectedStore(data);
-  // Clicks through /go on its deals (issue 11): per-store day counters, kept a few minutes.
+  // Clicks through /go on its deals (record 0039): per-store day counters, kept a few minutes.
   return {
     ...data,
     clicks: store ? await services.links.storeClicks(store.id) : 0,
-    // Issue 12: the Follow button beside the title.
+    // The Follow button beside the title (record 0043).
     viewerId: user?.id ?? null,
     following: store ? await services.following.isFollowing(user, "store", store.id) : false,
   };

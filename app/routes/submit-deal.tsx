@@ -12,7 +12,7 @@ import type { Route } from "./+types/submit-deal";
 
 type SubmitTab = "deal" | "discussion";
 
-/** Submit Deals needs a signed-in user (spec section 6); a visitor goes to /login. */
+/** Submit Deals needs a signed-in user (the spec's roles); a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));

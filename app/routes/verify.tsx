@@ -14,7 +14,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { user } = context.get(requestContext);
   return {
     account: user ? { email: user.email, confirmed: user.email_verified } : null,
-    // Carried from /register?next=… to the "log in" link (issue 14).
+    // Carried from /register?next=… to the "log in" link (record 0035).
     next: returnPathOf(new URL(request.url)),
   };
 }

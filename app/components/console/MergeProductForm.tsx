@@ -8,7 +8,7 @@ import { formatDate, formatPrice } from "../../lib/format.ts";
 import { Field, FormAlert, SubmitButton } from "../Form.tsx";
 
 /**
- * The console's "same product" merge on a deal's edit page (issue 11, price history): this deal and
+ * The console's "same product" merge on a deal's edit page (record 0040): this deal and
  * every deal of its product join the product of another deal, named by its id or its address. The
  * deal page's price history then shows both; the merge is in the audit log.
  */
