@@ -1,4 +1,4 @@
-/** Business constants of the spec's section 9, used by the server and the browser alike. */
+/** The spec's business constants and limits, used by the server and the browser alike. */
 
 export const PAGE_SIZE = {
   storesAndCategories: 20,
@@ -9,7 +9,7 @@ export const PAGE_SIZE = {
 
 export const TRENDING_LIMIT = 12;
 
-/** How far back a coupon's "worked for 12 of 15 people" counts (issue 11, core/freshness). */
+/** How far back a coupon's "worked for 12 of 15 people" counts (record 0038, core/freshness). */
 export const FEEDBACK_WINDOW_DAYS = 30;
 
 /** Trending shows the hottest deals of this many UTC days, today included (decision 0008). */
@@ -51,7 +51,7 @@ export function lastPage(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
 
-/** Submit Deals (spec sections 8 and 9); the duplicate text is the site's own. */
+/** Submit Deals (the spec's error catalogue and limits); the duplicate text is the site's own. */
 export const SUBMIT_MESSAGES = {
   dealSubmitted: "Deal has been Submitted.",
   discussionSubmitted: "Discussion has been Submitted.",
@@ -83,7 +83,7 @@ export const FOLLOW_PREVIEW_LIMIT = 30;
 /** Subscriptions listed in a profile's subscription block, newest first. */
 export const PROFILE_SUBSCRIPTIONS_LIMIT = 5;
 
-/** Contact Us (spec section 8). */
+/** Contact Us (the spec's error catalogue). */
 export const CONTACT_MESSAGES = {
   success: "Contact information submitted successfully.",
   required: "All fields are required.",

@@ -63,7 +63,7 @@ export function createServices(deps: Deps) {
     consolePosts: createConsolePostsService(deps),
     consoleComments: createConsoleCommentsService(deps),
     audit: createAuditService(deps),
-    // The console's content (issue 10): stores and categories, pages, featured stores, the
+    // The console's content (record 0033): stores and categories, pages, featured stores, the
     // Teachers Wishlist, social links, forums, contact messages.
     catalogConsole: createCatalogConsoleService(deps),
     cmsConsole: createCmsConsoleService(deps),
@@ -71,16 +71,16 @@ export function createServices(deps: Deps) {
     forumsConsole: createForumsConsoleService(deps),
     contactConsole: createContactConsoleService(deps, settings),
     notifications: createNotificationsService(deps),
-    // Honest links (issue 11): /go/{unique_id} and the store pages' click counts.
+    // Honest links (record 0039): /go/{unique_id} and the store pages' click counts.
     links: createLinksService(deps),
     freshness: createFreshnessService(deps),
     educators: createEducatorsService(deps, settings),
     prices: createPricesService(deps),
     expiry: createExpiryService(deps),
-    // Saved deals, followed stores and categories, the personal feed (issue 12).
+    // Saved deals, followed stores and categories, the personal feed (record 0043).
     saved: createSavedService(deps),
     following: createFollowingService(deps),
-    // Keyword alerts (issue 12).
+    // Keyword alerts (record 0045).
     alerts: createAlertsService(deps),
     // feature services: add one line per feature here
   };

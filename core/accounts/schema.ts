@@ -33,7 +33,7 @@ export const ACCOUNT_MESSAGES = {
   loggedOut: "You have been logged out.",
   forgotSent: "Password sent successfully to this email Id.",
   forgotNotFound: "Not Email id Found.",
-  /** How the forgot-password page shows the server's forgotNotFound (spec section 8). */
+  /** How the forgot-password page shows the server's forgotNotFound (the spec's error list). */
   forgotNotFoundShown: "Email Id not found.",
   resetDone: "Your password has been reset. Please log in with your new password.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
@@ -132,7 +132,7 @@ export const SigninSchema = z.object({
 
 /**
  * POST /api/signin as the site's own login page sends it: the spec's fields, plus the page's
- * return path (`next`), answered back checked by core/auth/return-path.ts (issue 14).
+ * return path (`next`), answered back checked by core/auth/return-path.ts (record 0035).
  */
 export const SigninRequestSchema = SigninSchema.extend({
   next: text({ error: "next must be a path on this site." }).optional(),

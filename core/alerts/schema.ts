@@ -3,7 +3,7 @@ import { optionalId } from "../deals/schema.ts";
 import { isBlank, text } from "../validation.ts";
 
 /**
- * Keyword alerts (issue 12, docs/decisions/0045-alert-matching.md). The same schemas validate the
+ * Keyword alerts (docs/decisions/0045-alert-matching.md). The same schemas validate the
  * JSON calls and the /user/alerts page's forms.
  */
 

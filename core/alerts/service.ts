@@ -26,7 +26,7 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 const newToken = () => randomBytes(32).toString("base64url");
 
 /**
- * Keyword alerts (issue 12, docs/decisions/0045-alert-matching.md): a member's saved searches,
+ * Keyword alerts (docs/decisions/0045-alert-matching.md): a member's saved searches,
  * their preview over the last 30 days, and their private RSS feed. Matching, mails and digests
  * run on the job queue (./jobs.ts).
  */

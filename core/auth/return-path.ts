@@ -1,5 +1,5 @@
 /**
- * The return path of "sign in, then go back" (`/login?next=/post/…`, issue 14): the one check
+ * The return path of "sign in, then go back" (`/login?next=/post/…`, record 0035): the one check
  * every door uses (the login and register pages, `POST /api/signin`, Google and Facebook
  * sign-in), so that no link can make the site send a visitor to another site after signing in.
  *

@@ -28,7 +28,7 @@ const shared = {
 export const StoreCreateBody = z.object({
   ...shared,
   link: webAddress("Link"),
-  /** "" or an http(s) address with {url}: where /go sends the store's deals (issue 11). */
+  /** "" or an http(s) address with {url}: where /go sends the store's deals (record 0039). */
   affiliate_template: affiliateTemplate,
 });
 

@@ -42,7 +42,7 @@ function auditedFields(kind: CatalogKind, values: repo.CatalogValues) {
 }
 
 /**
- * The console's stores and categories (issue 10): list, create, edit and delete, with their
+ * The console's stores and categories (record 0033): list, create, edit and delete, with their
  * pictures (the byte-checked upload of core/media), slugs that keep answering (old slugs 301 to
  * the new one) and deals that are never orphaned. Each write is one transaction with its audit
  * entry, reported as a "catalog" change (and "posts" when deals moved or their search changed).

@@ -57,7 +57,7 @@ const emptyPage = () =>
   new ValidationError({ detail: "Write the page's text: a page cannot be empty." });
 
 /**
- * What the site owner curates besides the catalogue (issue 10): CMS pages with the rich editor
+ * What the site owner curates besides the catalogue (record 0033): CMS pages with the rich editor
  * (their HTML through core/content/sanitize.ts), the featured stores and the Teachers Wishlist,
  * each in the owner's order. Every write is one transaction with its audit entry and reports a
  * "cms" change: CMS pages, featured stores and the home page's lists drop at once.

@@ -7,7 +7,7 @@ export type ContentAction = "read" | "create" | "update" | "order" | "delete";
 
 /**
  * Who may do it: moderators read, create, edit and order the site's content; deleting it for good
- * is an administrator's (issue 10: moderators get everything except settings, roles and hard
+ * is an administrator's (record 0031: moderators get everything except settings, roles and hard
  * deletes). Every service checks this, whatever the route or the page already checked.
  */
 export function requireContentRole(user: CurrentUser | null, action: ContentAction): CurrentUser {

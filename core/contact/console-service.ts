@@ -53,9 +53,9 @@ export type ContactMessageDetail = ContactMessageItem & {
 };
 
 /**
- * The Contact Us messages as a queue (issue 10): filtered by category and status, each one opened
- * with its replies, resolved or reopened, and answered by mail (queued in the transaction that
- * records the reply, sent by the mail job). Every action has its audit entry.
+ * The Contact Us messages as a queue (record 0033): filtered by category and status, each one
+ * opened with its replies, resolved or reopened, and answered by mail (queued in the transaction
+ * that records the reply, sent by the mail job). Every action has its audit entry.
  */
 export function createContactConsoleService(
   deps: Deps,

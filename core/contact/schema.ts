@@ -29,7 +29,7 @@ function normaliseWebsite(value: string): string | null {
 
 const WEBSITE_INVALID = "Please enter a valid website URL.";
 
-/** `POST /api/contact_us` and the Contact Us form (spec section 5). */
+/** `POST /api/contact_us` and the Contact Us form (the spec's validation rules). */
 export const ContactBody = z.object({
   name: required("Name", 100),
   category: z.preprocess(

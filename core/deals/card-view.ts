@@ -2,9 +2,9 @@ import type { DealCard } from "./presenter.ts";
 
 /**
  * The fields a deal card shows (app/components/DealCard.tsx), and nothing else: what the pages'
- * loaders send for their cards, so that the HTML's hydration data stays light (issue 14). The JSON
- * API keeps the spec's full card; a full card is a DealCardView too, so LOAD MORE's API answers
- * render through the same component.
+ * loaders send for their cards, so that the HTML's hydration data stays light (record 0050). The
+ * JSON API keeps the spec's full card; a full card is a DealCardView too, so LOAD MORE's API
+ * answers render through the same component.
  */
 export const CARD_VIEW_FIELDS = [
   "id",
@@ -38,9 +38,9 @@ export function toCardView(card: DealCardView): DealCardView {
 }
 
 /**
- * Several lists of cards on one page, each distinct card once (issue 13): the home page's Trending
- * and Recent lists often hold the same deal, and a loader's data goes into the page's HTML.
- * `cards` holds each card once, in the order first met; each list is the ids of its cards.
+ * Several lists of cards on one page, each distinct card once (record 0050): the home page's
+ * Trending and Recent lists often hold the same deal, and a loader's data goes into the page's
+ * HTML. `cards` holds each card once, in the order first met; each list is the ids of its cards.
  */
 export interface SharedCards<K extends string> {
   cards: DealCardView[];

@@ -1,11 +1,11 @@
 /**
- * The orders a deal list can be sorted in (issue 14; docs/decisions/0011-deep-pagination.md):
+ * The orders a deal list can be sorted in (docs/decisions/0011-deep-pagination.md):
  *   hot       the stored hot score (0008), hottest first;
  *   new       newest first (the spec's listings before sorting existed);
  *   discount  top discount first, deals without a discount last;
  *   price     price low to high, deals without a price last.
- * Ties go newest (highest id) first. Every order puts live deals before expired ones (issue 11,
- * docs/decisions/0037-deal-expiry.md), then one non-null key, descending, then id, descending —
+ * Ties go newest (highest id) first. Every order puts live deals before expired ones
+ * (docs/decisions/0037-deal-expiry.md), then one non-null key, descending, then id, descending —
  * so one row comparison `(live, key, id) <= (L, K, I)` seeks to a place in any of them, and one
  * index per scope serves each (migrations 015 and 017). The expressions are written exactly as
  * the indexes of migration 017 are, so the planner matches them.

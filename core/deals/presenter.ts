@@ -42,12 +42,12 @@ export function presentDealCard(row: DealCardRow, now: Date) {
     user_by: row.user_name ?? "",
     user_image: siteImage(row.user_image),
     created_at: row.created_at.toISOString(),
-    // Beside the spec's fields (issue 14): degrees from likes and unlikes, and its band.
+    // Beside the spec's fields (record 0008): degrees from likes and unlikes, and its band.
     temperature: temperatureOf(row),
     heat: heatOf(temperatureOf(row)),
-    // Issue 11, "Freshness": when the deal was last seen to work (posting, a member, a check).
+    // Freshness (record 0038): when the deal was last seen to work (posting, a member, a check).
     last_verified_at: row.last_verified_at.toISOString(),
-    // Beside the spec's fields (issue 11): precomputed at write time (core/prices).
+    // Beside the spec's fields (record 0040): precomputed at write time (core/prices).
     lowest_in_90d: row.lowest_in_90d,
   };
 }

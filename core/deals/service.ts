@@ -21,7 +21,7 @@ export function createDealsService({ db, now, changes }: Deps) {
 
   /**
    * Deals of a filter (every deal when it is empty), newest first. The home lists leave expired
-   * deals out (issue 11): the filter's live part.
+   * deals out (record 0037): the filter's live part.
    */
   async function filteredPage(filter: DealFilter, page: number): Promise<DealPage> {
     const { rows, total } = await pager.filteredPage({ ...filter, liveOnly: true }, page, pageSize);

@@ -3,7 +3,7 @@ import { claimedUserId } from "../accounts/schema.ts";
 import { uniqueId } from "../posts/schema.ts";
 
 /**
- * Expiry of deals (issue 11, docs/decisions/0037-deal-expiry.md): members' "Expired?" marks and
+ * Expiry of deals (docs/decisions/0037-deal-expiry.md): members' "Expired?" marks and
  * reopening. The same schemas validate the JSON calls and the deal page's buttons.
  */
 
@@ -26,7 +26,7 @@ export const EXPIRY_MESSAGES = {
 
 /** `POST /api/mark_expired` {unique_id}: the session's member says the deal has ended. */
 export const MarkExpiredBody = z.object({
-  // Ignored beyond a check: the acting user is the session's (DESIGN.md, identity).
+  // Ignored beyond a check: the acting user is the session's (record 0019, identity).
   user_id: claimedUserId,
   unique_id: uniqueId,
 });

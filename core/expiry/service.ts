@@ -30,7 +30,7 @@ export interface ExpiryStatus {
 }
 
 /**
- * Expiry of deals (issue 11, docs/decisions/0037-deal-expiry.md): "Expired?" marks by members
+ * Expiry of deals (docs/decisions/0037-deal-expiry.md): "Expired?" marks by members
  * (enough distinct ones, or one moderator, expire a deal) and reopening by the poster or a
  * moderator. The minute sweep (./sweep.ts) keeps posts.expired in step with expires_at.
  */

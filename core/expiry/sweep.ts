@@ -6,9 +6,9 @@ import { sweepExpiry } from "./repository.ts";
 /**
  * Every minute: deals whose end date has come are marked expired (posts.expired), so that they
  * leave Trending and the home lists and sink below live deals in every listing within a minute
- * (issue 11); deals given a later end since are live again. The queue's cron adds one job a minute
- * across all processes (docs/decisions/0024-job-queue.md); a job that fails is retried soon, and
- * the next minute's sweep catches up anyway.
+ * (record 0037); deals given a later end since are live again. The queue's cron adds one job a
+ * minute across all processes (docs/decisions/0024-job-queue.md); a job that fails is retried soon,
+ * and the next minute's sweep catches up anyway.
  */
 export const dealExpiryJob = defineJob<Record<string, never>>({
   name: "deals.expiry",

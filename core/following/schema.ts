@@ -4,8 +4,8 @@ import { PAGE_SIZE } from "../constants.ts";
 import { idField } from "../profiles/schema.ts";
 
 /**
- * Followed stores and categories and the personal feed (issue 12,
- * docs/decisions/0043-saved-deals-and-feed.md). Following members is the spec's own
+ * Followed stores and categories and the personal feed
+ * (docs/decisions/0043-saved-deals-and-feed.md). Following members is the spec's own
  * `POST /api/profile_follow` (core/profiles).
  */
 
@@ -36,7 +36,7 @@ export const FOLLOW_MESSAGES = {
 
 /** `POST /api/follow_toggle` {type: store | category, id}: follows it, or stops following it. */
 export const FollowToggleBody = z.object({
-  // Ignored beyond a check: the acting user is the session's (DESIGN.md, identity).
+  // Ignored beyond a check: the acting user is the session's (record 0019, identity).
   user_id: claimedUserId,
   type: z.preprocess(
     (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),

@@ -22,8 +22,8 @@ import {
 export type SuggestedStore = Awaited<ReturnType<typeof repo.findPopularStores>>[number];
 
 /**
- * Followed stores and categories, and the personal feed (issue 12,
- * docs/decisions/0043-saved-deals-and-feed.md): new public deals from the stores and categories a
+ * Followed stores and categories, and the personal feed
+ * (docs/decisions/0043-saved-deals-and-feed.md): new public deals from the stores and categories a
  * member follows and from the members they follow (the spec's `profile_follow`), newest first,
  * paged like the listings and at most FEED_MAX_PAGES deep.
  */

@@ -54,11 +54,11 @@ function slugTaken(slug: string, title: string) {
 }
 
 /**
- * The forums and their categories in the console (issue 10): the deals forum's categories are the
- * Submit Deals form's deal categories, the educators' forum's its discussion categories. Create,
- * edit, order, delete (admins; a category with posts moves them to another of its kind first).
- * Each write is one transaction with its audit entry and reports a "forums" change ("posts" too
- * when posts moved).
+ * The forums and their categories in the console (record 0033): the deals forum's categories are
+ * the Submit Deals form's deal categories, the educators' forum's its discussion categories.
+ * Create, edit, order, delete (admins; a category with posts moves them to another of its kind
+ * first). Each write is one transaction with its audit entry and reports a "forums" change ("posts"
+ * too when posts moved).
  */
 export function createForumsConsoleService(deps: Deps) {
   const { db, changes } = deps;

@@ -46,8 +46,9 @@ function refuse(refusal: NonNullable<ReturnType<typeof feedbackRefusal>>): never
 }
 
 /**
- * Members' word on deals (issue 11, "Freshness"): Worked / Didn't work on coupon deals, and "Still
- * works" on the others. Either one that says the deal works moves its "last verified" forward.
+ * Members' word on deals (record 0038, "Freshness"): Worked / Didn't work on coupon deals, and
+ * "Still works" on the others. Either one that says the deal works moves its "last verified"
+ * forward.
  */
 export function createFreshnessService({ db, now, changes }: Deps) {
   async function answer(

@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * Honest links (issue 11): where /go/{unique_id} sends a shopper, counting the click in per-day
+ * Honest links (record 0039): where /go/{unique_id} sends a shopper, counting the click in per-day
  * counters that hold no personal data, and the store pages' clicks of the last 30 days.
  */
 export function createLinksService({ db, now }: Deps) {

@@ -11,7 +11,7 @@ const EXPIRED_WEIGHT = 0.25;
 
 /**
  * Ids of search results in rank order (docs/decisions/0010-search-ranking.md), live deals first
- * (posts.expired; issue 11), then:
+ * (posts.expired; record 0037), then:
  *   tier: 0 the title is the text, 1 a match of the text as typed, 2 a match of its correction;
  *   then relevance × freshness × liveness; newest first on a tie.
  * Ranks posts alone; the page's cards are read by id afterwards.

@@ -19,7 +19,7 @@ export const listingSlug = text({ error: "slug must be text." })
   .max(200, { error: "slug is too long." });
 
 /**
- * The order of a listing (issue 14), beside the spec's fields: `hot` (the stored hot score),
+ * The order of a listing (record 0011), beside the spec's fields: `hot` (the stored hot score),
  * `new` (newest first), `discount` (top discount first), `price` (price low to high), and for
  * search results `relevance` (docs/decisions/0010-search-ranking.md). Optional: a call without it
  * keeps the order it always had — newest first, search results by relevance.
@@ -36,7 +36,7 @@ const optionalSort = z.preprocess(
 );
 
 /**
- * "Hide expired" (issue 11), beside the spec's fields: `hide` leaves expired deals out, `show`
+ * "Hide expired" (record 0037), beside the spec's fields: `hide` leaves expired deals out, `show`
  * lists them after the live ones. Optional: without it a JSON call lists them, as the spec's calls
  * always did; the listing pages send their own choice (`expiredFromSearchParams`), where New Deals
  * hides them unless told.
@@ -293,7 +293,7 @@ export function panelToSearchParams(panel: PanelFilter, params: URLSearchParams)
 export type ListingKind = "store" | "category" | "newdeals" | "search";
 
 /**
- * The sort a listing page starts with (issue 14): where the spec names an order it is kept — new
+ * The sort a listing page starts with (record 0011): where the spec names an order it is kept — new
  * deals are newest first, search results by relevance — and elsewhere (a store's or a category's
  * deals) the hottest deals come first.
  */
@@ -321,9 +321,9 @@ export function sortFromSearchParams(params: URLSearchParams, kind: ListingKind)
 }
 
 /**
- * Whether a listing hides expired deals unless told (issue 11): new deals do — a shopper browsing
- * what is new wants what still works — while a store's, a category's and search results list them
- * after the live ones, where they still say what a store offered.
+ * Whether a listing hides expired deals unless told (record 0037): new deals do — a shopper
+ * browsing what is new wants what still works — while a store's, a category's and search results
+ * list them after the live ones, where they still say what a store offered.
  */
 export function defaultExpired(kind: ListingKind): ExpiredChoice {
   return kind === "newdeals" ? "hide" : "show";

@@ -67,8 +67,8 @@ const NO_BOUNDS: DealBounds = {
  * page by keyset (docs/decisions/0011-deep-pagination.md); search ranks by relevance and
  * freshness (docs/decisions/0010-search-ranking.md). Lists are newest first unless sorted
  * otherwise (hot, top discount, price low to high: core/deals/deal-sort.ts); in every order live
- * deals come before expired ones, which "Hide expired" leaves out (issue 11,
- * docs/decisions/0037-deal-expiry.md).
+ * deals come before expired ones, which "Hide expired" leaves out
+ * (docs/decisions/0037-deal-expiry.md).
  */
 export function createListingsService(deps: Deps) {
   const { db, now, changes } = deps;

@@ -307,8 +307,8 @@ export interface AlertMailDeal {
 }
 
 /**
- * Keyword alerts (issue 12): the deals one or more of the member's alerts matched, per alert, with
- * a link to each deal and to the alerts page. Instant mails carry one alert, digests several.
+ * Keyword alerts (record 0045): the deals one or more of the member's alerts matched, per alert,
+ * with a link to each deal and to the alerts page. Instant mails carry one alert, digests several.
  */
 export function alertMatchesMail(
   input: Common & {

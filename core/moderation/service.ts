@@ -121,7 +121,7 @@ async function moderatePost(
   const post = await repo.lockPostForModeration(tx, input.item_id, input.item_type);
   if (!post) throw new NotFoundError("That post does not exist.");
   await repo.setPostStatus(tx, post.id, status, input.action === "restore" ? "" : input.reason);
-  // Keyword alerts (issue 12): a deal that becomes public (approved, restored) is matched then.
+  // Keyword alerts (record 0045): a deal that becomes public (approved, restored) is matched then.
   if (jobs && post.post_type === "d" && status === "active" && post.status !== "active") {
     await queueAlertMatching(jobs, tx, { postId: post.id, trigger: "publish" });
   }
@@ -279,7 +279,7 @@ export async function applyModeration(
   tx: DbOrTx,
   actor: CurrentUser,
   input: ModerateInput,
-  /** The queue, so a deal made public is matched against keyword alerts (issue 12). */
+  /** The queue, so a deal made public is matched against keyword alerts (record 0045). */
   jobs?: JobQueue,
 ): Promise<ModerationOutcome & { topic: "posts" | "comments" | "users" }> {
   return moderateItem(tx, actor, input, jobs);

@@ -11,7 +11,7 @@ export function countsAsView(userAgent: string | undefined): boolean {
 
 /**
  * Whether a deal has ended at `at`: its end date has come. The one rule for "Expired" badges,
- * refusals and checks (issue 11); `posts.expired` is this rule kept by the minute sweep for the
+ * refusals and checks (record 0037); `posts.expired` is this rule kept by the minute sweep for the
  * lists' order (core/expiry/sweep.ts).
  */
 export function hasEnded(post: { expires_at: Date | null }, at: Date): boolean {

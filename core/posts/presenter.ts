@@ -56,7 +56,7 @@ export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now
     user: row.user_id && !authorGone ? { id: row.user_id, name: userName, image: userImage } : null,
     path: postPath(row),
     updated_at: row.updated_at.toISOString(),
-    // Honest links (issue 11): go_url, is_affiliate, clean_link.
+    // Honest links (record 0039): go_url, is_affiliate, clean_link.
     ...presentLinkFields(row),
   };
 }

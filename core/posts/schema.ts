@@ -10,7 +10,7 @@ export const uniqueId = text({ error: "unique_id is required." })
 
 /** `POST /api/product_details`. */
 export const ProductDetailsBody = z.object({
-  // Ignored: the viewer is the session's user (DESIGN.md, identity); accepted for the spec's payload.
+  // Ignored: the viewer is the session's user (record 0009); accepted for the spec's payload.
   user_id: claimedUserId,
   unique_id: uniqueId,
   slug: text().trim().max(200).optional(),

@@ -80,11 +80,11 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
       comments_user_image: siteImage(input.viewer?.image_url),
       // Only on a post that is not public, for the few who may see it: its banner.
       ...(moderation ? { moderation } : {}),
-      // Beside the spec's fields: up to 6 live deals of the same store or category (issue 14).
+      // Beside the spec's fields: up to 6 live deals of the same store or category (record 0036).
       related_deals: related,
-      // Beside the spec's fields (issue 11): last verified, coupon answers, the link check.
+      // Beside the spec's fields (record 0038): last verified, coupon answers, the link check.
       freshness,
-      // Beside the spec's fields (issue 11): the product's prices (core/prices).
+      // Beside the spec's fields (record 0040): the product's prices (core/prices).
       price_history: priceHistory,
     };
   }

@@ -30,7 +30,7 @@ export function presentReaction(result: {
 /** `POST /api/my_reactions`: is_liked per post the member reacted to (1 like, 2 unlike). */
 export function presentMyReactions(
   rows: { post_id: number; reaction: Reaction }[],
-  /** Issue 12: which of the posts asked about the member has saved (the cards' Save buttons). */
+  /** Which of the posts asked about the member has saved (the cards' Save buttons, record 0043). */
   saved: number[] = [],
 ) {
   return {

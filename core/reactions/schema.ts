@@ -29,7 +29,7 @@ export type LikeInput = z.output<typeof LikeSchema>;
 export const MY_REACTIONS_MAX = 100;
 
 /**
- * `POST /api/my_reactions` (issue 14): the signed-in member's reactions to the cards on screen.
+ * `POST /api/my_reactions` (record 0009): the signed-in member's reactions to the cards on screen.
  * The cards themselves are the same for everyone (and cached); this is asked for after they show.
  */
 export const MyReactionsSchema = z.object({

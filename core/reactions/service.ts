@@ -81,7 +81,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
           likes: change("like"),
           unlikes: change("unlike"),
         });
-        // Keyword alerts (issue 12): "only hot" alerts match when a vote makes a deal hot.
+        // Keyword alerts (record 0045): "only hot" alerts match when a vote makes a deal hot.
         const degrees = temperatureOf(counts);
         const before = degrees - DEGREES_PER_VOTE * (change("like") - change("unlike"));
         if (post_type === "d" && degrees >= HOT_DEGREES && before < HOT_DEGREES) {

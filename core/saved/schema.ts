@@ -4,7 +4,7 @@ import { pageNumber } from "../catalog/schema.ts";
 import { uniqueId } from "../posts/schema.ts";
 
 /**
- * Saved deals (issue 12, docs/decisions/0043-saved-deals-and-feed.md): a member's own list of
+ * Saved deals (docs/decisions/0043-saved-deals-and-feed.md): a member's own list of
  * deals to come back to. The same schemas validate the JSON calls and the pages' buttons.
  */
 
@@ -21,7 +21,7 @@ export const SAVED_MESSAGES = {
 
 /** `POST /api/save_deal_toggle` {unique_id}: saves the deal, or takes a save back. */
 export const SaveDealToggleBody = z.object({
-  // Ignored beyond a check: the acting user is the session's (DESIGN.md, identity).
+  // Ignored beyond a check: the acting user is the session's (record 0019, identity).
   user_id: claimedUserId,
   unique_id: uniqueId,
 });

@@ -19,7 +19,7 @@ import {
 export const NO_BOUNDS = { minPrice: null, maxPrice: null, minDiscount: null, maxDiscount: null };
 
 /**
- * Saved deals (issue 12, docs/decisions/0043-saved-deals-and-feed.md): a member saves a public
+ * Saved deals (docs/decisions/0043-saved-deals-and-feed.md): a member saves a public
  * deal and finds it on /user/saved, expired or not, until they take the save back. A deal that is
  * later held, hidden or removed drops out of the list (and comes back if it is restored); a deleted
  * deal or member takes its saves with it (foreign keys cascade).

@@ -31,7 +31,7 @@ function valuesOf(input: SocialLinkCreateInput): repo.SocialLinkValues {
 }
 
 /**
- * The footer's social links in the console (issue 10): add, edit, order, delete (admins). Each
+ * The footer's social links in the console (record 0033): add, edit, order, delete (admins). Each
  * write is one transaction with its audit entry and reports a "settings" change, which drops the
  * settings every page's footer reads.
  */

@@ -3,9 +3,9 @@ import { claimedUserId } from "../accounts/schema.ts";
 import { isBlank, text } from "../validation.ts";
 
 /**
- * The Submit Deals forms (spec sections 3 and 5). The browser validates its form with these
- * schemas and the API validates the multipart fields with the same ones, so both show the same
- * message for the same field. Inputs are form strings; outputs are typed values.
+ * The Submit Deals forms (the spec's entities and validation rules). The browser validates its form
+ * with these schemas and the API validates the multipart fields with the same ones, so both show
+ * the same message for the same field. Inputs are form strings; outputs are typed values.
  */
 
 export const SUBMISSION_LIMITS = {
