@@ -3,7 +3,7 @@
  * on the home page and a deal page of the production build, in Debian's Chromium (`/usr/bin/chromium`
  * or CHROMIUM_PATH; nothing is downloaded). It starts the production server itself, as `npm start`
  * does, on a temporary data folder filled with the demo content, and prints performance,
- * accessibility, best practices and SEO against issue 13's goals (≥ 95, 100, 100, 100) with the
+ * accessibility, best practices and SEO against the site's goals (≥ 95, 100, 100, 100) with the
  * audits that would save the most.
  *
  *   npm run lighthouse

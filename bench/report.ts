@@ -10,7 +10,7 @@ export interface BenchOptions {
   smallDeals: number;
   duration: number;
   connections: number;
-  /** Only targets whose name contains this (the trivial route always runs); "alerts": issue 12's. */
+  /** Only targets whose name contains this (the trivial route always runs); "alerts": 0045's. */
   only: string;
   /** PostgreSQL database (filled by `npm run data:large`) for the engine comparison. */
   pg: string | null;
@@ -250,7 +250,7 @@ export const LIGHTHOUSE_CATEGORIES = [
 ] as const;
 export type LighthouseCategory = (typeof LIGHTHOUSE_CATEGORIES)[number];
 
-/** Issue 13's goals for the four categories. */
+/** The site's goals for the four categories (docs/benchmarks.md, "How to run"). */
 export const LIGHTHOUSE_GOALS: Record<LighthouseCategory, number> = {
   performance: 95,
   accessibility: 100,

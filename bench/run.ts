@@ -16,7 +16,7 @@
  *
  *   npm run bench                                   # 1,000,000 deals (generated once into bench/.data/)
  *   npm run bench -- --deals 20000 --duration 3 --pg postgres://postgres@127.0.0.1:5432/bench_small
- *   npm run bench -- --only alerts --pg postgres://…   # issue 12's alert matching, PostgreSQL only
+ *   npm run bench -- --only alerts --pg postgres://…   # alert matching (0045), PostgreSQL only
  *   npm run bench -- --compressed                   # every request asks for brotli, as browsers do
  */
 import { spawnSync } from "node:child_process";
@@ -213,7 +213,7 @@ async function main() {
     );
     process.exit(2);
   }
-  // Keyword alert matching (issue 12) runs against PostgreSQL alone: no server, no data set.
+  // Keyword alert matching (record 0045) runs against PostgreSQL alone: no server, no data set.
   if (options.only === "alerts") {
     const { benchAlerts } = await import("./alerts.ts");
     await benchAlerts({

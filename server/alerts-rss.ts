@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Services } from "../core/services.ts";
 
 /**
- * `GET /alerts/rss/<token>` (issue 12): a keyword alert's private RSS 2.0 feed. The token is 256
+ * `GET /alerts/rss/<token>` (record 0045): a keyword alert's private RSS 2.0 feed. The token is 256
  * random bits, stored hashed; an unknown or revoked one answers 404. Never cached by a shared cache,
  * never indexed, no cookies set.
  */

@@ -21,7 +21,7 @@ interface StoredFlow extends AuthorizationFlow {
   intent: SocialIntent;
   /** The code of a mailed link that joins this provider identity to an existing account. */
   linkCode?: string;
-  /** Where a sign-in returns to (`/auth/google?next=/post/…`, issue 14), checked at both ends. */
+  /** Where a sign-in returns to (`/auth/google?next=…`, record 0035), checked at both ends. */
   next?: string;
 }
 

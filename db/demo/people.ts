@@ -11,7 +11,7 @@ export const DEMO_STAFF = [
 ] as const;
 
 /**
- * A member who joined two days ago and whose first post waits for review (issue 10): the held
+ * A member who joined two days ago and whose first post waits for review (record 0031): the held
  * post of the console's queue. Signs in with DEMO_PASSWORD; no picture (the site shows initials).
  */
 export const DEMO_NEWCOMER = {

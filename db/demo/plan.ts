@@ -150,7 +150,7 @@ export interface PlanFollow {
 /** A post written after the members and posts of the plan: no id or author of its own yet. */
 export type HeldPlanPost = Omit<PlanPost, "id" | "userId">;
 
-/** An open report by a member (issue 10): the console's queue is not empty on first start. */
+/** An open report by a member (record 0031): the console's queue is not empty on first start. */
 export interface PlanReport {
   itemType: "d" | "g" | "comment" | "user";
   /** The post's unique_id, the comment's id or the user's id, as stored. */

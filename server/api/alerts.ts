@@ -10,7 +10,7 @@ import { DealCardSchema } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** One keyword alert as its owner sees it (issue 12, docs/decisions/0045-alert-matching.md). */
+/** One keyword alert as its owner sees it (docs/decisions/0045-alert-matching.md). */
 export const AlertSchema = z.strictObject({
   id: z.number().int(),
   keywords: z.string(),

@@ -24,8 +24,9 @@ export const HTTP_STATUS_OF: Record<DomainErrorKind, number> = {
 };
 
 /**
- * How one call's failures read, where the spec fixes it. Without a shape a failure is DESIGN.md's
- * `{ status: false, message, errors? }`. Declared per route (`failure` of apiRoute), applied here.
+ * How one call's failures read, where the spec fixes it. Without a shape a failure is the site's
+ * usual `{ status: false, message, errors? }` (record 0020). Declared per route (`failure` of
+ * apiRoute), applied here.
  */
 export interface FailureShape {
   /** The `status` value of every failure of the call (the spec's sign-in reads 'False'). */
@@ -74,7 +75,7 @@ export function failureBodySchema(shape: FailureShape = {}) {
   });
 }
 
-/** The JSON error convention of DESIGN.md. A client's mistake is never a 500. */
+/** The site's JSON error convention (record 0020). A client's mistake is never a 500. */
 export function registerApiErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | ZodError, request, reply) => {
     if (error instanceof DomainError || error instanceof ZodError) {

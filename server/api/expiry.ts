@@ -4,7 +4,7 @@ import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** A deal's expiry after a mark or a reopening (issue 11, docs/decisions/0037-deal-expiry.md). */
+/** A deal's expiry after a mark or a reopening (docs/decisions/0037-deal-expiry.md). */
 export const ExpiryStatusResponse = z.strictObject({
   status: z.literal("true"),
   message: z.string(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** A deal's freshness (issue 11), as the deal page and the two calls below answer it. */
+/** A deal's freshness (record 0038), as the deal page and the two calls below answer it. */
 export const FreshnessSchema = z
   .strictObject({
     last_verified_at: z.string().describe("ISO 8601: when the deal was last seen to work"),

@@ -4,7 +4,7 @@ import { FreshnessAnswerResponse } from "./freshness-responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** Members' word on whether a deal still works (issue 11, "Freshness"). */
+/** Members' word on whether a deal still works (record 0038, "Freshness"). */
 export const freshnessApi: ApiModule = (app, services) => {
   apiRoute(app, {
     method: "POST",

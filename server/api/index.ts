@@ -32,7 +32,7 @@ import { expiryApi } from "./expiry.ts";
 import { savedApi } from "./saved.ts";
 import { alertsApi } from "./alerts.ts";
 
-/** Every group of calls of the JSON API (the spec's section 7), mounted at /api. */
+/** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
 const modules: ApiModule[] = [
   healthApi,
   settingsApi,

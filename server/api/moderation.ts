@@ -5,7 +5,7 @@ import { ModerateResponse, ReportQueueResponse, ReportSentResponse } from "./res
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** Reports by members, and the moderators' queue and decisions (issue 10). */
+/** Reports by members, and the moderators' queue and decisions (record 0031). */
 export const moderationApi: ApiModule = (app, services) => {
   apiRoute(app, {
     method: "POST",

@@ -19,7 +19,7 @@ const MergedResponse = z.strictObject({
   deals: z.array(z.string()).describe("unique_ids of the product's deals after the merge"),
 });
 
-/** Price history (issue 11): a product's prices, and moderators' merges of products. */
+/** Price history (record 0040): a product's prices, and moderators' merges of products. */
 export const priceHistoryApi: ApiModule = (app, services) => {
   apiRoute(app, {
     method: "POST",

@@ -337,7 +337,7 @@ const isLiked = z
   .union([z.literal(1), z.literal(2), z.literal(-1)])
   .describe("1 liked, 2 unliked, -1 neither");
 
-/** One price of a product (issue 11): `POST /api/price_history` and the deal page. */
+/** One price of a product (record 0040): `POST /api/price_history` and the deal page. */
 export const PricePoint = z.strictObject({
   price: z.number(),
   date: isoDateTime.describe("when the deal with this price was posted"),
@@ -407,7 +407,7 @@ export const ReactionResponse = z.strictObject({
   heat,
 });
 
-/** `POST /api/my_reactions` (issue 14): the member's reactions to the cards on screen. */
+/** `POST /api/my_reactions` (record 0009): the member's reactions to the cards on screen. */
 export const MyReactionsResponse = z.strictObject({
   status: TRUE,
   reactions: z.array(
@@ -634,7 +634,7 @@ export const ConsoleBlockedDomainResponse = ConsoleSettings.extend({
   domain: z.string(),
 });
 
-// Moderation and notifications (issue 10) ------------------------------------------------------
+// Moderation and notifications (record 0031) ---------------------------------------------------
 
 export const ReportSentResponse = MessageResponse;
 
@@ -724,7 +724,7 @@ export const NotificationsReadResponse = z.strictObject({
   unread: z.number().int(),
 });
 
-// Notifications, mail preferences (issue 12) ---------------------------------------------------
+// Notifications, mail preferences (record 0044) ------------------------------------------------
 
 const EmailKindEntry = z.strictObject({
   kind: z.enum([

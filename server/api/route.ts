@@ -61,7 +61,7 @@ export interface ApiRouteDefinition<Body extends BodySchema, Response extends z.
    * or a higher one (403 otherwise). Every /api/admin/* call names its role.
    */
   auth?: boolean | StaffRole;
-  /** The spec's own failure shape for this call (server/api/errors.ts); DESIGN.md's otherwise. */
+  /** The spec's own failure shape for this call (server/api/errors.ts); the site's otherwise. */
   failure?: FailureShape;
   rateLimit?: RouteRateLimit;
   /** Public, cacheable GET answer: Cache-Control + ETag (see server/plugins/http-cache.ts). */

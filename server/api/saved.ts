@@ -7,7 +7,7 @@ import { ListingResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** `POST /api/save_deal_toggle` (issue 12). */
+/** `POST /api/save_deal_toggle` (record 0043). */
 export const SaveToggleResponse = z.strictObject({
   status: z.literal("true"),
   message: z.string(),
@@ -15,7 +15,7 @@ export const SaveToggleResponse = z.strictObject({
   saved: z.boolean().describe("the deal is now among the member's saved deals"),
 });
 
-/** `POST /api/follow_toggle` (issue 12). */
+/** `POST /api/follow_toggle` (record 0043). */
 export const FollowToggleResponse = z.strictObject({
   status: z.literal("true"),
   message: z.string(),
@@ -24,7 +24,7 @@ export const FollowToggleResponse = z.strictObject({
   following: z.boolean().describe("the member now follows the store or category"),
 });
 
-/** Saved deals, followed stores and categories, and the personal feed (issue 12, decision 0043). */
+/** Saved deals, followed stores and categories, and the personal feed (record 0043). */
 export const savedApi: ApiModule = (app, services) => {
   apiRoute(app, {
     method: "POST",
