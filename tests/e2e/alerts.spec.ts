@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 import { expect, expectAccessible, mailbox, test } from "./fixtures.ts";
 
 /**
- * Keyword alerts (issue 12): a member creates an alert on /user/alerts; another member posts a
+ * Keyword alerts (record 0045): a member creates an alert on /user/alerts; another member posts a
  * matching deal; the alert's mail arrives at the SMTP server and the in-site notification shows.
  */
 

@@ -1,7 +1,7 @@
 import type { Page, Request } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
 
-// Issue 14, the home page and moving about: deals first on a phone, the filters in the address,
+// The home page and moving about: deals first on a phone, the filters in the address,
 // Back after LOAD MORE keeps the cards and the place, query changes keep the scroll, a progress bar
 // for slow navigations, links to New Deals and the Forum everywhere, and 404s that offer a way on.
 

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, hydrated, test } from "./fixtures.ts";
 
-/** Issue 14 on the listing pages, at a phone's and a desktop's width. */
+/** The listing pages' sorts, layouts and cards, at a phone's and a desktop's width. */
 const WIDTHS = [
   { name: "phone", width: 375, height: 812 },
   { name: "desktop", width: 1280, height: 900 },

@@ -99,7 +99,8 @@ test.describe("deal detail", () => {
     await page.goto(pathOf(deal));
     const grab = page.getByRole("link", { name: /^GRAB DEAL/ });
     await expect(grab).toHaveAttribute("target", "_blank");
-    // Through /go, which counts the click and redirects (issue 11); "sponsored" on affiliate links.
+    // Through /go, which counts the click and redirects (record 0039); "sponsored" on
+    // affiliate links.
     await expect(grab).toHaveAttribute("href", `/go/${deal.unique_id}`);
     await expect(grab).toHaveAttribute("rel", /^(sponsored )?nofollow noopener$/);
     // /go answers 302 to the link (a route does not catch a redirect's next request).
@@ -174,7 +175,7 @@ test.describe("deal detail", () => {
   });
 
   test("an expired deal says so, and GRAB DEAL is labelled", async ({ page, request }) => {
-    // The demo data has expired deals (db/demo/plan.ts); new deals list them last (issue 11).
+    // The demo data has expired deals (db/demo/plan.ts); new deals list them last (record 0037).
     const first = await request.post("/api/category_page", { data: { type: "d", page: 1 } });
     const lastPage = (await first.json()).response.deal_data_pagination.last_page as number;
     const last = await request.post("/api/category_page", { data: { type: "d", page: lastPage } });
@@ -198,7 +199,7 @@ test.describe("deal detail", () => {
       await page.goto(pathOf(deal!));
       if ((await target.count()) === 0) continue; // a deal without comments has no Reply
       await target.click();
-      // Back to the deal after signing in (issue 14).
+      // Back to the deal after signing in (record 0035).
       await expect(page).toHaveURL(/\/login(\?next=%2Fpost%2F[^&]+)?$/);
     }
     await page.goto(pathOf(deal!));

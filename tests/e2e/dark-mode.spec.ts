@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
 
-// Dark mode (issue 14): the system's setting by default with no cookie, a Light / Dark / System
+// Dark mode (record 0035): the system's setting by default with no cookie, a Light / Dark / System
 // switch in the footer that the server remembers, and WCAG AA contrast in both themes.
 
 /** The demo moderator (db/demo/people.ts): My Account and a console page. */

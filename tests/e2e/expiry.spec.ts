@@ -2,9 +2,9 @@ import type { Browser, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
 
 /**
- * Expiry (issue 11): three members say a deal has expired from its page, and it shows the Expired
- * banner; a moderator reopens it. Listings keep "Hide expired" in the URL, on by default for new
- * deals; an expired card is greyed under an Expired banner.
+ * Expiry (record 0037): three members say a deal has expired from its page, and it shows the
+ * Expired banner; a moderator reopens it. Listings keep "Hide expired" in the URL, on by default
+ * for new deals; an expired card is greyed under an Expired banner.
  */
 
 const PASSWORD = "Chalk#Board42";

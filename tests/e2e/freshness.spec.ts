@@ -3,7 +3,7 @@ import { buildDemoPlan } from "../../db/demo/plan.ts";
 import { expect, expectAccessible, mailbox, test } from "./fixtures.ts";
 
 /**
- * Freshness (issue 11) in the browser: the deal page says when the deal was last verified, and a
+ * Freshness (record 0038) in the browser: the deal page says when the deal was last verified, and a
  * member's Worked on a coupon deal moves its "worked for N of M" count and its last verified.
  * Each viewport signs up a new, confirmed member, so each answer is a new one.
  */

@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures.ts";
 
 /**
- * Heat (issue 14): the temperature badge on cards and the deal page, voting from a card in one
+ * Heat (record 0008): the temperature badge on cards and the deal page, voting from a card in one
  * tap (optimistic, rolled back when refused), compact rows on phones, the grid | list toggle.
  * Each test that votes does so as a new member, and takes the vote back at the end.
  */

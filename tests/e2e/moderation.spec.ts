@@ -3,7 +3,7 @@ import { buildDemoPlan } from "../../db/demo/plan.ts";
 import { expect, expectAccessible, test } from "./fixtures.ts";
 
 /**
- * The moderation journey (issue 10): three members report a deal, it leaves /newdeals at once, a
+ * The moderation journey (record 0031): three members report a deal, it leaves /newdeals at once, a
  * moderator restores it from /admin/reports, it is back, and the reporters are told.
  */
 

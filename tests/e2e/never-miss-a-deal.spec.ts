@@ -10,9 +10,10 @@ import {
 } from "./fixtures.ts";
 
 /**
- * Issue 12's whole journey on a phone: follow a store → another member posts a deal there → it is
- * in My Feed and the bell's count rises → create an alert → a matching deal is posted → the alert
- * mail arrives, and its one-click unsubscribe link works without signing in.
+ * Following, the feed, notifications and alerts (records 0043–0045) on a phone: follow a store →
+ * another member posts a deal there → it is in My Feed and the bell's count rises → create an alert
+ * → a matching deal is posted → the alert mail arrives, and its one-click unsubscribe link works
+ * without signing in.
  */
 
 const PASSWORD = "Chalk#Board42";

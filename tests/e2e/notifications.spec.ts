@@ -10,7 +10,7 @@ import {
 } from "./fixtures.ts";
 
 /**
- * Notifications (issue 12): another member comments on my deal → the bell's count rises → the
+ * Notifications (record 0044): another member comments on my deal → the bell's count rises → the
  * bell opens /user/notifications → the item links to the deal → "Mark all as read" clears the
  * count. Email settings toggles persist. Axe on both pages, at 375 px and 1280 px.
  */

@@ -8,7 +8,7 @@ import {
 } from "./fixtures.ts";
 
 /**
- * Price history (issue 11): a moderator merges two deals of the same product from the console's
+ * Price history (record 0040): a moderator merges two deals of the same product from the console's
  * edit page; the newer, cheaper deal then shows "Lowest price in 90 days" on its card and page,
  * "Was $X here on <date>", and the server-drawn chart with its table, at phone and desktop widths
  * and in both themes. The 90-day rules themselves are tested with fixed clocks in

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
-// "Sign-in that returns you" (issue 14): a visitor who is sent to sign in comes back to the page
+// "Sign-in that returns you" (record 0035): a visitor who is sent to sign in comes back to the page
 // they were on, and what they tried there (follow, comment) is done.
 
 const PASSWORD = "Chalkboard#2026";

@@ -2,9 +2,9 @@ import type { Page } from "@playwright/test";
 import { expect, expectAccessible, postDealThroughApi, test } from "./fixtures.ts";
 
 /**
- * Issue 12, "Saved deals and follows": a visitor's Save on a card is done after signing in and the
- * deal shows on /user/saved; a member follows a store, another member posts a deal there, and it
- * shows in My Feed. At a phone's width and a desktop's.
+ * Saved deals and follows (record 0043): a visitor's Save on a card is done after signing in and
+ * the deal shows on /user/saved; a member follows a store, another member posts a deal there, and
+ * it shows in My Feed. At a phone's width and a desktop's.
  */
 
 const PASSWORD = "Chalk#Board42";

@@ -411,7 +411,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     return { client, body };
   },
 
-  // Moderation and notifications (issue 10).
+  // Moderation and notifications (record 0031).
   // A member is reported (reports of a post would hide the shared deal after three).
   "POST /report": async (w) => ({
     client: (await freshMember(w)).client,
@@ -434,7 +434,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
   },
   "GET /notifications": async (w) => ({ client: w.member.client }),
 
-  // Keyword alerts (issue 12): each call on an alert of a fresh member's own.
+  // Keyword alerts (record 0045): each call on an alert of a fresh member's own.
   "POST /alerts": async (w) => ({ client: w.member.client, body: {} }),
   "POST /alert_save": async (w) => ({
     client: (await freshMember(w)).client,
@@ -453,7 +453,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     body: { keywords: "deal", store_id: [], max_price: 500 },
   }),
 
-  // Freshness (issue 11): a fresh member (never the poster) answers on a live public deal.
+  // Freshness (record 0038): a fresh member (never the poster) answers on a live public deal.
   "POST /coupon_feedback": async (w) => ({
     client: (await freshMember(w)).client,
     body: { unique_id: await liveDealId(w, true), worked: true },
@@ -585,7 +585,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     body: { ids: [await consoleComment(w)], reason: "Abuse" },
   }),
   "GET /admin/audit": async (w) => ({ client: (await moderator(w)).client }),
-  // The console's content (issue 10): stores and categories, featured stores, the Teachers
+  // The console's content (record 0033): stores and categories, featured stores, the Teachers
   // Wishlist, social links, forums, CMS pages, contact messages.
   "GET /admin/stores": async (w) => ({ client: await contentStaff(w, "moderator") }),
   "POST /admin/stores/create": async (w) => ({
@@ -851,7 +851,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
       reason: "That link is not an Amazon wishlist.",
     },
   }),
-  // Saved deals, followed stores and categories, the personal feed (issue 12).
+  // Saved deals, followed stores and categories, the personal feed (record 0043).
   "POST /save_deal_toggle": async (w) => ({
     client: (await freshMember(w)).client,
     body: { unique_id: w.ids.deal.unique_id },
@@ -877,7 +877,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     return { client: member.client, body: { page: 1 } };
   },
 
-  // Notifications and mail preferences (issue 12).
+  // Notifications and mail preferences (record 0044).
   "POST /notifications": async (w) => ({ client: w.member.client, body: { page: 1 } }),
   "POST /email_preferences": async (w) => ({ client: w.member.client, body: {} }),
   "POST /email_preferences_save": async (w) => ({

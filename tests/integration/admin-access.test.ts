@@ -76,10 +76,10 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "POST /admin/messages/resolve": "moderator",
   "POST /admin/messages/reopen": "moderator",
   "POST /admin/messages/reply": "moderator",
-  // Moderation queue (issue 10).
+  // Moderation queue (record 0031).
   "GET /admin/reports": "moderator",
   "POST /admin/moderate": "moderator",
-  // Verified educators (issue 11): moderators review requests, the school domains and teachers'
+  // Verified educators (record 0041): moderators review requests, the school domains and teachers'
   // own wishlist entries.
   "GET /admin/educators": "moderator",
   "POST /admin/educators/approve": "moderator",

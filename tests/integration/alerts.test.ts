@@ -10,9 +10,10 @@ import type { TestClient } from "../helpers/session.ts";
 import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 
 /**
- * Issue 12, keyword alerts: matching (stemming, typos, filters, paused, deleted members, only hot,
- * held posts), instant mails and their 10-minute spacing, digests, site-only, preview, RSS, and
- * every refusal. The clock is fixed and moved by hand; the job queue and the SMTP server are real.
+ * Keyword alerts (record 0045): matching (stemming, typos, filters, paused, deleted members, only
+ * hot, held posts), instant mails and their 10-minute spacing, digests, site-only, preview, RSS,
+ * and every refusal. The clock is fixed and moved by hand; the job queue and the SMTP server are
+ * real.
  */
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -10,7 +10,7 @@ import { TestClient } from "../helpers/session.ts";
 import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 import { createTestUser } from "../helpers/users.ts";
 
-/** Verified educators (issue 11): domain rules, links, reviews, badges, teachers' own wishlists. */
+/** Verified educators (record 0041): domain rules, links, reviews, badges, teachers' wishlists. */
 
 const HOUR = 60 * 60 * 1000;
 let smtp: SmtpCapture;

@@ -14,7 +14,7 @@ import { waitForJobs } from "../helpers/jobs.ts";
 import { TestClient } from "../helpers/session.ts";
 
 /**
- * Issue 11, "Expiry": the minute sweep, Trending and the home lists, live deals first in every
+ * Expiry (record 0037): the minute sweep, Trending and the home lists, live deals first in every
  * listing, members' "Expired?" marks, moderators, reopening, the setting and "Hide expired".
  * Every rule runs on a fixed clock that the tests move by hand.
  */

@@ -79,7 +79,7 @@ describe("GET /api/forums", () => {
       .selectFrom("posts")
       .select("id")
       .where("post_type", "=", "g")
-      // A public one: the demo data also holds a newcomer's discussion for review (issue 10).
+      // A public one: the demo data also holds a newcomer's discussion for review (record 0031).
       .where("status", "=", "active")
       .orderBy("id", "desc")
       .executeTakeFirstOrThrow();

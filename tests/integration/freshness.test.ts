@@ -7,8 +7,8 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /*
- * Freshness (issue 11): last verified, Worked / Didn't work on coupons, Still works. The app's clock
- * is pinned and moved by hand; the deals are this file's own, posted a day before the clock.
+ * Freshness (record 0038): last verified, Worked / Didn't work on coupons, Still works. The app's
+ * clock is pinned and moved by hand; the deals are this file's own, posted a day before the clock.
  */
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -13,8 +13,8 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * Heat (issue 14): the temperature on cards and in product_details, the viewer's reactions for the
- * cards on screen (POST /api/my_reactions), and Trending by temperature.
+ * Heat (record 0008): the temperature on cards and in product_details, the viewer's reactions for
+ * the cards on screen (POST /api/my_reactions), and Trending by temperature.
  */
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
-// Issue 14: the home page's filters in its address, and every unknown item a 404 with a way on.
+// The home page's filters in its address, and every unknown item a 404 with a way on.
 
 let t: TestApp;
 beforeAll(async () => {

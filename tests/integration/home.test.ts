@@ -20,7 +20,7 @@ async function post(url: string, payload: unknown) {
   return { status: response.statusCode, body: response.json() as Json };
 }
 
-/** The home lists' deals: live ones (issue 11 leaves expired deals out), newest first. */
+/** The home lists' deals: live ones (record 0037 leaves expired deals out), newest first. */
 async function newestFirst(where: { store_id?: number; category_id?: number } = {}) {
   let query = t.deps.db
     .selectFrom("posts")

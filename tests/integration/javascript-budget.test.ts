@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { javascriptWeightOf, scriptUrls } from "../../bench/js-weight.ts";
 import { createTestApp, newestDealPath, type TestApp } from "../helpers/app.ts";
 
-// Issue 13, docs/decisions/0051-javascript-budget.md: what the home and deal pages of the
+// docs/decisions/0051-javascript-budget.md: what the home and deal pages of the
 // production build make the browser download at start (their HTML's scripts, module preloads and
 // imports), counted as `npm run bench` counts it, and which libraries stay out of it.
 

@@ -209,7 +209,7 @@ describe("the site's jobs", () => {
   it("schedules the nightly sweep, and every other kind with a cron, with the queue's own cron", async () => {
     const scheduled = JOB_KINDS.filter((kind) => kind.cron);
     expect(scheduled).toContain(sweepExpiredJob);
-    // Issue 11: the minute sweep of deals' expiry (core/expiry/sweep.ts).
+    // The minute sweep of deals' expiry (core/expiry/sweep.ts).
     expect(scheduled).toContain(dealExpiryJob);
     const byKind = (a: { kind: string }, b: { kind: string }) => a.kind.localeCompare(b.kind);
     expect((await t.jobs.schedules()).sort(byKind)).toEqual(

@@ -75,7 +75,7 @@ describe("POST /api/product_like_unlike", () => {
       is_liked: 1,
       likes: before.likes_count + 1,
       unlikes: before.unlikes_count,
-      // Beside the spec's fields (issue 14): the temperature after the vote.
+      // Beside the spec's fields (record 0008): the temperature after the vote.
       temperature: expect.any(Number),
       heat: expect.stringMatching(/^(cold|mild|warm|hot)$/),
     });

@@ -20,7 +20,7 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /*
- * The link check (issue 11) against a local HTTP server this file starts: statuses, redirects,
+ * The link check (record 0038) against a local HTTP server this file starts: statuses, redirects,
  * a server that hangs, a 10 MB answer, the SSRF refusals, and the daily job through the real queue.
  */
 

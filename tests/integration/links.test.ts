@@ -8,9 +8,9 @@ import { multipartBody } from "../helpers/multipart.ts";
 import type { TestClient } from "../helpers/session.ts";
 
 /**
- * Honest links (issue 11): GET /go/{unique_id} counts the click in per-day counters and redirects,
- * product_details says whether a link is an affiliate link and gives its clean link, the console
- * sets a store's affiliate template, and store pages count the clicks of the last 30 days.
+ * Honest links (record 0039): GET /go/{unique_id} counts the click in per-day counters and
+ * redirects, product_details says whether a link is an affiliate link and gives its clean link, the
+ * console sets a store's affiliate template, and store pages count the clicks of the last 30 days.
  */
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36";

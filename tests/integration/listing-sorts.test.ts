@@ -52,7 +52,7 @@ const ORDER_SQL: Record<DealSort, string> = {
 
 /**
  * What the database says a sorted list holds, by plain ORDER BY … OFFSET: live deals first in
- * every sort (issue 11); the calls list expired deals unless asked to hide them.
+ * every sort (record 0037); the calls list expired deals unless asked to hide them.
  */
 async function expectedIds(
   where: { store_id?: number; category_id?: number; min_price?: number },

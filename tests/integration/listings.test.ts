@@ -59,7 +59,7 @@ async function storeBySlug(slug: string) {
 
 /**
  * What the database says a newest-first list holds, by plain OFFSET: live deals before expired
- * ones (issue 11); the calls list expired deals unless asked to hide them.
+ * ones (record 0037); the calls list expired deals unless asked to hide them.
  */
 async function expectedIds(
   where: { store_id?: number; category_id?: number; post_type?: "d" | "g" },

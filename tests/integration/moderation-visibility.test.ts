@@ -5,7 +5,7 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * What the public site shows of hidden items (issue 10): a hidden deal, discussion and comment
+ * What the public site shows of hidden items (record 0031): a hidden deal, discussion and comment
  * leave every public read at once — pages, JSON calls, counts, feeds, the sitemap, search — and
  * only their authors and moderators still open them, with a banner. Every surface is read before
  * and after, so each check can fail. Needs the production build (`pages: true`).

@@ -5,7 +5,7 @@ import { createTestUser } from "../helpers/users.ts";
 
 /**
  * Reports, auto-hide, the moderators' queue and decisions, holding new members' posts, and the
- * notifications that tell reporters and authors (issue 10).
+ * notifications that tell reporters and authors (record 0031).
  */
 
 let t: TestApp;

@@ -8,7 +8,7 @@ import { TestClient } from "../helpers/session.ts";
 import { startSmtpCapture, type SmtpCapture, smtpMailer } from "../helpers/smtp.ts";
 
 /**
- * Issue 12, "Notifications": each kind made by the real API actions, likes collapsed per post,
+ * Notifications (record 0044): each kind made by the real API actions, likes collapsed per post,
  * paging, mark read, mail preferences, the notification mail job (real SMTP, RFC 8058 headers,
  * one mail per kind per 10 minutes on a clock the tests move) and one-click unsubscribe.
  */

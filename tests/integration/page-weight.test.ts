@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
-// Issue 13, "Lighter HTML": the home page with the demo content `npm start` seeds, as an
+// "Lighter HTML": the home page with the demo content `npm start` seeds, as an
 // anonymous visitor gets it (docs/decisions/0050-lighter-page-data.md).
 
 /**

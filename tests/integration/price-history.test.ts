@@ -6,7 +6,7 @@ import { multipartBody } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";
 
 /**
- * Price history (issue 11, docs/decisions/0040-price-history.md): deals grouped into products by
+ * Price history (docs/decisions/0040-price-history.md): deals grouped into products by
  * their link or a moderator's merge, the product's points, and the "Lowest price in 90 days" flag,
  * precomputed when a deal is posted, edited, moderated, merged or deleted. The clock is pinned and
  * moved by hand: every rule is about days between postings.

@@ -175,7 +175,7 @@ describe("POST /api/product_details", () => {
         "comments_user_image",
         "product_details",
         "related_deals",
-        // Issue 11, beside them too: freshness and the product's price history.
+        // Beside them too: freshness and the product's price history (records 0038, 0040).
         "freshness",
         "price_history",
       ].sort(),

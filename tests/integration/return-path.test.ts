@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
-// "Sign-in that returns you" (issue 14): /login and /register take ?next=, and no door of the
+// "Sign-in that returns you" (record 0035): /login and /register take ?next=, and no door of the
 // sign-in (page loader, page form, POST /api/signin) ever sends the browser to another site.
 
 const PASSWORD = "Return#Path42";

@@ -9,8 +9,8 @@ import { signInWithRole } from "../helpers/console-staff.ts";
 import { TestClient } from "../helpers/session.ts";
 
 /**
- * Issue 12, "Saved deals and follows": saving deals, the saved list, the saved state the cards and
- * the deal page show, following stores and categories, and the personal feed, on a fixed clock.
+ * Saved deals and follows (record 0043): saving deals, the saved list, the saved state the cards
+ * and the deal page show, following stores and categories, and the personal feed, on a fixed clock.
  */
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

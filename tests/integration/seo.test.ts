@@ -338,7 +338,7 @@ describe("pages: status, head and structured data", () => {
     const crumbs = findLd<BreadcrumbLd>(tags.jsonLd, "BreadcrumbList");
     expect(crumbs.itemListElement.at(-1)!.item).toBe(`${PUBLIC_URL}${path}`);
     expect(tags.alternates).toContain("/rss/newdeals.xml");
-    // The page itself: GRAB DEAL opens the deal in a new tab through /go (issue 11), without
+    // The page itself: GRAB DEAL opens the deal in a new tab through /go (record 0039), without
     // passing rank or the opener; "sponsored" when it is an affiliate link.
     expect(response.body).toMatch(
       /<a class="btn btn-grab" href="\/go\/[^"]+" target="_blank" rel="(sponsored )?nofollow noopener">GRAB DEAL/,

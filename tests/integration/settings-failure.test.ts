@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../core/settings/defaults.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
-// Issue 9: the footer and settings load in the root loader; the spec says their failures are
+// The footer and settings load in the root loader; the spec says their failures are
 // silently ignored. Here the settings table is really unreadable, and pages still render.
 
 let t: TestApp;

@@ -9,8 +9,8 @@ import { FollowButton } from "../../app/components/FollowButton.tsx";
 import { loginPath } from "../../app/lib/pending-action.ts";
 import type { PresentedComment } from "../../core/posts/presenter.ts";
 
-// "Sign in, then do what you tried" (issue 14): what a visitor tries is kept for the page and done
-// when they are back on it, signed in.
+// "Sign in, then do what you tried" (record 0035): what a visitor tries is kept for the page and
+// done when they are back on it, signed in.
 
 const PAGE = "/post/abc123/lego-bricks";
 
