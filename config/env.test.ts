@@ -46,6 +46,16 @@ describe("loadConfig", () => {
     );
   });
 
+  it("warns of a REDIS_URL left set, whatever its value, instead of refusing it", () => {
+    expect(loadConfig({}).warnings).toEqual([]);
+    expect(loadConfig({ REDIS_URL: "" }).warnings).toEqual([]);
+    for (const value of ["redis://127.0.0.1:6379", "not a url"]) {
+      const { warnings } = loadConfig({ REDIS_URL: value });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^REDIS_URL is set but no longer used: .*PostgreSQL/);
+    }
+  });
+
   it("keeps pages in the server unless PAGE_CACHE=off", () => {
     expect(loadConfig({}).pageCache).toBe(true);
     expect(loadConfig({ PAGE_CACHE: "off" }).pageCache).toBe(false);

@@ -72,10 +72,6 @@ const EnvSchema = z.object({
   DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
   RATE_LIMIT: onOff.default("on"),
   TRUST_PROXY: TrustProxySchema.optional(),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, "must be a redis:// URL")
-    .optional(),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_ISSUER: optionalUrl,
@@ -138,7 +134,6 @@ export interface Config {
   rateLimit: boolean;
   /** Fastify's trustProxy: false (nobody), a hop count, or proxy addresses and CIDR ranges. */
   trustProxy: false | number | string[];
-  redisUrl: string | undefined;
   oauth: { google?: OAuthProviderConfig; facebook?: OAuthProviderConfig };
   stripe?: { secretKey: string; publishableKey: string; apiBase?: string };
   logLevel: string;
@@ -155,7 +150,18 @@ export interface Config {
   webConcurrency: number;
   /** Where pages link media instead of /media/ (a CDN), without a trailing slash. */
   mediaBaseUrl?: string;
+  /** Lines a start logs once as warnings: variables that are set but no longer do anything. */
+  warnings: string[];
 }
+
+/**
+ * Variables a site may still have set from an earlier version, which no longer do anything: a start
+ * says so once rather than refusing, as nothing they did is lost (docs/decisions/0076).
+ */
+const RETIRED: Record<string, string> = {
+  REDIS_URL:
+    "REDIS_URL is set but no longer used: rate-limit counters and change notices between server processes go through PostgreSQL (DATABASE_URL); it can be removed",
+};
 
 /** S3-compatible object storage for media (S3_*). */
 export interface S3Config {
@@ -253,7 +259,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoData: e.DEMO_DATA,
     rateLimit: e.RATE_LIMIT === "on",
     trustProxy: e.TRUST_PROXY === undefined || e.TRUST_PROXY === 0 ? false : e.TRUST_PROXY,
-    redisUrl: e.REDIS_URL,
     oauth: {
       google: provider(
         e.GOOGLE_CLIENT_ID,
@@ -282,5 +287,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL ? os.availableParallelism() : 1),
     ...(s3 ? { s3 } : {}),
     ...(e.MEDIA_BASE_URL ? { mediaBaseUrl: e.MEDIA_BASE_URL } : {}),
+    warnings: Object.keys(RETIRED)
+      .filter((name) => cleaned[name] !== undefined)
+      .map((name) => RETIRED[name]!),
   };
 }

@@ -41,6 +41,7 @@ export async function runWorker(env = process.env): Promise<void> {
   }
 
   const log = lineLogger(config.logLevel);
+  for (const line of config.warnings) log.warn(line);
   const handle = await createDb({ databaseUrl: config.databaseUrl });
   const jobs = createSiteJobQueue(handle);
   await workSiteJobs(jobs, {

@@ -141,7 +141,6 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     changes: deps.changes,
     db,
     databaseUrl: config.databaseUrl,
-    redisUrl: config.redisUrl,
     log: app.log,
   });
   if (broadcast) app.addHook("onClose", () => broadcast.close());
@@ -173,12 +172,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await app.register(compress, { threshold: 1024, brotliOptions: BROTLI_FOR_RESPONSES });
   await registerRateLimits(app, {
     enabled: config.rateLimit,
-    // Several processes on one PostgreSQL without Redis count in the database (migration 026).
-    store: config.redisUrl
-      ? { kind: "redis", url: config.redisUrl }
-      : config.databaseUrl && config.webConcurrency > 1
-        ? { kind: "postgres", db }
-        : { kind: "memory" },
+    // Every process on one PostgreSQL, on any machine, counts in the database (migration 026).
+    store: config.databaseUrl ? { kind: "postgres", db } : { kind: "memory" },
   });
   await app.register(sessionPlugin, { db, secureCookies, now: deps.now });
   await app.register(csrfPlugin, { db, secureCookies });

@@ -41,6 +41,7 @@ export async function runPrimary(
   prepare: (log: (line: string) => void) => Promise<void>,
 ): Promise<void> {
   const log = primaryLog(config.logLevel);
+  for (const line of config.warnings) log.warn(line);
   const count = config.webConcurrency;
   await prepare(log.info);
 

@@ -66,6 +66,8 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
       : {}),
   });
   log = app.log;
+  // Once per start: with workers the primary has said it.
+  if (!worker) for (const line of config.warnings) app.log.warn(line);
   // With workers the primary has filled an empty database already.
   if (!worker) await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
   // Before listening: started after, a database fault in its first queries ended the process under

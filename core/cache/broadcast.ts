@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import { sql } from "kysely";
 import pg from "pg";
 import type { Db } from "../../db/index.ts";
@@ -11,12 +10,10 @@ import { CHANGE_TOPICS, type ChangeFeed, type ChangeTopic } from "./changes.ts";
  * emitted here with origin "remote" (and never sent on again), so every process's caches — the
  * page cache, the services' TtlCaches — drop on every write, wherever it was made.
  *
- * With REDIS_URL: Redis pub/sub. Else with DATABASE_URL: PostgreSQL LISTEN/NOTIFY on a connection
- * of its own. The embedded database (PGlite) is one process: nothing to send.
+ * With DATABASE_URL: PostgreSQL LISTEN/NOTIFY on a connection of its own, the one transport between
+ * processes (docs/decisions/0076). The embedded database (PGlite) is one process: nothing to send.
  */
 export interface ChangeBroadcast {
-  /** "redis" or "postgres": which transport carries the changes. */
-  readonly transport: "redis" | "postgres";
   close(): Promise<void>;
 }
 
@@ -71,10 +68,9 @@ export async function startChangeBroadcast(options: {
   changes: ChangeFeed;
   db: Db;
   databaseUrl: string | undefined;
-  redisUrl: string | undefined;
   log: Log;
 }): Promise<ChangeBroadcast | null> {
-  const { changes, db, databaseUrl, redisUrl, log } = options;
+  const { changes, db, databaseUrl, log } = options;
   if (!databaseUrl) return null;
   const channel = await channelName(db, databaseUrl);
   const self = randomUUID();
@@ -92,16 +88,13 @@ export async function startChangeBroadcast(options: {
     for (const topic of CHANGE_TOPICS) changes.emit(topic, "remote");
   };
 
-  const transport = redisUrl
-    ? await redisTransport(redisUrl, channel, receive, missedSome, log)
-    : await postgresTransport(databaseUrl, db, channel, receive, missedSome, log);
+  const transport = await postgresTransport(databaseUrl, db, channel, receive, missedSome, log);
 
   const unsubscribe = changes.on(CHANGE_TOPICS, (topic, origin) => {
     if (origin !== "local") return;
     transport.send(JSON.stringify({ from: self, topic } satisfies Message));
   });
   return {
-    transport: transport.name,
     async close() {
       unsubscribe();
       await transport.close();
@@ -110,49 +103,8 @@ export async function startChangeBroadcast(options: {
 }
 
 interface Transport {
-  name: "redis" | "postgres";
   send(message: string): void;
   close(): Promise<void>;
-}
-
-async function redisTransport(
-  url: string,
-  channel: string,
-  receive: (raw: string) => void,
-  missedSome: () => void,
-  log: Log,
-): Promise<Transport> {
-  const options = { connectTimeout: 2000, maxRetriesPerRequest: 1 };
-  const publisher = new Redis(url, options);
-  const subscriber = new Redis(url, options);
-  for (const connection of [publisher, subscriber]) {
-    connection.on("error", (error: Error) => {
-      log.warn({ msg: "change broadcast: Redis connection failed", err: error.message });
-    });
-  }
-  subscriber.on("message", (from: string, raw: string) => {
-    if (from === channel) receive(raw);
-  });
-  await subscriber.subscribe(channel);
-  // ioredis subscribes again after a reconnection; what was sent meanwhile is lost.
-  let ready = true;
-  subscriber.on("close", () => (ready = false));
-  subscriber.on("ready", () => {
-    if (ready) return;
-    ready = true;
-    missedSome();
-  });
-  return {
-    name: "redis",
-    send(message) {
-      publisher.publish(channel, message).catch((error: Error) => {
-        log.warn({ msg: "change broadcast: a change was not sent", err: error.message });
-      });
-    },
-    async close() {
-      await Promise.allSettled([subscriber.quit(), publisher.quit()]);
-    },
-  };
 }
 
 /**
@@ -223,7 +175,6 @@ async function postgresTransport(
 
   await listen();
   return {
-    name: "postgres",
     send(message) {
       sql`SELECT pg_notify(${channel}, ${message})`.execute(db).catch((error: Error) => {
         log.warn({ msg: "change broadcast: a change was not sent", err: error.message });

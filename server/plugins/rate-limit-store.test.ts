@@ -28,7 +28,7 @@ function routeStore(app: TestApp, method: string, url: string): Store {
   return root.child({ routeInfo: { method, url } } as never) as Store;
 }
 
-describe("the PostgreSQL rate-limit store (several processes without Redis)", () => {
+describe("the PostgreSQL rate-limit store (every process on one database)", () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({ seed: "none" });

@@ -14,10 +14,10 @@ type ChildParams = Parameters<FastifyRateLimitStore["child"]>[0];
 const PURGE_EVERY_MS = 60_000;
 
 /**
- * A store of @fastify/rate-limit in PostgreSQL (migration 026), for several server processes
- * without Redis: one atomic upsert per hit counts the key's window across every process. A window
- * that has ended starts again at 1. The plugin's `continueExceeding` and `exponentialBackoff` are
- * not used by this site and not supported here.
+ * A store of @fastify/rate-limit in PostgreSQL (migration 026), for every server process on the
+ * database (docs/decisions/0076): one atomic upsert per hit counts the key's window across them. A
+ * window that has ended starts again at 1. The plugin's `continueExceeding` and `exponentialBackoff`
+ * are not used by this site and not supported here.
  */
 export function postgresRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
   let nextPurge = 0;

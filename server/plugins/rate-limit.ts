@@ -1,6 +1,5 @@
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
-import type { Redis } from "ioredis";
 import type { Db } from "../../db/index.ts";
 import { postgresRateLimitStore } from "./rate-limit-store.ts";
 
@@ -111,12 +110,11 @@ function tooManyRequests(after: string) {
 }
 
 /**
- * Where the counters live: in this process ("memory"), in Redis when REDIS_URL is set, or in
- * PostgreSQL when several server processes share a database and there is no Redis (migration 026),
- * so that every process counts the same hits.
+ * Where the counters live: in PostgreSQL whenever the site runs on it (migration 026), so that every
+ * process on the database, on this machine or another, counts the same hits (docs/decisions/0076);
+ * in this process ("memory") on the embedded database, which one process opens.
  */
-export type RateLimitStore =
-  { kind: "memory" } | { kind: "redis"; url: string } | { kind: "postgres"; db: Db };
+export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; db: Db };
 
 /** Registers the limiter unless RATE_LIMIT=off; routes opt in through their config. */
 export async function registerRateLimits(
@@ -144,19 +142,9 @@ export async function registerRateLimits(
     }
     addLimitCheck(route, limiter, allowList);
   });
-  let redis: Redis | undefined;
   const { store } = options;
-  if (store.kind === "redis") {
-    // Loaded only when used: ioredis is no part of a start without Redis.
-    const { Redis } = await import("ioredis");
-    redis = new Redis(store.url, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-    app.addHook("onClose", async () => {
-      await redis!.quit();
-    });
-  }
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: "chalkboard-rate-limit:", skipOnError: true } : {}),
     // A shared store that cannot be reached lets the request through rather than failing it.
     ...(store.kind === "postgres"
       ? { store: postgresRateLimitStore(store.db), skipOnError: true }
@@ -173,7 +161,7 @@ export async function registerRateLimits(
     const routeKey = `${route.method}${route.url}`;
     const limiter = app.createRateLimit({
       ...perAddress,
-      // Shared stores (Redis) see one key space for every limiter made this way.
+      // The PostgreSQL store sees one key space for every limiter made this way.
       keyGenerator: (request) => `${routeKey}:address:${clientAddress(request)}`,
     });
     addLimitCheck(route, limiter);

@@ -128,6 +128,8 @@ describe("npm start with several server processes", () => {
         PORT: String(port),
         LOG_LEVEL: "info",
         RATE_LIMIT: "on",
+        // Left over from an older version: no longer used, and said once, not once a process.
+        REDIS_URL: "redis://127.0.0.1:6379",
       });
       await waitUntil(
         async () => {
@@ -142,6 +144,13 @@ describe("npm start with several server processes", () => {
     afterAll(async () => {
       if (server?.child.exitCode === null) server.child.kill("SIGKILL");
       await schema?.drop();
+    });
+
+    it("warns once, from the primary, that a REDIS_URL left set is no longer used", () => {
+      const warnings = logLines(server.output()).filter((l) => /REDIS_URL/.test(l.msg));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.worker).toBe("primary");
+      expect(warnings[0]!.msg).toMatch(/^REDIS_URL is set but no longer used/);
     });
 
     it("answers through both worker processes, and its logs name the worker", async () => {

@@ -5,10 +5,18 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
+/**
+ * On PostgreSQL the app runs as production does there, counting in the database (migration 026,
+ * docs/decisions/0076); on the embedded database it counts in memory.
+ */
+const onPostgres: Record<string, string> = process.env.DATABASE_URL
+  ? { DATABASE_URL: process.env.DATABASE_URL }
+  : {};
+
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT: "on" } });
+  t = await createTestApp({ env: { RATE_LIMIT: "on", ...onPostgres } });
 });
 
 afterAll(async () => {
@@ -216,5 +224,68 @@ describe("likes, unlikes and follows: per account and per address", () => {
       }
     }
     expectLimited(await report(await member(), address), "reports over the address's allowance");
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("two server processes on one PostgreSQL database", () => {
+  // Two apps on one schema, as two processes (on one machine or two) share one database.
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    const env = { RATE_LIMIT: "on", ...onPostgres };
+    first = await createTestApp({ env, seed: "none" });
+    second = await createTestApp({ env, seed: "none", sameDatabaseAs: first });
+  }, 180_000); // two apps, twice the usual setup
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it("counts one client's sign-ins across two server processes", async () => {
+    const address = "10.7.0.1";
+    // Another account each time: one account's failures meet its own limit after five
+    // (docs/decisions/0073-sign-in-guessing-limits.md).
+    let tries = 0;
+    const attempt = (app: TestApp) =>
+      app.app.inject({
+        method: "POST",
+        url: "/api/signin",
+        payload: { email: `nobody-${++tries}@example.com`, password: "Wrong#1234" },
+        remoteAddress: address,
+      });
+    for (let i = 0; i < RATE_LIMITS.signin.max; i++) {
+      const response = await attempt(i % 2 === 0 ? first : second);
+      expect(response.statusCode, `attempt ${i + 1}`).not.toBe(429);
+    }
+    const limited = await attempt(second);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("counts one address's follows across accounts and server processes", async () => {
+    const address = "10.7.0.2";
+    const { perAddress } = RATE_LIMITS.follow;
+    // One follow per account, so that only the address's allowance can run out.
+    const follower = async (app: TestApp) => {
+      const client = new TestClient(app.app);
+      await client.signInAs(app.deps.db, await createTestUser(app.deps.db));
+      return client;
+    };
+    const followees = [await createTestUser(first.deps.db), await createTestUser(second.deps.db)];
+    const attempt = async (i: number) => {
+      const app = i % 2 === 0 ? first : second;
+      return (await follower(app)).request({
+        method: "POST",
+        url: "/api/profile_follow",
+        payload: { user_id: followees[i % 2], status: "Follow" },
+        remoteAddress: address,
+      });
+    };
+    for (let i = 0; i < perAddress.max; i++) {
+      expect((await attempt(i)).statusCode, `follow ${i + 1}`).toBe(200);
+    }
+    const limited = await attempt(perAddress.max);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
   });
 });

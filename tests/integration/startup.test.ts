@@ -42,8 +42,15 @@ describe("the server process", () => {
 
   it("serves, refuses a second process on the same DATA_DIR, and shuts down cleanly on SIGTERM", async () => {
     const port = 3900 + Math.floor(Math.random() * 90);
-    const first = startServer({ DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: "off" });
+    const first = startServer({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      DEMO_DATA: "off",
+      // Left over from an older version: the start says once that it is no longer used.
+      REDIS_URL: "redis://127.0.0.1:6379",
+    });
     await waitUntilServing(`http://127.0.0.1:${port}/api/social`, first.child);
+    expect(first.output().match(/REDIS_URL is set but no longer used/g)).toHaveLength(1);
 
     const second = startServer({ DATA_DIR: dataDir, PORT: String(port + 1), DEMO_DATA: "off" });
     expect(await second.exited).toBe(1);
