@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
-/** Every environment variable of DESIGN.md, validated once at start. */
+/** Every environment variable the site reads (README, "Configuration"), validated once at start. */
 
 const onOff = z.enum(["on", "off"]);
 const optionalUrl = z.url().optional();

@@ -77,7 +77,7 @@ export const RATE_LIMITS = {
     keyGenerator: byAccount,
     perAddress: { max: 40, timeWindow: "1 hour" },
   },
-  /** Worked / Didn't work and Still works (issue 11): per account and per address, like votes. */
+  /** Worked / Didn't work, Still works (record 0038): per account and per address, like votes. */
   freshness: {
     max: 30,
     timeWindow: TEN_MINUTES,

@@ -197,7 +197,7 @@ describe("likes, unlikes and follows: per account and per address", () => {
       expect((await call(fresh, "198.19.1.1")).statusCode).toBe(200);
     });
   }
-  // Reports (issue 10): a repeat answers 409, which counts like any other call.
+  // Reports (record 0031): a repeat answers 409, which counts like any other call.
   const report = (client: TestClient, address: string) =>
     client.request({
       method: "POST",
