@@ -81,3 +81,11 @@ export interface DealBounds {
   minDiscount: number | null;
   maxDiscount: number | null;
 }
+
+/** Bounds of a list without the filter panel: the educators' posts, saved deals, the feed. */
+export const NO_BOUNDS: DealBounds = {
+  minPrice: null,
+  maxPrice: null,
+  minDiscount: null,
+  maxDiscount: null,
+};

@@ -2,11 +2,11 @@ import { requireActingUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { PAGE_SIZE, lastPage } from "../constants.ts";
 import { findCardsByIds } from "../deals/deal-card-query.ts";
+import { NO_BOUNDS } from "../deals/deal-filter-query.ts";
 import { presentDealCard } from "../deals/presenter.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { Listing } from "../listings/presenter.ts";
-import { NO_BOUNDS } from "../saved/service.ts";
 import * as repo from "./repository.ts";
 import {
   FEED_MAX_DEALS,

@@ -7,7 +7,12 @@ import { LIST_CACHE_TTL_MS, createDealPager, dealListCaches, filterKey } from ".
 import { presentDealCard, type DealCard } from "../deals/presenter.ts";
 import { findCardsByIds } from "../deals/deal-card-query.ts";
 import type { DealCardRow } from "../deals/deal-card-query.ts";
-import type { DealBounds, DealFilter, TextMatch } from "../deals/deal-filter-query.ts";
+import {
+  NO_BOUNDS,
+  type DealBounds,
+  type DealFilter,
+  type TextMatch,
+} from "../deals/deal-filter-query.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { CONTROL_CHARACTERS_MESSAGE, SINGLE_LINE } from "../validation.ts";
@@ -53,13 +58,6 @@ const RANKED_RESULTS_KEPT = 600;
 
 /** A word of search text (letters and digits of any script). */
 const WORD = /[\p{L}\p{N}]+/gu;
-
-const NO_BOUNDS: DealBounds = {
-  minPrice: null,
-  maxPrice: null,
-  minDiscount: null,
-  maxDiscount: null,
-};
 
 /**
  * The listing pages and their calls: a store's, a category's, all new deals, search results and

@@ -2,6 +2,7 @@ import { requireActingUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { PAGE_SIZE, lastPage } from "../constants.ts";
 import { findCardsByIds } from "../deals/deal-card-query.ts";
+import { NO_BOUNDS } from "../deals/deal-filter-query.ts";
 import { presentDealCard } from "../deals/presenter.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
@@ -14,9 +15,6 @@ import {
   type SaveDealToggleInput,
   type SavedDealsInput,
 } from "./schema.ts";
-
-/** A listing without the filter panel's parts: the saved list and the feed are not filtered. */
-export const NO_BOUNDS = { minPrice: null, maxPrice: null, minDiscount: null, maxDiscount: null };
 
 /**
  * Saved deals (docs/decisions/0043-saved-deals-and-feed.md): a member saves a public
