@@ -112,6 +112,40 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
     };
   }
 
+  /**
+   * What both intents begin with: the acting user, Stripe, the plan, the subscription row and the
+   * customer. `create` makes the intent; the browser gets its client secret.
+   */
+  async function intentSecret(
+    user: CurrentUser | null,
+    claimedUserId: ClaimedUserId,
+    purpose: "setup" | "payment",
+    create: (intent: {
+      client: StripeClient;
+      customer: string;
+      metadata: ReturnType<typeof intentMetadata>;
+      plan: repo.PlanRow;
+    }) => Promise<{ client_secret: string | null }>,
+  ): Promise<string> {
+    const current = requireActingUser(user, claimedUserId);
+    const client = await requireStripe();
+    const plan = await loadPlan();
+    const { subscriptionId, customerId } = await prepareSubscription(
+      client,
+      current,
+      plan,
+      purpose,
+    );
+    const intent = await create({
+      client,
+      customer: customerId,
+      metadata: intentMetadata(current, plan, subscriptionId),
+      plan,
+    });
+    if (!intent.client_secret) throw new UpstreamError(PAYMENT_MESSAGES.providerUnavailable);
+    return intent.client_secret;
+  }
+
   return {
     configured: stripe !== null,
 
@@ -130,58 +164,34 @@ export function createPaymentsService({ db, config, now, log }: Deps) {
     },
 
     /** `POST /subscriptions_setup_intent`: saves a card for the subscription's renewals. */
-    async createSetupIntent(
-      user: CurrentUser | null,
-      claimedUserId: ClaimedUserId,
-    ): Promise<string> {
-      const current = requireActingUser(user, claimedUserId);
-      const client = await requireStripe();
-      const plan = await loadPlan();
-      const { subscriptionId, customerId } = await prepareSubscription(
-        client,
-        current,
-        plan,
-        "setup",
+    createSetupIntent(user: CurrentUser | null, claimedUserId: ClaimedUserId): Promise<string> {
+      return intentSecret(user, claimedUserId, "setup", ({ client, customer, metadata }) =>
+        callStripe("creating a SetupIntent", () =>
+          client.setupIntents.create({
+            customer,
+            usage: "off_session",
+            automatic_payment_methods: { enabled: true },
+            metadata,
+          }),
+        ),
       );
-      const intent = await callStripe("creating a SetupIntent", () =>
-        client.setupIntents.create({
-          customer: customerId,
-          usage: "off_session",
-          automatic_payment_methods: { enabled: true },
-          metadata: intentMetadata(current, plan, subscriptionId),
-        }),
-      );
-      if (!intent.client_secret) throw new UpstreamError(PAYMENT_MESSAGES.providerUnavailable);
-      return intent.client_secret;
     },
 
     /** `POST /create-intent`: the first payment, 1099 usd, keeping the card for renewals. */
-    async createPaymentIntent(
-      user: CurrentUser | null,
-      claimedUserId: ClaimedUserId,
-    ): Promise<string> {
-      const current = requireActingUser(user, claimedUserId);
-      const client = await requireStripe();
-      const plan = await loadPlan();
-      const { subscriptionId, customerId } = await prepareSubscription(
-        client,
-        current,
-        plan,
-        "payment",
+    createPaymentIntent(user: CurrentUser | null, claimedUserId: ClaimedUserId): Promise<string> {
+      return intentSecret(user, claimedUserId, "payment", ({ client, customer, metadata, plan }) =>
+        callStripe("creating a PaymentIntent", () =>
+          client.paymentIntents.create({
+            amount: PAYMENT.amount,
+            currency: PAYMENT.currency,
+            customer,
+            setup_future_usage: "off_session",
+            automatic_payment_methods: { enabled: true },
+            description: plan.name,
+            metadata,
+          }),
+        ),
       );
-      const intent = await callStripe("creating a PaymentIntent", () =>
-        client.paymentIntents.create({
-          amount: PAYMENT.amount,
-          currency: PAYMENT.currency,
-          customer: customerId,
-          setup_future_usage: "off_session",
-          automatic_payment_methods: { enabled: true },
-          description: plan.name,
-          metadata: intentMetadata(current, plan, subscriptionId),
-        }),
-      );
-      if (!intent.client_secret) throw new UpstreamError(PAYMENT_MESSAGES.providerUnavailable);
-      return intent.client_secret;
     },
 
     /**
