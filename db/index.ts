@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrate.ts";
-import { PgliteThread } from "./pglite-thread.ts";
+import { PglitePool, PgliteServer } from "./pglite-server.ts";
 import { sendMarkedStatementsPrepared } from "./prepared.ts";
 
 // int8 (counts, bigserial ids) and numeric (prices) as JavaScript numbers: ids stay far below 2^53
@@ -38,6 +38,7 @@ export interface CreateDbOptions {
   image?: Blob;
   /** PostgreSQL only: a schema to create and use (tests isolate themselves this way). */
   schema?: string;
+  /** PostgreSQL only: PGlite is one session, over one connection (db/pglite-server.ts). */
   poolSize?: number;
   /** Told about each connection the pool lost (it is replaced on the next query). */
   onConnectionError?: (error: Error) => void;
@@ -111,24 +112,28 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     dataDir = path.join(options.dataDir ?? "./data", "pglite");
     fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create missing parents
   }
-  // PGlite runs in a thread of its own, so its queries use the other core (db/pglite-thread.ts).
-  const thread = await PgliteThread.start({
+  // PGlite runs in a thread of its own, so its queries use the other core (db/pglite-server.ts),
+  // and its named statements are planned once (db/prepared.ts).
+  const server = await PgliteServer.start({
     dataDir,
     ...(options.image && !dataDir ? { image: options.image } : {}),
   });
-  const pool = new pg.Pool(thread.poolConfig());
+  const pool = new PglitePool({
+    ...server.connection(),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
-  sendMarkedStatementsPrepared(pool);
+  sendMarkedStatementsPrepared(pool, { planOnce: true });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db);
   return {
     db,
     pool,
     engine: "pglite",
-    dumpImage: () => thread.dumpImage(),
+    dumpImage: () => server.dumpImage(),
     async close() {
       await db.destroy();
-      await thread.close();
+      await server.close();
     },
   };
 }
