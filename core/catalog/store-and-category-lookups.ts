@@ -25,23 +25,22 @@ export function findAllCategories(db: DbOrTx) {
 }
 
 /**
- * The store a slug names: the store whose slug it is, or the one an old slug of a renamed (or
- * merged) store leads to (slug_redirects). The caller compares the slugs to answer 301.
+ * The id of the store or category a slug names: the row whose slug it is, or else the one an old
+ * slug of a renamed (or merged) row leads to (slug_redirects).
  */
-export async function findStoreBySlug(db: DbOrTx, slug: string) {
-  const columns = ["id", "title", "slug", "link", "image_url", "description"] as const;
-  const live = await db
-    .selectFrom("stores")
-    .select(columns)
-    .where("slug", "=", slug)
-    .executeTakeFirst();
-  if (live) return live;
+function slugTarget(kind: "store" | "category", slug: string) {
+  const table = kind === "store" ? "stores" : "categories";
+  return sql<number>`coalesce(
+    (SELECT id FROM ${sql.table(table)} WHERE slug = ${slug}),
+    (SELECT target_id FROM slug_redirects WHERE kind = ${kind} AND old_slug = ${slug}))`;
+}
+
+/** The store a slug names, its own or an old one; the caller compares the slugs to answer 301. */
+export function findStoreBySlug(db: DbOrTx, slug: string) {
   return db
-    .selectFrom("slug_redirects")
-    .innerJoin("stores", "stores.id", "slug_redirects.target_id")
-    .select(columns.map((column) => `stores.${column}` as const))
-    .where("slug_redirects.kind", "=", "store")
-    .where("slug_redirects.old_slug", "=", slug)
+    .selectFrom("stores")
+    .select(["id", "title", "slug", "link", "image_url", "description"])
+    .where("id", "=", slugTarget("store", slug))
     .executeTakeFirst();
 }
 
@@ -55,20 +54,11 @@ export function findStoresByIds(db: DbOrTx, ids: number[]) {
 }
 
 /** The category a slug names, its own or an old one (as findStoreBySlug). */
-export async function findCategoryBySlug(db: DbOrTx, slug: string) {
-  const columns = ["id", "title", "slug", "image_url", "description"] as const;
-  const live = await db
-    .selectFrom("categories")
-    .select(columns)
-    .where("slug", "=", slug)
-    .executeTakeFirst();
-  if (live) return live;
+export function findCategoryBySlug(db: DbOrTx, slug: string) {
   return db
-    .selectFrom("slug_redirects")
-    .innerJoin("categories", "categories.id", "slug_redirects.target_id")
-    .select(columns.map((column) => `categories.${column}` as const))
-    .where("slug_redirects.kind", "=", "category")
-    .where("slug_redirects.old_slug", "=", slug)
+    .selectFrom("categories")
+    .select(["id", "title", "slug", "image_url", "description"])
+    .where("id", "=", slugTarget("category", slug))
     .executeTakeFirst();
 }
 
