@@ -1,4 +1,4 @@
--- Sorted listings (issue 14; core/deals/deal-sort.ts, docs/decisions/0011-deep-pagination.md).
+-- Sorted listings (core/deals/deal-sort.ts, docs/decisions/0011-deep-pagination.md).
 -- Every sort of every listing scope is one index walk, and its deep pages seek by a row
 -- comparison on (sort key, id) from remembered anchors, as newest-first lists already did with
 -- posts_recent_idx / posts_store_idx / posts_category_idx (migration 001) and trending with

@@ -1,4 +1,4 @@
--- Expiry (issue 11; docs/decisions/0037-deal-expiry.md).
+-- Expiry (docs/decisions/0037-deal-expiry.md).
 --
 -- posts.expired is whether a deal has ended, kept by the minute sweep (job "deals.expiry",
 -- core/expiry/sweep.ts) from expires_at, and set at once when members or a moderator expire a deal.

@@ -1,4 +1,4 @@
--- Freshness (issue 11; docs/decisions/0038-freshness-and-link-check.md): when a deal was last
+-- Freshness (docs/decisions/0038-freshness-and-link-check.md): when a deal was last
 -- seen to work, members' answers on coupons, and the background link check's last result.
 
 -- When someone last saw the deal work: set at posting (the row's created_at, whatever clock the

@@ -1,4 +1,4 @@
--- Honest links (issue 11, docs/decisions/0039-honest-links.md). GRAB DEAL goes through /go/{unique_id},
+-- Honest links (docs/decisions/0039-honest-links.md). GRAB DEAL goes through /go/{unique_id},
 -- which counts the click in per-day counters and nothing else: no address, no user, no cookie.
 -- A store may carry an affiliate template ('https://partner.example/?u={url}'): /go sends the
 -- shopper through it, and its deals are marked as affiliate links.

@@ -1,4 +1,4 @@
--- Price history (issue 11; docs/decisions/0040-price-history.md).
+-- Price history (docs/decisions/0040-price-history.md).
 --
 -- A product groups the deals that sell the same thing: the deals of one normalised link
 -- (posts.link_key), or deals a moderator merged into it. A deal whose product_id is null is a

@@ -1,4 +1,4 @@
--- Saved deals, followed stores and categories, and the personal feed (issue 12;
+-- Saved deals, followed stores and categories, and the personal feed (see
 -- docs/decisions/0043-saved-deals-and-feed.md).
 --
 -- A member's saves and follows go when the member, the deal, the store or the category goes.

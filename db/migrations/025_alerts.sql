@@ -1,4 +1,4 @@
--- Keyword alerts (issue 12, docs/decisions/0045-alert-matching.md). An alert's keywords are kept
+-- Keyword alerts (docs/decisions/0045-alert-matching.md). An alert's keywords are kept
 -- as a tsquery (the text as typed OR its typo correction, english stemming as in search) and as
 -- the array of their lexemes: a new deal is matched against every alert by one statement that
 -- finds candidates through the GIN index on `lexemes` (any lexeme of the deal's document) and

@@ -32,7 +32,7 @@ const CatalogItem = z.strictObject({
   affiliate_template: z
     .string()
     .optional()
-    .describe("stores only, not in the spec: '' or an http(s) address with {url} (issue 11)"),
+    .describe("stores only, not in the spec: '' or an http(s) address with {url}"),
   deals: z.number().int().describe("posts of any status that name it"),
   created_at: isoDateTime,
 });

@@ -24,7 +24,7 @@ export const FreshnessSchema = z
       .nullable()
       .describe("coupon deals only: Worked / Didn't work answers in the last window_days days"),
   })
-  .describe("Not in the spec (issue 11): how fresh the deal is");
+  .describe("Not in the spec: how fresh the deal is");
 
 /** `POST /api/coupon_feedback` and `POST /api/confirm_deal`. */
 export const FreshnessAnswerResponse = z.strictObject({

@@ -58,7 +58,7 @@ const dealCardFields = {
     .describe("degrees: 10 per like, -10 per unlike, damped votes left out (decision 0008)"),
   heat: heat,
   last_verified_at: isoDateTime.describe(
-    "Not in the spec (issue 11): when the deal was last seen to work: posted, confirmed by a member, a coupon that worked, or a link check",
+    "Not in the spec: when the deal was last seen to work: posted, confirmed by a member, a coupon that worked, or a link check",
   ),
   lowest_in_90d: z
     .boolean()
@@ -418,7 +418,7 @@ export const MyReactionsResponse = z.strictObject({
   ),
   saved: z
     .array(z.number())
-    .describe("Not in the spec (issue 12): the post_ids asked about that the member has saved"),
+    .describe("Not in the spec: the post_ids asked about that the member has saved"),
 });
 
 export const CommentAddedResponse = z.strictObject({ ...message, comment: Comment });
@@ -612,7 +612,7 @@ const ConsoleSettings = z.strictObject({
     expiry_mark_threshold: z
       .number()
       .int()
-      .describe("distinct members whose Expired? marks expire a deal (issue 11)"),
+      .describe("distinct members whose Expired? marks expire a deal"),
   }),
   blocked_domains: z.array(
     z.strictObject({ domain: z.string(), added_at: isoDateTime, added_by: z.string() }),

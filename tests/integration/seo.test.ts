@@ -345,7 +345,7 @@ describe("pages: status, head and structured data", () => {
     );
   });
 
-  it("marks an expired deal plainly and as OutOfStock (issue 11), with priceValidUntil from its expiry", async () => {
+  it("marks an expired deal plainly and as OutOfStock, with priceValidUntil from its expiry", async () => {
     const expired = await t.deps.db
       .selectFrom("posts")
       .select(["unique_id", "slug", "expires_at"])
