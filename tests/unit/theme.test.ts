@@ -41,16 +41,25 @@ describe("the stylesheets' colours", () => {
   const app = fs.readFileSync(path.join(STYLES, "app.css"), "utf8");
 
   it("give the chosen dark theme and the system's dark setting the same values", () => {
-    const chosen = declarations(app, ':root[data-theme="dark"]');
-    const system = declarations(app, ':root:not([data-theme="light"])');
-    expect(chosen.length).toBeGreaterThan(20);
-    expect(system).toEqual(chosen);
+    // Each colour is written once, light-dark(light, dark): the chosen themes and the system's
+    // setting only pick the colour scheme that chooses between the two.
+    const themed = declarations(app, ":root").filter((d) => d.includes("light-dark("));
+    expect(themed.length).toBeGreaterThan(20);
+    expect(declarations(app, ":root")).toContain("color-scheme: light dark");
+    expect(declarations(app, ':root[data-theme="dark"]')).toEqual(["color-scheme: dark"]);
+    expect(declarations(app, ':root[data-theme="light"]')).toEqual(["color-scheme: light"]);
+    expect(app).not.toMatch(/prefers-color-scheme/);
   });
 
   it("redefine in dark only variables the light theme defines", () => {
-    const light = new Set(declarations(app, ":root").map((d) => d.split(":")[0]));
-    for (const declaration of declarations(app, ':root[data-theme="dark"]')) {
-      expect(light, declaration).toContain(declaration.split(":")[0]);
+    // A dark value stands only beside its light one, in the light theme's own variables.
+    const variables = app.slice(app.indexOf(":root {"), app.indexOf("}", app.indexOf(":root {")));
+    const everywhere = app.match(/light-dark\(/g) ?? [];
+    expect(variables.match(/light-dark\(/g) ?? []).toHaveLength(everywhere.length);
+    for (const file of fs.readdirSync(STYLES).filter((name) => name !== "app.css")) {
+      expect(fs.readFileSync(path.join(STYLES, file), "utf8"), file).not.toMatch(
+        /light-dark\(|data-theme|prefers-color-scheme/,
+      );
     }
   });
 
@@ -61,10 +70,7 @@ describe("the stylesheets' colours", () => {
       let css = fs.readFileSync(path.join(STYLES, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
       if (file === "app.css") {
         // The variable definitions themselves.
-        css = css.replace(
-          /:root(?:\[data-theme="dark"\]|:not\(\[data-theme="light"\]\))? \{[^}]*\}/g,
-          "",
-        );
+        css = css.replace(/:root(?:\[data-theme="(?:dark|light)"\])? \{[^}]*\}/g, "");
       }
       const raw = css.match(/#[0-9a-f]{3,8}\b|\brgba?\(|\bhsla?\(|:\s*(?:white|black)\s*;/gi) ?? [];
       expect(raw).toEqual([]);
