@@ -6,9 +6,8 @@ import {
   earliestExpiryDate,
 } from "../../core/submissions/schema.ts";
 import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
-import { Field, FormAlert, SubmitButton } from "./Form.tsx";
-import { ImageInput } from "./ImageInput.tsx";
-import { RichTextEditor } from "./RichTextEditor.tsx";
+import { Field } from "./Form.tsx";
+import { SubmitPostForm } from "./SubmitPostForm.tsx";
 
 const EMPTY = {
   deal_category: "",
@@ -45,7 +44,7 @@ export function SubmitDealForm({
   stores,
   categories,
 }: SubmitDealFormProps) {
-  const { form, image, chooseImage, progress } = useSubmitPost({
+  const post = useSubmitPost({
     path: "/save_deal",
     // The earliest expiry date is today's, so the schema is made when the form is sent.
     schema: () => createDealSchema(earliestExpiryDate(new Date())),
@@ -53,99 +52,74 @@ export function SubmitDealForm({
     formId: FORM_ID,
     extra: { user_id: String(userId), type: DEFAULT_DEAL_TYPE },
   });
+  const { form } = post;
 
   return (
-    <form
-      ref={form.ref}
-      className="submit-form"
-      onSubmit={form.submit}
-      noValidate
-      aria-label="Submit a deal"
+    <SubmitPostForm
+      post={post}
+      formId={FORM_ID}
+      label="Submit a deal"
+      imageLink={form.bind("deal_image")}
+      description="deal_description"
+      submitLabel="Submit Deal"
     >
-      <FormAlert message={form.message} className="submit-notice" />
-      <p className="form-note">
-        Fields marked <span aria-hidden="true">*</span>
-        <span className="visually-hidden">with a star</span> are required.
-      </p>
-      <div className="submit-grid">
-        <Field
-          {...form.bind("deal_category")}
-          label="Deal category"
-          control="select"
-          placeholder="Select a deal category"
-          options={choicesOf(dealCategories)}
-          required
-        />
-        <Field
-          {...form.bind("store_id")}
-          label="Store"
-          control="select"
-          placeholder="Select a store"
-          options={choicesOf(stores)}
-          required
-        />
-        <Field
-          {...form.bind("category_id")}
-          label="Category"
-          control="select"
-          placeholder="Select a category"
-          options={choicesOf(categories)}
-          required
-        />
-        <Field {...form.bind("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
-        <Field
-          {...form.bind("price")}
-          label="Price ($)"
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="0.01"
-        />
-        <Field
-          {...form.bind("discount")}
-          label="Discount (% off)"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={100}
-          step={1}
-        />
-        <Field
-          {...form.bind("link")}
-          label="Deal link"
-          type="url"
-          inputMode="url"
-          placeholder="https://"
-          maxLength={SUBMISSION_LIMITS.link}
-        />
-        <Field {...form.bind("expiry")} label="Expiry date" type="date" min={localToday()} />
-        <Field
-          {...form.bind("coupon_code")}
-          label="Coupon code"
-          maxLength={SUBMISSION_LIMITS.couponCode}
-          hint="For a coupon: the code shoppers enter at checkout."
-        />
-      </div>
-      <ImageInput
-        id={`${FORM_ID}-image`}
-        file={image}
-        fileError={form.errors.image}
-        onFileChange={chooseImage}
-        link={form.bind("deal_image")}
-        progress={progress}
-        resetKey={form.resetKey}
-      />
-      <RichTextEditor
-        {...form.bind("deal_description")}
-        label="Description"
+      <Field
+        {...form.bind("deal_category")}
+        label="Deal category"
+        control="select"
+        placeholder="Select a deal category"
+        options={choicesOf(dealCategories)}
         required
-        resetKey={form.resetKey}
       />
-      <div className="submit-actions">
-        <SubmitButton busy={form.busy} disabled={form.done}>
-          Submit Deal
-        </SubmitButton>
-      </div>
-    </form>
+      <Field
+        {...form.bind("store_id")}
+        label="Store"
+        control="select"
+        placeholder="Select a store"
+        options={choicesOf(stores)}
+        required
+      />
+      <Field
+        {...form.bind("category_id")}
+        label="Category"
+        control="select"
+        placeholder="Select a category"
+        options={choicesOf(categories)}
+        required
+      />
+      <Field {...form.bind("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
+      <Field
+        {...form.bind("price")}
+        label="Price ($)"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step="0.01"
+      />
+      <Field
+        {...form.bind("discount")}
+        label="Discount (% off)"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={100}
+        step={1}
+      />
+      <Field
+        {...form.bind("link")}
+        label="Deal link"
+        type="url"
+        inputMode="url"
+        placeholder="https://"
+        maxLength={SUBMISSION_LIMITS.link}
+      />
+      <Field {...form.bind("expiry")} label="Expiry date" type="date" min={localToday()} />
+      <Field
+        {...form.bind("coupon_code")}
+        label="Coupon code"
+        maxLength={SUBMISSION_LIMITS.couponCode}
+        hint="For a coupon: the code shoppers enter at checkout."
+      />
+    </SubmitPostForm>
   );
 }

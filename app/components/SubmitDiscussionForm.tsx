@@ -1,9 +1,8 @@
 import type { Choice } from "../../core/submissions/presenter.ts";
 import { DiscussionSchema, SUBMISSION_LIMITS } from "../../core/submissions/schema.ts";
 import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
-import { Field, FormAlert, SubmitButton } from "./Form.tsx";
-import { ImageInput } from "./ImageInput.tsx";
-import { RichTextEditor } from "./RichTextEditor.tsx";
+import { Field } from "./Form.tsx";
+import { SubmitPostForm } from "./SubmitPostForm.tsx";
 
 const EMPTY = { forum_category_id: "", title: "", detail: "" };
 
@@ -17,57 +16,32 @@ export function SubmitDiscussionForm({
   userId: number;
   categories: Choice[];
 }) {
-  const { form, image, chooseImage, progress } = useSubmitPost({
+  const post = useSubmitPost({
     path: "/save_discussion",
     schema: DiscussionSchema,
     initial: EMPTY,
     formId: FORM_ID,
     extra: { user_id: String(userId) },
   });
+  const { form } = post;
 
   return (
-    <form
-      ref={form.ref}
-      className="submit-form"
-      onSubmit={form.submit}
-      noValidate
-      aria-label="Start a discussion"
+    <SubmitPostForm
+      post={post}
+      formId={FORM_ID}
+      label="Start a discussion"
+      description="detail"
+      submitLabel="Submit Discussion"
     >
-      <FormAlert message={form.message} className="submit-notice" />
-      <p className="form-note">
-        Fields marked <span aria-hidden="true">*</span>
-        <span className="visually-hidden">with a star</span> are required.
-      </p>
-      <div className="submit-grid">
-        <Field
-          {...form.bind("forum_category_id")}
-          label="Category"
-          control="select"
-          placeholder="Select a category"
-          options={choicesOf(categories)}
-          required
-        />
-        <Field {...form.bind("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
-      </div>
-      <ImageInput
-        id={`${FORM_ID}-image`}
-        file={image}
-        fileError={form.errors.image}
-        onFileChange={chooseImage}
-        progress={progress}
-        resetKey={form.resetKey}
-      />
-      <RichTextEditor
-        {...form.bind("detail")}
-        label="Description"
+      <Field
+        {...form.bind("forum_category_id")}
+        label="Category"
+        control="select"
+        placeholder="Select a category"
+        options={choicesOf(categories)}
         required
-        resetKey={form.resetKey}
       />
-      <div className="submit-actions">
-        <SubmitButton busy={form.busy} disabled={form.done}>
-          Submit Discussion
-        </SubmitButton>
-      </div>
-    </form>
+      <Field {...form.bind("title")} label="Title" maxLength={SUBMISSION_LIMITS.title} required />
+    </SubmitPostForm>
   );
 }

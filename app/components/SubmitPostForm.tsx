@@ -1,0 +1,68 @@
+import type { ReactNode } from "react";
+import type { useSubmitPost } from "../lib/submit-post.ts";
+import { FormAlert, SubmitButton } from "./Form.tsx";
+import { ImageInput } from "./ImageInput.tsx";
+import { RichTextEditor } from "./RichTextEditor.tsx";
+
+type SubmitPost<V extends Record<string, string>> = ReturnType<typeof useSubmitPost<V>>;
+
+/**
+ * The frame both tabs of Submit Deals share: the notice, the required-fields note, the form's own
+ * fields (`children`) in the grid, the picture, the description and the submit button.
+ */
+export function SubmitPostForm<V extends Record<string, string>>({
+  post: { form, image, chooseImage, progress },
+  formId,
+  label,
+  imageLink,
+  description,
+  submitLabel,
+  children,
+}: {
+  post: SubmitPost<V>;
+  formId: string;
+  /** The form's accessible name. */
+  label: string;
+  /** The deal form's image link field; the discussion form takes a file only. */
+  imageLink?: ReturnType<SubmitPost<V>["form"]["bind"]>;
+  description: keyof V & string;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      ref={form.ref}
+      className="submit-form"
+      onSubmit={form.submit}
+      noValidate
+      aria-label={label}
+    >
+      <FormAlert message={form.message} className="submit-notice" />
+      <p className="form-note">
+        Fields marked <span aria-hidden="true">*</span>
+        <span className="visually-hidden">with a star</span> are required.
+      </p>
+      <div className="submit-grid">{children}</div>
+      <ImageInput
+        id={`${formId}-image`}
+        file={image}
+        fileError={form.errors.image}
+        onFileChange={chooseImage}
+        link={imageLink}
+        progress={progress}
+        resetKey={form.resetKey}
+      />
+      <RichTextEditor
+        {...form.bind(description)}
+        label="Description"
+        required
+        resetKey={form.resetKey}
+      />
+      <div className="submit-actions">
+        <SubmitButton busy={form.busy} disabled={form.done}>
+          {submitLabel}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
