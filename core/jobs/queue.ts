@@ -31,6 +31,8 @@ export interface UnfinishedJob {
 export interface JobQueue {
   /** The schema its tables are in. */
   readonly schema: string;
+  /** Whether this process works jobs, or only sends them (JobQueueOptions.work). */
+  readonly working: boolean;
   /**
    * Adds a job. With `tx` (a transaction, or the database) the job is written through it, so it
    * exists if and only if that transaction commits.
@@ -79,6 +81,13 @@ export interface JobQueueOptions {
   kinds: readonly JobKind<object>[];
   /** The schema pg-boss keeps its tables in. */
   schema?: string;
+  /**
+   * Whether this process works jobs (default true, as `npm start` and `npm run worker` do). With
+   * false the queue is installed and takes jobs, but no handler is attached, no cron job is added
+   * and no maintenance runs: a test app that never waits for a job polls nothing
+   * (tests/helpers/app.ts, docs/decisions/0077).
+   */
+  work?: boolean;
 }
 
 export const DEFAULT_JOBS_SCHEMA = "pgboss";
@@ -123,7 +132,7 @@ function queueOptions(kind: JobKind<object>): Omit<Queue, "name"> {
 const UNFINISHED = new Set(["created", "retry", "active"]);
 
 export function createJobQueue(database: DbHandle, options: JobQueueOptions): JobQueue {
-  const { kinds } = options;
+  const { kinds, work: working = true } = options;
   const schema = options.schema ?? DEFAULT_JOBS_SCHEMA;
   const boss = new PgBoss({
     db: poolAdapter(database.pool),
@@ -131,6 +140,9 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
     backend: database.engine === "pglite" ? "pglite" : "postgres",
     // Workers poll; there is no dedicated LISTEN connection (PGlite has only the one).
     useListenNotify: false,
+    // The timers that add cron jobs and expire, retry and delete old ones run where jobs are worked.
+    supervise: working,
+    schedule: working,
   });
 
   // Until start() names the process's log, problems go to the console.
@@ -143,7 +155,7 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   const workerIds = new Map<string, string>();
   /** pg-boss is running (its timers too), whether or not the rest of start() got through. */
   let running = false;
-  /** start() got through: handlers are attached as they come. */
+  /** start() got through in a process that works jobs: handlers are attached as they come. */
   let started = false;
 
   function knownKind(kind: JobKind<object>): JobKind<object> {
@@ -172,6 +184,7 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
 
   return {
     schema,
+    working,
     async send(kind, data, tx, options = {}) {
       knownKind(kind);
       await boss.send(kind.name, data, {
@@ -199,6 +212,7 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
         if (kind.cron) await boss.schedule(kind.name, kind.cron, {}, { tz: "UTC" });
         else await boss.unschedule(kind.name);
       }
+      if (!working) return;
       started = true;
       for (const [name, handler] of handlers) await attach(known.get(name)!, handler);
     },

@@ -40,10 +40,13 @@ export const JOB_KINDS = [
   imageLinkCopyJob,
 ] as const;
 
-/** The site's queue over its database: one per process, started and stopped by the entry point. */
+/**
+ * The site's queue over its database: one per process, started and stopped by the entry point.
+ * `work: false` (tests that wait for no job) installs it without working any (core/jobs/queue.ts).
+ */
 export function createSiteJobQueue(
   database: DbHandle,
-  options: { schema?: string } = {},
+  options: { schema?: string; work?: boolean } = {},
 ): JobQueue {
   return createJobQueue(database, { kinds: JOB_KINDS, ...options });
 }

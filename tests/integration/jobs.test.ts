@@ -151,6 +151,28 @@ describe("the job queue", () => {
     expect(await queue.unfinished(kind)).toMatchObject([{ kind: kind.name, state: "created" }]);
   });
 
+  it("with `work: false`, takes jobs and runs none, its handlers waiting for a working process", async () => {
+    const kind = defineJob<{ n: number }>({ name: "test.not-working", pollSeconds: 0.5 });
+    const entry = await database();
+    const idle = createJobQueue(entry.handle, { kinds: [kind], schema: jobsSchema, work: false });
+    entry.queues.push(idle);
+    await idle.start(log);
+    expect(idle.working).toBe(false);
+    const ran: number[] = [];
+    await idle.work(kind, async ({ n }) => void ran.push(n));
+    await idle.send(kind, { n: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // three of its polls, were it polling
+    expect(ran).toEqual([]);
+    expect(await idle.unfinished(kind)).toMatchObject([{ state: "created" }]);
+
+    const worker = await startQueue(entry, [kind]);
+    const worked: number[] = [];
+    await worker.work(kind, async ({ n }) => void worked.push(n));
+    await waitForJobs(worker, { kind });
+    expect(worked).toEqual([1]);
+    expect(ran).toEqual([]);
+  });
+
   it("finishes a running job when it stops, and hands back one that outlasts the wait", async () => {
     const kind = defineJob<{ n: number }>({ name: "test.stopping", pollSeconds: 0.5 });
     const entry = await database();
