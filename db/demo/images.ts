@@ -1,4 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
 import sharp from "sharp";
 import type { MediaStorage } from "../../core/media/storage.ts";
 import { sizedName } from "../../core/media/variants.ts";
@@ -263,24 +265,61 @@ export function avatarSvg(name: string, color: string): string {
   );
 }
 
-async function renderOne(media: MediaStorage, job: ImageJob): Promise<boolean> {
+/** What an image's bytes depend on besides its SVG: the encoder and its settings. */
+const ENCODER = `sharp ${sharp.versions.sharp} vips ${sharp.versions.vips}; png level 9; webp q82 e2`;
+
+async function encode(job: ImageJob, svg: string): Promise<Buffer> {
+  const image = sharp(Buffer.from(svg));
+  return job.file.endsWith(".png")
+    ? image.png({ compressionLevel: 9 }).toBuffer()
+    : image.webp({ quality: 82, effort: 2 }).toBuffer();
+}
+
+/**
+ * The image's bytes from `cacheDir` when it was drawn before, else drawn and kept there. Files are
+ * named by a hash of the SVG and the encoder, so a changed drawing is drawn again, and a file is
+ * written whole under a temporary name first: test processes share the folder.
+ */
+async function cachedEncode(job: ImageJob, cacheDir: string): Promise<Buffer> {
+  const svg = job.svg();
+  const key = createHash("sha256").update(ENCODER).update("\0").update(svg).digest("hex");
+  const file = path.join(cacheDir, `${key}${path.extname(job.file)}`);
+  try {
+    return await fs.readFile(file);
+  } catch {
+    const data = await encode(job, svg);
+    await fs.mkdir(cacheDir, { recursive: true });
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    await fs.writeFile(temporary, data);
+    await fs.rename(temporary, file);
+    return data;
+  }
+}
+
+async function renderOne(media: MediaStorage, job: ImageJob, cacheDir?: string): Promise<boolean> {
   const relative = `demo/${job.file}`;
   if (await media.exists(relative)) return false;
-  const image = sharp(Buffer.from(job.svg()));
-  const png = job.file.endsWith(".png");
-  const data = png
-    ? await image.png({ compressionLevel: 9 }).toBuffer()
-    : await image.webp({ quality: 82, effort: 2 }).toBuffer();
+  const data = cacheDir ? await cachedEncode(job, cacheDir) : await encode(job, job.svg());
   // The storage never keeps half a file that a later run would keep (core/media/storage.ts).
-  await media.put(relative, data, png ? "image/png" : "image/webp");
+  await media.put(relative, data, job.file.endsWith(".png") ? "image/png" : "image/webp");
   return true;
+}
+
+export interface RenderOptions {
+  /** How many images are drawn at once (sharp draws on threads of its own). */
+  concurrency?: number;
+  /**
+   * A folder of images drawn before, by content: each image is drawn once into it and copied from
+   * it afterwards. Tests share one (tests/setup/test-world.ts); without it every image is drawn.
+   */
+  cacheDir?: string;
 }
 
 /** Renders the jobs into demo/ of the media storage, a few at a time; returns how many it wrote. */
 export async function renderImages(
   media: MediaStorage,
   jobs: readonly ImageJob[],
-  concurrency = 4,
+  { concurrency = 4, cacheDir }: RenderOptions = {},
 ): Promise<number> {
   const unique = [...new Map(jobs.map((j) => [j.file, j])).values()];
   let next = 0;
@@ -288,7 +327,7 @@ export async function renderImages(
   const worker = async () => {
     while (next < unique.length) {
       const job = unique[next++]!;
-      if (await renderOne(media, job)) written++;
+      if (await renderOne(media, job, cacheDir)) written++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, unique.length) }, worker));

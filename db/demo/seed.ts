@@ -24,6 +24,8 @@ export interface SeedOptions {
   scale?: DemoScale;
   /** The moment the content is dated against (default: now). */
   now?: Date;
+  /** A folder of images drawn before (db/demo/images.ts, `cacheDir`): tests share one. */
+  imageCache?: string;
 }
 
 export class DemoDataError extends Error {}
@@ -79,7 +81,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
   const plan = buildDemoPlan(options.scale ?? "full");
   const now = options.now ?? new Date();
   // The images are drawn on sharp's threads while the database work runs on this one.
-  const images = renderImages(options.media, plan.images);
+  const images = renderImages(options.media, plan.images, { cacheDir: options.imageCache });
   try {
     const passwordHash = await hashPassword(DEMO_PASSWORD);
     await db.transaction().execute(async (tx) => {

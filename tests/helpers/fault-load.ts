@@ -4,6 +4,7 @@ import { seedDemoData } from "../../db/demo/seed.ts";
 import type { Db } from "../../db/index.ts";
 import { createTestUser } from "./users.ts";
 import { createFolderStorage } from "../../core/media/storage.ts";
+import { DEMO_IMAGE_CACHE } from "../setup/demo-images.ts";
 
 /**
  * Mixed traffic for database-fault tests: comment writes (each with a unique text, so a test can
@@ -18,7 +19,11 @@ export interface LoadTarget {
 
 /** Demo content, a confirmed member with a session (bearer token) and a deal to comment on. */
 export async function prepareLoadTarget(db: Db, mediaDir: string): Promise<LoadTarget> {
-  await seedDemoData(db, { media: createFolderStorage(mediaDir), scale: "small" });
+  await seedDemoData(db, {
+    media: createFolderStorage(mediaDir),
+    scale: "small",
+    imageCache: DEMO_IMAGE_CACHE,
+  });
   const userId = await createTestUser(db, { name: "Fault Tester" });
   const { token } = await createSession(db, userId, "fault-load");
   const post = await db

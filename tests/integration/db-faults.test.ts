@@ -27,6 +27,7 @@ import {
 } from "../helpers/server-process.ts";
 import { createTestUser } from "../helpers/users.ts";
 import { createFolderStorage } from "../../core/media/storage.ts";
+import { DEMO_IMAGE_CACHE } from "../setup/demo-images.ts";
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const SKIP_REASON = "needs PostgreSQL: set DATABASE_URL (PGlite runs in-process and cannot drop)";
@@ -158,6 +159,7 @@ describe.skipIf(!DATABASE_URL)(`while PostgreSQL is out of reach (${SKIP_REASON}
     await seedDemoData(handle.db, {
       media: createFolderStorage(path.join(data.dir, "media")),
       scale: "small",
+      imageCache: DEMO_IMAGE_CACHE,
     });
     const userId = await createTestUser(handle.db);
     sessionToken = (await createSession(handle.db, userId)).token;

@@ -8,6 +8,7 @@ import { PAGE_SIZE } from "../../core/constants.ts";
 import { createDb, type Db, type DbHandle } from "../../db/index.ts";
 import { DEMO_EMAIL, DEMO_PASSWORD, DemoDataError, seedDemoData } from "../../db/demo/seed.ts";
 import { createFolderStorage } from "../../core/media/storage.ts";
+import { DEMO_IMAGE_CACHE } from "../setup/demo-images.ts";
 
 const NOW = new Date("2026-01-15T15:00:00Z");
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -20,7 +21,12 @@ async function count(db: Db, query: string): Promise<number> {
 async function seeded(scale: "small" | "full", now = NOW) {
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "chalkboard-demo-"));
   const handle = await createDb({ databaseUrl: "memory://" });
-  await seedDemoData(handle.db, { media: createFolderStorage(mediaDir), scale, now });
+  await seedDemoData(handle.db, {
+    media: createFolderStorage(mediaDir),
+    scale,
+    now,
+    imageCache: DEMO_IMAGE_CACHE,
+  });
   return { handle, mediaDir };
 }
 
