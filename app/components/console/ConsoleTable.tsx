@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
+import { useLocation } from "react-router";
 
 export interface ConsoleColumn<Row> {
   /** The column's heading; on phones, each cell's label. */
@@ -98,4 +99,36 @@ export function ConsoleTable<Row>({
       </table>
     </div>
   );
+}
+
+/**
+ * A console list's selected rows, by key: `selection` goes to ConsoleTable, `selected` to the
+ * BulkBar, and `clear` after a bulk action. Another page or filter is another list: nothing stays
+ * selected across it.
+ */
+export function useRowSelection<Row, Key extends string | number>(
+  rows: Row[],
+  rowKey: (row: Row) => Key,
+  label: (row: Row) => string,
+) {
+  const location = useLocation();
+  const [selected, setSelected] = useState<Set<Key>>(() => new Set());
+  useEffect(() => setSelected(new Set()), [location.search]);
+  return {
+    selected: [...selected],
+    clear: () => setSelected(new Set()),
+    selection: {
+      selected,
+      label,
+      // ConsoleTable hands back the rowKey of the row.
+      onToggle: (key: string | number, on: boolean) =>
+        setSelected((current) => {
+          const next = new Set(current);
+          if (on) next.add(key as Key);
+          else next.delete(key as Key);
+          return next;
+        }),
+      onToggleAll: (on: boolean) => setSelected(on ? new Set(rows.map(rowKey)) : new Set()),
+    },
+  };
 }

@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import { Link, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
 import type { ConsoleComment } from "../../../core/console-comments/presenter.ts";
@@ -7,7 +6,11 @@ import { Pager } from "../../components/Pager.tsx";
 import { BulkBar, type BulkChoice } from "../../components/console/BulkBar.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleFilters, FilterField } from "../../components/console/ConsoleFilters.tsx";
-import { ConsoleTable, type ConsoleColumn } from "../../components/console/ConsoleTable.tsx";
+import {
+  ConsoleTable,
+  useRowSelection,
+  type ConsoleColumn,
+} from "../../components/console/ConsoleTable.tsx";
 import { StatusBadge } from "../../components/console/StatusBadge.tsx";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { consolePageHref, formatConsoleTime, readConsoleQuery } from "../../lib/console-query.ts";
@@ -74,8 +77,11 @@ function CommentActions({ comment, isAdmin }: { comment: ConsoleComment; isAdmin
 export default function ConsoleComments() {
   const { list, query, ignored, isAdmin } = useLoaderData<typeof loader>();
   const location = useLocation();
-  const [selected, setSelected] = useState<Set<number>>(() => new Set());
-  useEffect(() => setSelected(new Set()), [location.search]);
+  const rows = useRowSelection(
+    list.comments,
+    (comment) => comment.id,
+    (comment) => `comment ${comment.id}`,
+  );
 
   const columns: ConsoleColumn<ConsoleComment>[] = [
     {
@@ -175,11 +181,11 @@ export default function ConsoleComments() {
         {list.lastPage > 1 && ` · page ${list.currentPage} of ${list.lastPage}`}
       </p>
       <BulkBar
-        selected={[...selected]}
+        selected={rows.selected}
         noun={["comment", "comments"]}
         call="/admin/comments/bulk"
         choices={choices}
-        onDone={() => setSelected(new Set())}
+        onDone={rows.clear}
       />
       <ConsoleTable
         caption="Comments"
@@ -187,19 +193,7 @@ export default function ConsoleComments() {
         rows={list.comments}
         rowKey={(comment) => comment.id}
         empty={location.search ? "No comments match these filters." : "There are no comments yet."}
-        selection={{
-          selected,
-          label: (comment) => `comment ${comment.id}`,
-          onToggle: (key, on) =>
-            setSelected((current) => {
-              const next = new Set(current);
-              if (on) next.add(Number(key));
-              else next.delete(Number(key));
-              return next;
-            }),
-          onToggleAll: (on) =>
-            setSelected(on ? new Set(list.comments.map((comment) => comment.id)) : new Set()),
-        }}
+        selection={rows.selection}
       />
       <Pager
         page={list.currentPage}

@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import { Link, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
 import type { ConsolePost } from "../../../core/console-posts/presenter.ts";
@@ -7,7 +6,11 @@ import { Pager } from "../../components/Pager.tsx";
 import { BulkBar, type BulkChoice } from "../../components/console/BulkBar.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleFilters, FilterField } from "../../components/console/ConsoleFilters.tsx";
-import { ConsoleTable, type ConsoleColumn } from "../../components/console/ConsoleTable.tsx";
+import {
+  ConsoleTable,
+  useRowSelection,
+  type ConsoleColumn,
+} from "../../components/console/ConsoleTable.tsx";
 import { StatusBadge } from "../../components/console/StatusBadge.tsx";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { consolePageHref, readConsoleQuery } from "../../lib/console-query.ts";
@@ -114,9 +117,11 @@ function PostActions({ post, isAdmin }: { post: ConsolePost; isAdmin: boolean })
 export default function ConsolePosts() {
   const { list, query, ignored, stores, categories, isAdmin } = useLoaderData<typeof loader>();
   const location = useLocation();
-  const [selected, setSelected] = useState<Set<string>>(() => new Set());
-  // Another page or filter is another list: nothing stays selected across it.
-  useEffect(() => setSelected(new Set()), [location.search]);
+  const rows = useRowSelection(
+    list.posts,
+    (post) => post.unique_id,
+    (post) => post.title,
+  );
 
   const columns: ConsoleColumn<ConsolePost>[] = [
     {
@@ -254,11 +259,11 @@ export default function ConsolePosts() {
         {list.lastPage > 1 && ` · page ${list.currentPage} of ${list.lastPage}`}
       </p>
       <BulkBar
-        selected={[...selected]}
+        selected={rows.selected}
         noun={["post", "posts"]}
         call="/admin/posts/bulk"
         choices={choices}
-        onDone={() => setSelected(new Set())}
+        onDone={rows.clear}
       />
       <ConsoleTable
         caption="Posts"
@@ -266,19 +271,7 @@ export default function ConsolePosts() {
         rows={list.posts}
         rowKey={(post) => post.unique_id}
         empty={location.search ? "No posts match these filters." : "There are no posts yet."}
-        selection={{
-          selected,
-          label: (post) => post.title,
-          onToggle: (key, on) =>
-            setSelected((current) => {
-              const next = new Set(current);
-              if (on) next.add(String(key));
-              else next.delete(String(key));
-              return next;
-            }),
-          onToggleAll: (on) =>
-            setSelected(on ? new Set(list.posts.map((post) => post.unique_id)) : new Set()),
-        }}
+        selection={rows.selection}
       />
       <Pager
         page={list.currentPage}
