@@ -2,7 +2,7 @@ import { ChangePasswordSchema } from "../../core/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
-import { PASSWORD_HINT } from "./AuthCard.tsx";
+import { NewPasswordFields } from "./AuthCard.tsx";
 import { Field, FormAlert, SubmitButton } from "./Form.tsx";
 
 const EMPTY = { old_password: "", new_password: "", new_password_confirmation: "" };
@@ -37,18 +37,9 @@ export function ChangePasswordForm({ userId }: { userId: number }) {
         type="password"
         autoComplete="current-password"
       />
-      <Field
-        {...form.bind("new_password")}
-        label="New Password"
-        type="password"
-        autoComplete="new-password"
-        hint={PASSWORD_HINT}
-      />
-      <Field
-        {...form.bind("new_password_confirmation")}
-        label="Confirm Password"
-        type="password"
-        autoComplete="new-password"
+      <NewPasswordFields
+        password={form.bind("new_password")}
+        confirmation={form.bind("new_password_confirmation")}
       />
       <div>
         <SubmitButton busy={form.busy}>Change Password</SubmitButton>

@@ -3,7 +3,7 @@ import { requestContext } from "#app-context";
 import { RegisterFormSchema } from "../../core/accounts/schema.ts";
 import { returnPathOf, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import { AuthCard, PASSWORD_HINT } from "../components/AuthCard.tsx";
+import { AuthCard, NewPasswordFields } from "../components/AuthCard.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
@@ -54,18 +54,10 @@ export default function Register() {
       <form ref={form.ref} className="form" onSubmit={form.submit} noValidate aria-label="Register">
         <Field {...form.bind("name")} label="Name" autoComplete="name" />
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
-        <Field
-          {...form.bind("password")}
+        <NewPasswordFields
           label="Password"
-          type="password"
-          autoComplete="new-password"
-          hint={PASSWORD_HINT}
-        />
-        <Field
-          {...form.bind("confirm_password")}
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
+          password={form.bind("password")}
+          confirmation={form.bind("confirm_password")}
         />
         <SubmitButton busy={form.busy || form.done}>Register</SubmitButton>
       </form>

@@ -2,8 +2,8 @@ import { Link, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { ACCOUNT_MESSAGES, ResetPasswordSchema } from "../../core/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
-import { AuthCard, PASSWORD_HINT } from "../components/AuthCard.tsx";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { AuthCard, NewPasswordFields } from "../components/AuthCard.tsx";
+import { FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
@@ -50,18 +50,9 @@ export default function ResetPassword() {
         noValidate
         aria-label="Choose a new password"
       >
-        <Field
-          {...form.bind("password")}
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          hint={PASSWORD_HINT}
-        />
-        <Field
-          {...form.bind("password_confirmation")}
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
+        <NewPasswordFields
+          password={form.bind("password")}
+          confirmation={form.bind("password_confirmation")}
         />
         <div>
           <SubmitButton busy={form.busy || form.done}>Save new password</SubmitButton>
