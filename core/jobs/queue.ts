@@ -93,11 +93,11 @@ export interface JobQueueOptions {
 export const DEFAULT_JOBS_SCHEMA = "pgboss";
 
 /**
- * pg-boss's statements over the site's own pool (with PGlite, clients sharing its one session, so
- * pg-boss waits its turn like any request). pg-boss sends some BEGIN … COMMIT blocks as one
- * multi-statement text: one that fails leaves its connection inside an aborted transaction, which
- * on PGlite holds every other client back (record 0070), so the failure is rolled back on the same
- * connection before it returns.
+ * pg-boss's statements over the site's own pool (with PGlite, its one connection, so pg-boss waits
+ * its turn like any request). pg-boss sends some BEGIN … COMMIT blocks as one multi-statement
+ * text: one that fails leaves its connection inside an aborted transaction, which on PGlite is
+ * every query's connection (record 0075), so the failure is rolled back on the same connection
+ * before it returns.
  */
 function poolAdapter(pool: pg.Pool): BossDb {
   return {
