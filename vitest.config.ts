@@ -50,7 +50,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: [TEST_FILES],
-          globalSetup: ["tests/setup/database-image.ts"],
+          globalSetup: ["tests/setup/test-world.ts"],
           exclude: [...configDefaults.exclude, ...BUILD_TESTS, ...SAME_WITHOUT_DATABASE],
         },
       },
@@ -60,7 +60,7 @@ export default defineConfig({
           name: "pages",
           include: BUILD_TESTS,
           exclude: [...configDefaults.exclude, ...SAME_WITHOUT_DATABASE],
-          globalSetup: ["tests/setup/database-image.ts", "tests/setup/production-build.ts"],
+          globalSetup: ["tests/setup/test-world.ts", "tests/setup/production-build.ts"],
         },
       },
     ],

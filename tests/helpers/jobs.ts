@@ -25,6 +25,11 @@ export async function waitForJobState(
   options: { kind?: JobKind<object>; timeoutMs?: number; what?: string } = {},
 ): Promise<UnfinishedJob[]> {
   const { kind, timeoutMs = 20_000, what = "the jobs' state" } = options;
+  if (!jobs.working) {
+    throw new Error(
+      `waiting for ${what}, but this app works no jobs: createTestApp({ jobs: true })`,
+    );
+  }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const unfinished = await jobs.unfinished(kind);

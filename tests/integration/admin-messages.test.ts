@@ -20,6 +20,7 @@ let moderatorId: number;
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
+    jobs: true,
     env: { PUBLIC_URL: "https://www.chalkboard.example" },
     mailer: smtpMailer(smtp, "Chalkboard Deals <hello@chalkboard.example>"),
   });

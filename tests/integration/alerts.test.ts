@@ -30,6 +30,7 @@ let moderator: { id: number; client: TestClient };
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
+    jobs: true,
     now: () => clock,
     mailer: smtpMailer(smtp),
   });

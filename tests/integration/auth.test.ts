@@ -17,6 +17,7 @@ const STRONG = "Chalk#Board42";
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
+    jobs: true,
     mailer: smtpMailer(smtp),
   });
 });

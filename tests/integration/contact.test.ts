@@ -20,6 +20,7 @@ const sent: MailMessage[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({
+    jobs: true,
     mailer: { send: async (message) => void sent.push(message) },
     env: { MAIL_FROM: "Chalkboard Deals <owner@chalkboard.example>" },
   });
@@ -161,6 +162,7 @@ describe("POST /api/contact_us", () => {
   it("still succeeds when the mail server fails: the message is stored", async () => {
     const failing = await createTestApp({
       seed: "none",
+      jobs: true,
       mailer: { send: async () => Promise.reject(new Error("SMTP down")) },
     });
     try {

@@ -21,6 +21,7 @@ let clock = new Date();
 beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
+    jobs: true,
     now: () => clock,
     mailer: smtpMailer(smtp),
   });

@@ -34,7 +34,7 @@ let admin: { id: number; client: TestClient };
 let anonymous: TestClient;
 
 beforeAll(async () => {
-  t = await createTestApp({ pages: true, now: () => clock });
+  t = await createTestApp({ pages: true, jobs: true, now: () => clock });
   poster = await signInWithRole(t, "member", "Deal Poster");
   members = [];
   for (let i = 0; i < 4; i++) members.push(await signInWithRole(t, "member", `Shopper ${i}`));

@@ -222,7 +222,7 @@ describe("the job queue", () => {
 describe("the site's jobs", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ seed: "none" });
+    t = await createTestApp({ seed: "none", jobs: true });
   });
   afterAll(async () => {
     await t?.close();

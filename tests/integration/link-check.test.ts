@@ -313,6 +313,7 @@ describe("the daily link check job", () => {
   beforeAll(async () => {
     t = await createTestApp({
       seed: "none",
+      jobs: true,
       now: () => clock,
       env: { LINK_CHECK_ALLOW_LOOPBACK: "on" },
     });

@@ -11,7 +11,7 @@ import { waitForJobs } from "../helpers/jobs.ts";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ pages: true });
+  t = await createTestApp({ pages: true, jobs: true });
   // 1,300 more deals: enough for anchors of ANCHOR_STRIDE keys in every sort. Prices, discounts
   // and scores repeat (ties break by id) and some deals have no price or no discount.
   await sql`

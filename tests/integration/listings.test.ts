@@ -7,7 +7,7 @@ import { waitForJobs } from "../helpers/jobs.ts";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ pages: true });
+  t = await createTestApp({ pages: true, jobs: true });
 });
 afterAll(async () => {
   await t?.close();

@@ -19,7 +19,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   smtp = await startSmtpCapture();
-  t = await createTestApp({ seed: "none", env: { SMTP_URL: smtp.url } });
+  t = await createTestApp({ seed: "none", jobs: true, env: { SMTP_URL: smtp.url } });
 });
 
 afterAll(async () => {
@@ -95,7 +95,7 @@ describe("mail without an SMTP server", () => {
   /** Has no SMTP server: its mail goes to DATA_DIR/outbox. */
   let outboxApp: TestApp;
   beforeAll(async () => {
-    outboxApp = await createTestApp({ seed: "none" });
+    outboxApp = await createTestApp({ seed: "none", jobs: true });
   });
   afterAll(async () => {
     await outboxApp?.close();

@@ -31,6 +31,7 @@ beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
     pages: true,
+    jobs: true,
     now: () => clock,
     mailer: smtpMailer(smtp),
   });

@@ -37,6 +37,7 @@ beforeAll(async () => {
     response.end(image ? png : "<p>not a picture</p>");
   });
   t = await createTestApp({
+    jobs: true,
     env: { ...provider.env(), LINK_CHECK_ALLOW_LOOPBACK: "on" },
     mailer: smtpMailer(smtp),
   });

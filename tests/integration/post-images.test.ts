@@ -52,6 +52,7 @@ beforeAll(async () => {
   t = await createTestApp({
     // Pages too: a picture stored before it was copied is not shown on them either.
     pages: true,
+    jobs: true,
     env: { LINK_CHECK_ALLOW_LOOPBACK: "on", LOG_LEVEL: "info" },
     logStream: { write: (line) => void logLines.push(line) },
   });

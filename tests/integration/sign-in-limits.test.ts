@@ -27,6 +27,7 @@ beforeAll(async () => {
   smtp = await startSmtpCapture();
   t = await createTestApp({
     seed: "none",
+    jobs: true,
     env: { RATE_LIMIT: "on", ...provider.env() },
     now: () => new Date(Date.now() + aheadMs),
     mailer: smtpMailer(smtp),

@@ -55,6 +55,7 @@ describe("tidying the site's tables", () => {
   beforeAll(async () => {
     t = await createTestApp({
       seed: "none",
+      jobs: true,
       env: { LOG_LEVEL: "info" },
       logStream: { write: (line) => void lines.push(line) },
     });
