@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
@@ -37,7 +38,85 @@ export async function hydrated(element: Locator) {
 }
 
 /**
+ * What an axe scan of the page on screen would find depends on its document and on the CSS that
+ * applies to it. The document is its markup as the scripts left it, less what axe never reads and
+ * every request makes anew (script text, such as the hydration data, and hidden inputs' values,
+ * such as CSRF tokens). Of the CSS, what can differ between two screens of the same document is
+ * the colour scheme, which elements are shown, and the rules in media queries on the viewport
+ * that match an element and set where it is stacked, its colours, its text size or a custom
+ * property (what axe's rules read; a grid that becomes a column is not among them). This is that
+ * pair, as one hash: two screens with the same one are the same page in the same layout.
+ */
+async function pageAndLayout(page: Page, exclude: string[]): Promise<string> {
+  const { markup, layout } = await page.evaluate(() => {
+    const seen =
+      /(^|[;{\s])(color|background(-color|-image)?|content|position|overflow(-x|-y)?|clip(-path)?|z-index|font-size|font-weight|--[\w-]+)\s*:/;
+    const matchesSomething = (selector: string) => {
+      try {
+        return (
+          document.querySelector(
+            selector.replace(/::?(before|after|placeholder|marker|selection)\b/g, ""),
+          ) !== null
+        );
+      } catch {
+        return true; // a selector this check cannot read is counted as applying
+      }
+    };
+    const layout: string[] = [];
+    const visit = (rules: CSSRuleList, inMatchingMedia: boolean) => {
+      for (const rule of Array.from(rules)) {
+        if (rule instanceof CSSMediaRule) {
+          const condition = rule.conditionText;
+          const varies = /width|height|prefers-color-scheme/.test(condition);
+          if (!varies || matchMedia(condition).matches) {
+            visit(rule.cssRules, inMatchingMedia || varies);
+          }
+        } else if (rule instanceof CSSStyleRule) {
+          if (
+            inMatchingMedia &&
+            seen.test(rule.style.cssText) &&
+            matchesSomething(rule.selectorText)
+          ) {
+            layout.push(rule.cssText);
+          }
+        } else if ("cssRules" in rule) {
+          visit((rule as CSSGroupingRule).cssRules, inMatchingMedia);
+        }
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) {
+      try {
+        visit(sheet.cssRules, false);
+      } catch {
+        layout.push(`unreadable ${sheet.href}`);
+      }
+    }
+    const copy = document.documentElement.cloneNode(true) as HTMLElement;
+    for (const script of Array.from(copy.querySelectorAll("script"))) script.textContent = "";
+    for (const input of Array.from(copy.querySelectorAll("input[type=hidden]"))) {
+      input.removeAttribute("value");
+    }
+    // Which elements are shown, whatever the rule that shows or hides them.
+    const shown = Array.from(document.querySelectorAll("body *"), (element) =>
+      element.checkVisibility({ opacityProperty: true, visibilityProperty: true }) ? 1 : 0,
+    ).join("");
+    // The colours follow the scheme through light-dark() (app/styles/app.css), not a media rule.
+    const scheme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+    return { markup: copy.outerHTML, layout: [scheme, shown, ...layout] };
+  });
+  return createHash("sha256")
+    .update(JSON.stringify([markup, layout, exclude]))
+    .digest("hex");
+}
+
+/**
  * Fails on any serious or critical axe finding, listing them.
+ *
+ * Each page is scanned once per layout (docs/decisions/0077): a scan of a document that an earlier
+ * scan in this run saw in the same layout (pageAndLayout) is skipped, as its findings would be the
+ * same; tests scan at every width they open, and a width where nothing that axe reads changes
+ * costs nothing. A scan counts as made once it has passed, so a failing one is made again on a
+ * retry. The browser tests' global setup keeps the record across workers (E2E_AXE_DIR).
  *
  * Two settings make a scan 2–3 times cheaper without changing what it finds (decision 0055):
  * `resultTypes: ["violations"]` stops axe from collecting every passing and inapplicable node,
@@ -46,11 +125,19 @@ export async function hydrated(element: Locator) {
  * page per scan. `options()` replaces all options, so it must come before `withTags()`.
  */
 export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}) {
+  const exclude = options.exclude ?? [];
+  const record = process.env.E2E_AXE_DIR;
+  const key = record ? await pageAndLayout(page, exclude) : undefined;
+  const scanned = key ? path.join(record!, key) : undefined;
+  if (scanned && fs.existsSync(scanned)) {
+    fs.appendFileSync(path.join(record!, "skipped"), `${page.url()}\n`);
+    return;
+  }
   let builder = new AxeBuilder({ page })
     .options({ resultTypes: ["violations"] })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .setLegacyMode(true);
-  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
   const serious = results.violations.filter(
     (v) => v.impact === "serious" || v.impact === "critical",
@@ -64,6 +151,7 @@ export async function expectAccessible(page: Page, options: { exclude?: string[]
           .join(" | ")}`,
     ),
   ).toEqual([]);
+  if (scanned) fs.writeFileSync(scanned, `${page.url()}\n`);
 }
 
 function decodeQuotedPrintable(text: string): string {

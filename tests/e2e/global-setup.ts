@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startOidcProvider } from "../helpers/oidc.ts";
+import { placeDemoImages } from "../setup/demo-images.ts";
 import { startMailCapture } from "./mail-capture.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -74,6 +75,9 @@ export default async function globalSetup() {
     ...oidc.env(),
   };
   delete env.DATABASE_URL; // the browser tests run on the embedded database
+  // The demo content's images, drawn once for every run (tests/setup/demo-images.ts): the server
+  // seeds the content and finds its images already there.
+  await placeDemoImages(path.join(env.DATA_DIR!, "media"), "full");
 
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
@@ -84,8 +88,17 @@ export default async function globalSetup() {
 
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_MAIL_DIR = mailDir;
+  // The pages and layouts axe has passed (expectAccessible in fixtures.ts), one file each.
+  const axeDir = path.join(work, "axe");
+  fs.mkdirSync(axeDir);
+  process.env.E2E_AXE_DIR = axeDir;
 
   return async () => {
+    const made = fs.readdirSync(axeDir).filter((name) => name !== "skipped").length;
+    const skipped = fs.existsSync(path.join(axeDir, "skipped"))
+      ? fs.readFileSync(path.join(axeDir, "skipped"), "utf8").split("\n").length - 1
+      : 0;
+    console.log(`axe: ${made} pages and layouts scanned, ${skipped} scans of them again skipped`);
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
     await oidc.close();
