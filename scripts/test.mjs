@@ -27,6 +27,19 @@ const stages = [
 const only = process.argv.slice(2);
 const wanted = ([name]) => !only.length || only.some((o) => name.startsWith(o));
 
+const began = Date.now();
+/** Each step's wall time, printed together at the end (docs/decisions/0077 keeps the figures). */
+const times = [];
+const seconds = (since) => Math.round((Date.now() - since) / 1000);
+
+function printTimes() {
+  if (times.length > 1) {
+    console.log(
+      `\ntimes: ${times.map(([name, s]) => `${name} ${s} s`).join(", ")}; in all ${seconds(began)} s`,
+    );
+  }
+}
+
 /** Runs one command; alone it inherits the terminal, beside others its output is collected. */
 function run(command, args, alone) {
   return new Promise((resolve) => {
@@ -57,7 +70,8 @@ async function runStep([name, commands], alone) {
     }
   }
   if (!alone) process.stdout.write(`\n${output}`);
-  console.log(`✔ ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
+  times.push([name, seconds(started)]);
+  console.log(`✔ ${name} (${seconds(started)} s)`);
   return 0;
 }
 
@@ -67,6 +81,10 @@ for (const stage of stages) {
   if (steps.length > 1) console.log(`\n▶ at once: ${steps.map(([name]) => name).join(", ")}`);
   const statuses = await Promise.all(steps.map((step) => runStep(step, steps.length === 1)));
   const failed = statuses.find((status) => status !== 0);
-  if (failed !== undefined) process.exit(failed);
+  if (failed !== undefined) {
+    printTimes();
+    process.exit(failed);
+  }
 }
+printTimes();
 console.log("\n✔ all checks passed");
