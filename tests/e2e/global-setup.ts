@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startOidcProvider } from "../helpers/oidc.ts";
 import { placeDemoImages } from "../setup/demo-images.ts";
+import buildTestWorld from "../setup/test-world.ts";
 import { startMailCapture } from "./mail-capture.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -84,7 +85,12 @@ export default async function globalSetup() {
     env,
     stdio: ["ignore", "inherit", "inherit"],
   });
-  await waitForServer(`${baseUrl}/api/general_settings`, child, 120_000);
+  // Meanwhile the world tests/helpers/app.ts builds apps from, for specs that need a server of
+  // their own (csp.spec.ts), as Vitest's global setup makes it.
+  const [world] = await Promise.all([
+    buildTestWorld(),
+    waitForServer(`${baseUrl}/api/general_settings`, child, 120_000),
+  ]);
 
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_MAIL_DIR = mailDir;
@@ -103,6 +109,7 @@ export default async function globalSetup() {
     await new Promise((resolve) => child.once("exit", resolve));
     await oidc.close();
     await mail.close();
+    await world?.();
     fs.rmSync(work, { recursive: true, force: true });
   };
 }
