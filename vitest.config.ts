@@ -39,6 +39,8 @@ export default defineConfig({
   test: {
     environment: "node",
     pool: "forks",
+    // One file per core: a test app's PGlite runs in a thread of its own, so two files at once
+    // keep both cores of the CI machine busy (docs/decisions/0077).
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
