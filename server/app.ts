@@ -38,7 +38,7 @@ import {
   pageRenderedFor,
   registerPageCache,
 } from "./plugins/page-cache.ts";
-import { RATE_LIMITS, registerRateLimits } from "./plugins/rate-limit.ts";
+import { RATE_LIMITS, registerRateLimits, type RouteRateLimit } from "./plugins/rate-limit.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
 
@@ -47,9 +47,23 @@ const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const FILE_CACHE_CONTROL = "public, max-age=3600";
 
-/** A sign-in posted by the login page's form (React Router's document or data request). */
-function isPageSignIn(request: FastifyRequest): boolean {
-  return request.method === "POST" && /^\/login(\.data)?(\?|$)/.test(request.url);
+/**
+ * The page forms that count like their JSON call (docs/decisions/0079), by page: each shares its
+ * call's allowance per address, and only its own posts (React Router's document or data request)
+ * are counted.
+ */
+const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit][] = [
+  ["/login", RATE_LIMITS.signin],
+  ["/contact", RATE_LIMITS.contact],
+];
+
+function pageFormLimits(): RouteRateLimit[] {
+  return PAGE_FORM_LIMITS.map(([path, limit]) => {
+    const post = new RegExp(`^${path}(\\.data)?(\\?|$)`);
+    const isFormPost = (request: FastifyRequest) =>
+      request.method === "POST" && post.test(request.url);
+    return { ...limit, allowList: (request) => !isFormPost(request) };
+  });
 }
 
 export interface BuildAppOptions {
@@ -216,10 +230,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
         },
       },
       mode: dev ? "development" : "production",
-      // The sign-in form posted without JavaScript counts like the API's sign-in.
-      routeOptions: {
-        config: { rateLimit: { ...RATE_LIMITS.signin, allowList: (r) => !isPageSignIn(r) } },
-      },
+      // A form posted to its page counts like its JSON call.
+      routeOptions: { config: { rateLimit: false, groupLimits: pageFormLimits() } },
       getLoadContext(request, reply) {
         const context = new RouterContextProvider();
         context.set(requestContext, {

@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from "react";
-import { Link } from "react-router";
-import { XSRF_FIELD } from "../../core/constants.ts";
-import type { FormMessage } from "../lib/api-form.ts";
+import { Form, Link } from "react-router";
+import { DELAYS_MS, XSRF_FIELD } from "../../core/constants.ts";
+import type { ApiForm, FormMessage, FormOutcome } from "../lib/api-form.ts";
 
 /** The form kit's parts (docs/decisions/0022-form-kit-and-one-core.md); the hook is app/lib/api-form.ts. */
 
@@ -179,4 +179,49 @@ export function SubmitButton({
 /** The XSRF token of a form that posts to the server without JavaScript (the CSRF plugin reads it). */
 export function CsrfField({ token }: { token: string | null | undefined }) {
   return <input type="hidden" name={XSRF_FIELD} value={token ?? ""} />;
+}
+
+/**
+ * A kit form (docs/decisions/0079): a React Router `<Form>` that posts to its route's action
+ * (app/lib/form-action.server.ts) with the XSRF token, so that it works before hydration and
+ * without JavaScript. Once hydrated, the kit's `submit` checks and sends it by its JSON call and
+ * the post does not happen (React Router skips a submit whose event was prevented).
+ */
+export function KitForm({
+  form,
+  csrfToken,
+  posted,
+  action,
+  className = "form",
+  children,
+  ...labels
+}: {
+  form: Pick<ApiForm<Record<string, string>>, "ref" | "submit">;
+  csrfToken: string | null | undefined;
+  /** The action's answer: a success with a `next` goes there after the redirect delay. */
+  posted?: FormOutcome;
+  /** The route to post to; by default the page's own. */
+  action?: string;
+  className?: string;
+  children: ReactNode;
+  "aria-label"?: string;
+  "aria-describedby"?: string;
+}) {
+  return (
+    <Form
+      ref={form.ref}
+      method="post"
+      action={action}
+      className={className}
+      onSubmit={form.submit}
+      noValidate
+      {...labels}
+    >
+      {posted?.ok && posted.next && (
+        <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=${posted.next}`} />
+      )}
+      <CsrfField token={csrfToken} />
+      {children}
+    </Form>
+  );
 }

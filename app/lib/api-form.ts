@@ -29,6 +29,20 @@ export interface FormMessage {
   link?: { url: string; label: string };
 }
 
+/**
+ * A route action's answer to a kit form posted to its page before hydration or without JavaScript
+ * (app/lib/form-action.server.ts): the same field messages and message as the JSON call's.
+ */
+export interface FormOutcome {
+  ok: boolean;
+  /** What was posted, to fill the form again (never a password). */
+  values: Record<string, string>;
+  errors: FieldErrors;
+  message: string | null;
+  /** Where a success goes after the redirect delay. */
+  next?: string;
+}
+
 /** What any of the site's JSON answers may carry for a form. */
 export interface ApiAnswer {
   status?: unknown;
@@ -42,6 +56,8 @@ export interface ApiFormOptions<V extends Record<string, string>, T> {
   /** Field messages and a message to show at once: the server's answer to a form posted without JavaScript. */
   initialErrors?: FieldErrors;
   initialMessage?: FormMessage | null;
+  /** The route action's answer to this form posted to the page (`useActionData`). */
+  posted?: FormOutcome;
   /** "deal" gives the field `title` the id `deal-title`; by default a field's id is its name. */
   idPrefix?: string;
   /** How long a message shows before it hides itself: the spec's 3 s unless given. */
@@ -234,15 +250,28 @@ export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
   onSuccess: (result: ApiResult<T>, form: ApiForm<V>) => void | Promise<void>,
   options: ApiFormOptions<V, T>,
 ): ApiForm<V> {
-  const { initial, idPrefix, messageMs = DELAYS_MS.feedback } = options;
-  const [values, setValues] = useState<V>(initial);
-  const [errors, setErrors] = useState<FieldErrors>(options.initialErrors ?? {});
+  const { idPrefix, messageMs = DELAYS_MS.feedback, posted } = options;
+  const initial = options.initial;
+  const [values, setValues] = useState<V>(() => {
+    if (!posted || posted.ok) return initial;
+    const kept = Object.keys(initial).filter((field) => field in posted.values);
+    return {
+      ...initial,
+      ...Object.fromEntries(kept.map((field) => [field, posted.values[field]])),
+    };
+  });
+  const [errors, setErrors] = useState<FieldErrors>(posted?.errors ?? options.initialErrors ?? {});
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   const [resetKey, setResetKey] = useState(0);
   const [focusRequest, setFocusRequest] = useState(0);
   const ref = useRef<HTMLFormElement>(null);
-  const feedback = useTimedMessage(messageMs, options.initialMessage ?? null);
+  const feedback = useTimedMessage(
+    messageMs,
+    posted?.message
+      ? { text: posted.message, tone: posted.ok ? "success" : "danger" }
+      : (options.initialMessage ?? null),
+  );
   const later = useLater();
 
   useTypedBeforeHydration(ref, Object.keys(initial), (typed) =>

@@ -1,21 +1,39 @@
-import { useLoaderData } from "react-router";
+import { useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { ContactBody, contactProblem } from "../../core/contact/schema.ts";
+import { ContactBody, contactFailureMessage, contactProblem } from "../../core/contact/schema.ts";
 import { CONTACT_CATEGORIES, DELAYS_MS } from "../../core/constants.ts";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { FeaturedStoresCarousel } from "../components/FeaturedStoresCarousel.tsx";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/contact";
 // Breadcrumbs are styled with the listing pages.
 import "../styles/contact.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { services } = context.get(requestContext);
-  return { featuredStores: await services.cms.featuredStores() };
+  const { services, csrfToken } = context.get(requestContext);
+  return { featuredStores: await services.cms.featuredStores(), csrfToken: csrfToken() };
 }
+
+/** The form posted to the page: the same check and service as `POST /api/contact_us`. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, user } = context.get(requestContext);
+  return formAction(
+    request,
+    ContactBody,
+    async (input) => {
+      const settings = await services.settings.get();
+      return (await services.contact.submit(input, user, settings.websiteName)).message;
+    },
+    { validationMessage: contactFailureMessage },
+  );
+}
+
+/** The page carries this visitor's XSRF token: never a shared cache's copy. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -53,7 +71,8 @@ const EMPTY = {
 };
 
 /** The spec: a failure shows for 3 s; a success shows, then the form resets after 3 s. */
-function ContactForm() {
+function ContactForm({ csrfToken }: { csrfToken: string }) {
+  const posted = useActionData<typeof action>();
   const form = useApiForm(
     ContactBody,
     (values) => apiCall("/contact_us", values),
@@ -63,6 +82,7 @@ function ContactForm() {
     },
     {
       initial: EMPTY,
+      posted,
       idPrefix: "contact",
       // 'All fields are required.' when a required field is empty, else the first field's message.
       invalidMessage: (_errors, values) => contactProblem(values)?.message ?? "",
@@ -71,11 +91,10 @@ function ContactForm() {
   );
 
   return (
-    <form
-      ref={form.ref}
+    <KitForm
+      form={form}
+      csrfToken={csrfToken}
       className="form contact-form card"
-      onSubmit={form.submit}
-      noValidate
       aria-describedby="contact-intro"
     >
       <p id="contact-intro" className="contact-intro">
@@ -122,18 +141,18 @@ function ContactForm() {
         maxLength={5000}
       />
       <SubmitButton busy={form.busy}>SUBMIT</SubmitButton>
-    </form>
+    </KitForm>
   );
 }
 
 export default function ContactPage() {
-  const { featuredStores } = useLoaderData<typeof loader>();
+  const { featuredStores, csrfToken } = useLoaderData<typeof loader>();
   return (
     <div className="container contact-page">
       <Breadcrumbs items={[{ label: "Home", to: "/" }, { label: "Contact Us" }]} />
       <h1 className="page-title">Contact Us</h1>
       <div className="contact-layout">
-        <ContactForm />
+        <ContactForm csrfToken={csrfToken} />
         <FeaturedStoresCarousel stores={featuredStores} />
       </div>
     </div>

@@ -3,6 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { Db } from "../../db/index.ts";
 import { postgresRateLimitStore } from "./rate-limit-store.ts";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Group allowances a route checks besides its own `rateLimit` (see RouteRateLimit.group). */
+    groupLimits?: RouteRateLimit[];
+  }
+}
+
 interface Allowance {
   max: number;
   timeWindow: string;
@@ -17,7 +24,8 @@ export interface RouteRateLimit extends Allowance {
   perAddress?: Allowance;
   /**
    * Routes that name the same group share one allowance per client address, instead of one each:
-   * the API's sign-in and the login page's form are one door for guessing passwords.
+   * a JSON call and the page form that runs the same service (docs/decisions/0079) are one door.
+   * A route may check several groups through its config's `groupLimits` (the pages' one route).
    */
   group?: string;
   /** Requests this returns true for are not counted (a page route counts only its form's posts). */
@@ -56,7 +64,8 @@ export const RATE_LIMITS = {
   changePassword: { max: 10, timeWindow: "15 minutes" },
   signup: { max: 5, timeWindow: "1 hour" },
   forgotPassword: { max: 5, timeWindow: "1 hour" },
-  contact: { max: 5, timeWindow: "1 hour" },
+  /** `POST /api/contact_us` and the Contact Us form posted to its page: one count per address. */
+  contact: { max: 5, timeWindow: "1 hour", group: "contact" },
   posting: { max: 10, timeWindow: "1 hour" },
   comment: { max: 30, timeWindow: TEN_MINUTES, keyGenerator: byAccount },
   social: { max: 20, timeWindow: "15 minutes" },
@@ -126,21 +135,26 @@ export async function registerRateLimits(
   // plugin, which would count it per route, and checked by the group's one limiter instead.
   const groupLimiters = new Map<string, ReturnType<FastifyInstance["createRateLimit"]>>();
   app.addHook("onRoute", (route) => {
-    const limit = (route.config as { rateLimit?: RouteRateLimit | false } | undefined)?.rateLimit;
-    if (!limit || !limit.group) return;
-    const { group, max, timeWindow, allowList } = limit;
-    route.config = { ...route.config, rateLimit: false };
-    // Routes are added after the plugin below is registered, so createRateLimit exists by now.
-    let limiter = groupLimiters.get(group);
-    if (!limiter) {
-      limiter = app.createRateLimit({
-        max,
-        timeWindow,
-        keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
-      });
-      groupLimiters.set(group, limiter);
+    const config = route.config as
+      { rateLimit?: RouteRateLimit | false; groupLimits?: RouteRateLimit[] } | undefined;
+    const limit = config?.rateLimit;
+    const grouped = [...(limit && limit.group ? [limit] : []), ...(config?.groupLimits ?? [])];
+    if (!grouped.length) return;
+    if (limit && limit.group) route.config = { ...route.config, rateLimit: false };
+    for (const { group, max, timeWindow, allowList } of grouped) {
+      if (!group) continue;
+      // Routes are added after the plugin below is registered, so createRateLimit exists by now.
+      let limiter = groupLimiters.get(group);
+      if (!limiter) {
+        limiter = app.createRateLimit({
+          max,
+          timeWindow,
+          keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
+        });
+        groupLimiters.set(group, limiter);
+      }
+      addLimitCheck(route, limiter, allowList);
     }
-    addLimitCheck(route, limiter, allowList);
   });
   const { store } = options;
   await app.register(rateLimit, {

@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
-// Sign-in and sign-out are real form posts: they work in a browser that runs no script at all.
+// Sign-in, sign-out and the form kit's forms are real form posts (docs/decisions/0079): they work
+// in a browser that runs no script at all.
 
 const PASSWORD = "NoScript#Chalk42";
 
@@ -79,5 +80,21 @@ test.describe("without JavaScript", () => {
     }
     await page.goto("/");
     await expect(page.getByRole("link", { name: "My Account" })).toBeVisible();
+  });
+
+  test("the Contact Us form shows its messages and sends", async ({ page }) => {
+    await page.goto("/contact");
+    await page.getByRole("button", { name: "SUBMIT" }).click();
+    await expect(page.getByText("All fields are required.")).toBeVisible();
+    await expect(page.getByText("Name is required.")).toBeVisible();
+    await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+
+    await page.getByLabel("Name").fill("Nora Noscript");
+    await page.getByLabel("Subject").fill("Sent without scripts");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Mobile").fill("5551234567");
+    await page.getByRole("button", { name: "SUBMIT" }).click();
+    await expect(page.getByText("Contact information submitted successfully.")).toBeVisible();
+    await expect(page.getByLabel("Name")).toHaveValue("");
   });
 });

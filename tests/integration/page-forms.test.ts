@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES } from "../../core/accounts/schema.ts";
 import { hashPassword } from "../../core/auth/password.ts";
-import { SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
+import { CONTACT_MESSAGES, SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { multipartBody } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
-// Sign-in and sign-out as forms posted without JavaScript, and the CSRF plugin's `_csrf` field.
+// Sign-in, sign-out and the form kit's forms (docs/decisions/0079) posted without JavaScript, and
+// the CSRF plugin's `_csrf` field.
 
 const PASSWORD = "Form#Post42";
 
@@ -173,6 +174,85 @@ describe("the login page's form, posted without JavaScript", () => {
   });
 });
 
+const CONTACT = {
+  name: "Dana Teacher",
+  category: "deal-issue",
+  subject: "A form without scripts",
+  email: "dana-form@example.org",
+  mobile: "555 123 4567",
+  website: "",
+  message: "Sent by a browser with JavaScript off.",
+};
+
+describe("the Contact Us form, posted without JavaScript", () => {
+  it("posts to the page with the token, and the page is never cached for others", async () => {
+    const browser = new FormBrowser(t.app);
+    const page = await browser.open("/contact");
+    expect(forms(page.body)).toContainEqual({
+      method: "post",
+      action: "/contact",
+      hidden: false,
+      csrf: browser.xsrf,
+    });
+    expect(page.headers["cache-control"]).toBe("private, no-store");
+  });
+
+  it("stores the message and shows the spec's message, like POST /api/contact_us", async () => {
+    const browser = new FormBrowser(t.app);
+    await browser.open("/contact");
+    const response = await browser.postForm("/contact", { _csrf: browser.xsrf, ...CONTACT });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(CONTACT_MESSAGES.success);
+    const stored = await t.deps.db
+      .selectFrom("contact_messages")
+      .select(["name", "mobile", "user_id"])
+      .where("email", "=", CONTACT.email)
+      .execute();
+    expect(stored).toEqual([{ name: CONTACT.name, mobile: "5551234567", user_id: null }]);
+  });
+
+  it("answers a bad form with 422, its field messages and the values, and stores nothing", async () => {
+    const browser = new FormBrowser(t.app);
+    await browser.open("/contact");
+    const email = "not-an-address";
+    const response = await browser.postForm("/contact", {
+      _csrf: browser.xsrf,
+      ...CONTACT,
+      name: "",
+      email,
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.body).toContain(CONTACT_MESSAGES.required);
+    expect(response.body).toContain("Name is required.");
+    expect(response.body).toMatch(/id="contact-name"[^>]*aria-invalid="true"/);
+    expect(response.body).toContain(`value="${email}"`);
+    const stored = await t.deps.db
+      .selectFrom("contact_messages")
+      .select("id")
+      .where("email", "=", email)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+
+  it("never answers 500 for odd bodies", async () => {
+    const browser = new FormBrowser(t.app);
+    await browser.open("/contact");
+    const response = await browser.postForm("/contact", {
+      _csrf: browser.xsrf,
+      ...CONTACT,
+      category: "no-such-category",
+      subject: "\u0000",
+    });
+    expect(response.statusCode).toBe(422);
+  });
+
+  it("refuses a post without the token", async () => {
+    const browser = new FormBrowser(t.app);
+    await browser.open("/contact");
+    expect((await browser.postForm("/contact", CONTACT)).statusCode).toBe(403);
+  });
+});
+
 describe("the Logout form", () => {
   async function signedIn() {
     const browser = new FormBrowser(t.app);
@@ -321,6 +401,39 @@ describe("with rate limits on", () => {
     expect(apiRefused.statusCode).toBe(429);
     expect(Number(apiRefused.headers["retry-after"])).toBeGreaterThan(0);
     expect((await form(11)).statusCode).toBe(429);
+  });
+
+  it("shares RATE_LIMITS.contact between the Contact Us form and POST /api/contact_us", async () => {
+    const remoteAddress = "198.51.100.78";
+    const browser = new FormBrowser(limited.app);
+    await browser.request({ method: "GET", url: "/contact", remoteAddress });
+    const form = () =>
+      browser.request({
+        method: "POST",
+        url: "/contact",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ _csrf: browser.xsrf, ...CONTACT }).toString(),
+        xsrf: false,
+        remoteAddress,
+      });
+    const api = () =>
+      limited.app.inject({
+        method: "POST",
+        url: "/api/contact_us",
+        payload: CONTACT,
+        remoteAddress,
+      });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      statuses.push((await (attempt % 2 ? api() : form())).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    expect((await form()).statusCode).toBe(429);
+    expect((await api()).statusCode).toBe(429);
+    // Viewing the page is not counted.
+    expect(
+      (await browser.request({ method: "GET", url: "/contact", remoteAddress })).statusCode,
+    ).toBe(200);
   });
 
   it("refuses an account locked by failed sign-ins on the form, with the lock's message", async () => {

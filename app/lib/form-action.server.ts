@@ -1,0 +1,97 @@
+import { data } from "react-router";
+import type { z } from "zod";
+import { XSRF_FIELD } from "../../core/constants.ts";
+import {
+  DomainError,
+  TooManyAttemptsError,
+  ValidationError,
+  type DomainErrorKind,
+} from "../../core/errors.ts";
+import { issuesToFieldErrors } from "../../core/validation.ts";
+import type { FormOutcome } from "./api-form.ts";
+
+/**
+ * The page door of a kit form (docs/decisions/0079): the form posted to its route, before
+ * hydration or without JavaScript, checked with the same zod schema and run by the same service
+ * as its JSON call, answered with the `{ errors, message }` the kit shows.
+ */
+
+/** What each kind of domain error answers to a posted form; never a 500 for the visitor's input. */
+const FORM_STATUS_OF: Record<DomainErrorKind, number> = {
+  validation: 422,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  rejected: 400,
+  unavailable: 503,
+  upstream: 502,
+  too_many: 429,
+};
+
+/** Fields never written back into the page (a password stays with the visitor who typed it). */
+const SECRET_FIELD = /password/i;
+
+export interface FormActionOptions {
+  /** The headline of a failed check, as the JSON call's `failure.validationMessage` words it. */
+  validationMessage?: (errors: Record<string, string>) => string;
+  /** Where a success sends the visitor, after the kit's redirect delay. */
+  next?: string;
+}
+
+/** The posted text fields, without the XSRF token the CSRF plugin has already checked. */
+export async function postedValues(request: Request): Promise<Record<string, string>> {
+  const posted = await request.formData();
+  const values: Record<string, string> = {};
+  for (const [name, value] of posted) {
+    if (name !== XSRF_FIELD && typeof value === "string") values[name] = value;
+  }
+  return values;
+}
+
+function shown(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !SECRET_FIELD.test(name)));
+}
+
+/**
+ * Parses the posted form with `schema` and runs `act` with the parsed input; `act` gives the
+ * success message. A failed check or a domain error answers the form with its field messages and
+ * message, and a 4xx status; anything else is a fault of the server and is thrown.
+ */
+export async function formAction<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  act: (input: z.output<S>) => Promise<string>,
+  options: FormActionOptions = {},
+) {
+  const values = await postedValues(request);
+  const failed = (errors: Record<string, string>, message: string | null) =>
+    ({ ok: false, values: shown(values), errors, message }) satisfies FormOutcome;
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    const errors = issuesToFieldErrors(parsed.error.issues);
+    return data(failed(errors, options.validationMessage?.(errors) ?? null), 422);
+  }
+  try {
+    const message = await act(parsed.data);
+    return data({
+      ok: true,
+      values: {},
+      errors: {},
+      message,
+      ...(options.next ? { next: options.next } : {}),
+    } satisfies FormOutcome);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const errors = error instanceof ValidationError ? error.errors : {};
+    const message =
+      error instanceof ValidationError && options.validationMessage
+        ? options.validationMessage(errors)
+        : error.message;
+    const headers: Record<string, string> =
+      error instanceof TooManyAttemptsError
+        ? { "Retry-After": String(error.retryAfterSeconds) }
+        : {};
+    return data(failed(errors, message), { status: FORM_STATUS_OF[error.kind], headers });
+  }
+}
