@@ -55,6 +55,9 @@ const FILE_CACHE_CONTROL = "public, max-age=3600";
 const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit][] = [
   ["/login", RATE_LIMITS.signin],
   ["/contact", RATE_LIMITS.contact],
+  ["/register", RATE_LIMITS.signup],
+  ["/forgotpassword", RATE_LIMITS.forgotPassword],
+  ["/reset-password/[^/?]+", RATE_LIMITS.resetPassword],
 ];
 
 function pageFormLimits(): RouteRateLimit[] {

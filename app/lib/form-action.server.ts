@@ -35,6 +35,8 @@ const SECRET_FIELD = /password/i;
 export interface FormActionOptions {
   /** The headline of a failed check, as the JSON call's `failure.validationMessage` words it. */
   validationMessage?: (errors: Record<string, string>) => string;
+  /** The message of a domain error, where the page words it differently from the service. */
+  failureMessage?: (error: DomainError) => string;
   /** Where a success sends the visitor, after the kit's redirect delay. */
   next?: string;
 }
@@ -62,9 +64,12 @@ export async function formAction<S extends z.ZodType>(
   request: Request,
   schema: S,
   act: (input: z.output<S>) => Promise<string>,
-  options: FormActionOptions = {},
+  options: FormActionOptions & {
+    /** Values the page adds to the posted ones (a token from the address). */
+    also?: Record<string, string>;
+  } = {},
 ) {
-  const values = await postedValues(request);
+  const values = { ...(await postedValues(request)), ...options.also };
   const failed = (errors: Record<string, string>, message: string | null) =>
     ({ ok: false, values: shown(values), errors, message }) satisfies FormOutcome;
   const parsed = schema.safeParse(values);
@@ -87,7 +92,7 @@ export async function formAction<S extends z.ZodType>(
     const message =
       error instanceof ValidationError && options.validationMessage
         ? options.validationMessage(errors)
-        : error.message;
+        : (options.failureMessage?.(error) ?? error.message);
     const headers: Record<string, string> =
       error instanceof TooManyAttemptsError
         ? { "Retry-After": String(error.retryAfterSeconds) }

@@ -1,13 +1,14 @@
-import { Link, redirect, useLoaderData, useNavigate } from "react-router";
+import { Link, redirect, useActionData, useLoaderData, useNavigate } from "react-router";
 import { requestContext } from "#app-context";
 import { RegisterFormSchema } from "../../core/accounts/schema.ts";
-import { returnPathOf, withReturnPath } from "../../core/auth/return-path.ts";
+import { returnPathOf, safeReturnPath, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard, NewPasswordFields } from "../components/AuthCard.tsx";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
 import { useApiForm } from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/register";
 
@@ -16,7 +17,27 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Where to go after signing in (record 0035): a path on this site, else /.
   const next = returnPathOf(new URL(request.url));
   if (user) throw redirect(next);
-  return { next };
+  return { next, csrfToken: context.get(requestContext).csrfToken() };
+}
+
+/** The page carries this visitor's XSRF token: never a shared cache's copy. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+const REGISTERED = "Registered Successfully !";
+
+/** The form posted to the page: the same check and service as `POST /api/signup`. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services } = context.get(requestContext);
+  const next = safeReturnPath(new URL(request.url).searchParams.get("next"));
+  return formAction(
+    request,
+    RegisterFormSchema,
+    async ({ name, email, password }) => {
+      await services.accounts.signup({ name, email, password });
+      return REGISTERED;
+    },
+    { next: withReturnPath("/verify", next) },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -29,14 +50,15 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const EMPTY = { name: "", email: "", password: "", confirm_password: "" };
 
 export default function Register() {
-  const { next } = useLoaderData<typeof loader>();
+  const { next, csrfToken } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
   const navigate = useNavigate();
   // The spec's register error is message.email; the kit reads field messages in that shape too.
   const form = useApiForm(
     RegisterFormSchema,
     ({ name, email, password }) => apiCall("/signup", { name, email, password }),
     (_result, form) => {
-      form.show({ text: "Registered Successfully !", tone: "success" }, { keep: true });
+      form.show({ text: REGISTERED, tone: "success" }, { keep: true });
       const { email } = form.values;
       // The spec's /verify: a new account is not signed in; its "log in" link keeps `next`, so
       // signing in from there still returns the visitor (docs/decisions/0013).
@@ -45,13 +67,19 @@ export default function Register() {
         DELAYS_MS.redirect,
       );
     },
-    { initial: EMPTY },
+    { initial: EMPTY, posted },
   );
 
   return (
     <AuthCard title="Register">
       <FormAlert message={form.message} />
-      <form ref={form.ref} className="form" onSubmit={form.submit} noValidate aria-label="Register">
+      <KitForm
+        form={form}
+        csrfToken={csrfToken}
+        posted={posted}
+        action={withReturnPath("/register", next)}
+        aria-label="Register"
+      >
         <Field {...form.bind("name")} label="Name" autoComplete="name" />
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <NewPasswordFields
@@ -59,8 +87,8 @@ export default function Register() {
           password={form.bind("password")}
           confirmation={form.bind("confirm_password")}
         />
-        <SubmitButton busy={form.busy || form.done}>Register</SubmitButton>
-      </form>
+        <SubmitButton busy={form.busy || form.done || Boolean(posted?.ok)}>Register</SubmitButton>
+      </KitForm>
       <SocialSignIn intent="login" next={next} />
       <p className="auth-switch">
         Already have an account? <Link to={withReturnPath("/login", next)}>Login</Link>

@@ -80,7 +80,7 @@ export const authApi: ApiModule = (app, services) => {
     summary: "Mail a new confirmation link (same answer for any address)",
     body: ResendConfirmationSchema,
     response: MessageResponse,
-    rateLimit: RATE_LIMITS.forgotPassword,
+    rateLimit: RATE_LIMITS.resendConfirmation,
     handler: async ({ input }) => ({
       status: "true",
       ...(await accounts.resendConfirmation(input)),
@@ -145,7 +145,7 @@ export const authApi: ApiModule = (app, services) => {
     summary: "Choose a new password with a mailed reset link; ends every session",
     body: ResetPasswordSchema,
     response: MessageResponse,
-    rateLimit: RATE_LIMITS.forgotPassword,
+    rateLimit: RATE_LIMITS.resetPassword,
     handler: async ({ input, reply }) => {
       const { message } = await accounts.resetPassword(input);
       reply.clearSessionCookie();

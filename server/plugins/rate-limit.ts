@@ -62,8 +62,11 @@ export const RATE_LIMITS = {
   signin: { max: 10, timeWindow: "15 minutes", group: "signin" },
   /** The old password of a change is checked like a sign-in, on a count of its own. */
   changePassword: { max: 10, timeWindow: "15 minutes" },
-  signup: { max: 5, timeWindow: "1 hour" },
-  forgotPassword: { max: 5, timeWindow: "1 hour" },
+  /** Each of these is shared by its JSON call and its page's form (docs/decisions/0079). */
+  signup: { max: 5, timeWindow: "1 hour", group: "signup" },
+  forgotPassword: { max: 5, timeWindow: "1 hour", group: "forgot-password" },
+  resetPassword: { max: 5, timeWindow: "1 hour", group: "reset-password" },
+  resendConfirmation: { max: 5, timeWindow: "1 hour" },
   /** `POST /api/contact_us` and the Contact Us form posted to its page: one count per address. */
   contact: { max: 5, timeWindow: "1 hour", group: "contact" },
   posting: { max: 10, timeWindow: "1 hour" },

@@ -97,4 +97,22 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText("Contact information submitted successfully.")).toBeVisible();
     await expect(page.getByLabel("Name")).toHaveValue("");
   });
+
+  test("Register and Forgot password show their messages and send", async ({ page }) => {
+    await page.goto("/register");
+    await page.getByLabel("Name").fill("Nora Again");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page.getByText("Password is required !").first()).toBeVisible();
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+
+    await page.goto("/forgotpassword");
+    await page.getByLabel("Email").fill(`nobody-${Date.now()}@example.com`);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByText("Email Id not found.")).toBeVisible();
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByText("Password sent successfully to this email Id.")).toBeVisible();
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+  });
 });

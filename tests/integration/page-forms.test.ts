@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES } from "../../core/accounts/schema.ts";
+import type { MailMessage } from "../../core/mail/mailer.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { CONTACT_MESSAGES, SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { waitForJobs } from "../helpers/jobs.ts";
 import { multipartBody } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
@@ -14,9 +16,15 @@ const PASSWORD = "Form#Post42";
 
 let t: TestApp;
 let email: string;
+const mails: MailMessage[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ pages: true, seed: "none" });
+  t = await createTestApp({
+    pages: true,
+    seed: "none",
+    jobs: true,
+    mailer: { send: async (message) => void mails.push(message) },
+  });
   const id = await createTestUser(t.deps.db, { name: "Form Poster" });
   const row = await t.deps.db
     .updateTable("users")
@@ -253,6 +261,133 @@ describe("the Contact Us form, posted without JavaScript", () => {
   });
 });
 
+describe("the account forms, posted without JavaScript", () => {
+  const NEW_PASSWORD = "Fresh#Chalk88";
+
+  it("Register signs up, says so and goes to /verify after 3 s, keeping the return path", async () => {
+    const browser = new FormBrowser(t.app);
+    const page = await browser.open("/register?next=/contact");
+    expect(forms(page.body)).toContainEqual({
+      method: "post",
+      action: "/register?next=%2Fcontact",
+      hidden: false,
+      csrf: browser.xsrf,
+    });
+    expect(page.headers["cache-control"]).toBe("private, no-store");
+    const address = `form-register-${Date.now()}@example.com`;
+    const response = await browser.postForm("/register?next=%2Fcontact", {
+      _csrf: browser.xsrf,
+      name: "Rita Register",
+      email: address,
+      password: NEW_PASSWORD,
+      confirm_password: NEW_PASSWORD,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(ACCOUNT_MESSAGES.registered);
+    expect(response.body).toContain('content="3;url=/verify?next=%2Fcontact"');
+    const user = await t.deps.db
+      .selectFrom("users")
+      .select("name")
+      .where("email", "=", address)
+      .executeTakeFirst();
+    expect(user).toEqual({ name: "Rita Register" });
+  });
+
+  it("Register answers a bad form with 422 and its field messages, never the password", async () => {
+    const browser = new FormBrowser(t.app);
+    await browser.open("/register");
+    const address = `form-mismatch-${Date.now()}@example.com`;
+    const mismatch = await browser.postForm("/register", {
+      _csrf: browser.xsrf,
+      name: "Rita Register",
+      email: address,
+      password: NEW_PASSWORD,
+      confirm_password: "Other#Chalk88",
+    });
+    expect(mismatch.statusCode).toBe(422);
+    expect(mismatch.body).toContain(ACCOUNT_MESSAGES.confirmMismatch);
+    expect(mismatch.body).toContain(`value="${address}"`);
+    expect(mismatch.body).not.toContain(NEW_PASSWORD);
+    const taken = await browser.postForm("/register", {
+      _csrf: browser.xsrf,
+      name: "Rita Again",
+      email,
+      password: NEW_PASSWORD,
+      confirm_password: NEW_PASSWORD,
+    });
+    expect(taken.statusCode).toBe(422);
+    expect(taken.body).toMatch(/id="email"[^>]*aria-invalid="true"/);
+    const users = await t.deps.db
+      .selectFrom("users")
+      .select("id")
+      .where("email", "in", [address])
+      .execute();
+    expect(users).toEqual([]);
+  });
+
+  it("Forgot password mails the link, or says the spec's 'Email Id not found.'", async () => {
+    const browser = new FormBrowser(t.app);
+    await browser.open("/forgotpassword");
+    const unknown = await browser.postForm("/forgotpassword", {
+      _csrf: browser.xsrf,
+      email: `nobody-${Date.now()}@example.com`,
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toContain(ACCOUNT_MESSAGES.forgotNotFoundShown);
+    const empty = await browser.postForm("/forgotpassword", { _csrf: browser.xsrf, email: "" });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.body).toContain("Email is required !");
+
+    const sent = await browser.postForm("/forgotpassword", { _csrf: browser.xsrf, email });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.body).toContain(ACCOUNT_MESSAGES.forgotSent);
+    expect(sent.body).toContain('content="3;url=/"');
+  });
+
+  it("Choose a new password resets it with the link's token and goes to /login", async () => {
+    await waitForJobs(t.jobs);
+    const before = mails.length;
+    await t.services.accounts.forgotPassword({ email });
+    await waitForJobs(t.jobs);
+    // The newest link: asking again makes the links sent before unusable.
+    const mail = mails
+      .slice(before)
+      .findLast((m) => m.to === email && /reset-password/.test(m.text));
+    const token = /\/reset-password\/([^\s"<>]+)/.exec(mail!.text)![1]!;
+    const browser = new FormBrowser(t.app);
+    const path = `/reset-password/${token}`;
+    await browser.open(path);
+    const mismatch = await browser.postForm(path, {
+      _csrf: browser.xsrf,
+      password: NEW_PASSWORD,
+      password_confirmation: "Other#Chalk88",
+    });
+    expect(mismatch.statusCode).toBe(422);
+    expect(mismatch.body).toContain(ACCOUNT_MESSAGES.confirmMismatch);
+
+    const reset = await browser.postForm(path, {
+      _csrf: browser.xsrf,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.body).toContain(ACCOUNT_MESSAGES.resetDone);
+    expect(reset.body).toContain('content="3;url=/login"');
+    const signin = await t.app.inject({
+      method: "POST",
+      url: "/api/signin",
+      payload: { email, password: NEW_PASSWORD },
+    });
+    expect(signin.statusCode).toBe(200);
+    // The other tests sign in with the first password.
+    await t.deps.db
+      .updateTable("users")
+      .set({ password_hash: await hashPassword(PASSWORD) })
+      .where("email", "=", email)
+      .execute();
+  });
+});
+
 describe("the Logout form", () => {
   async function signedIn() {
     const browser = new FormBrowser(t.app);
@@ -434,6 +569,44 @@ describe("with rate limits on", () => {
     expect(
       (await browser.request({ method: "GET", url: "/contact", remoteAddress })).statusCode,
     ).toBe(200);
+  });
+
+  it("shares RATE_LIMITS.signup between the Register form and POST /api/signup", async () => {
+    const remoteAddress = "198.51.100.79";
+    const browser = new FormBrowser(limited.app);
+    await browser.request({ method: "GET", url: "/register", remoteAddress });
+    const fields = (attempt: number) => ({
+      name: "Rita Register",
+      email: `limited-${attempt}-${Date.now()}@example.com`,
+      password: "Fresh#Chalk88",
+    });
+    const form = (attempt: number) =>
+      browser.request({
+        method: "POST",
+        url: "/register",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({
+          _csrf: browser.xsrf,
+          ...fields(attempt),
+          confirm_password: "Fresh#Chalk88",
+        }).toString(),
+        xsrf: false,
+        remoteAddress,
+      });
+    const api = (attempt: number) =>
+      limited.app.inject({
+        method: "POST",
+        url: "/api/signup",
+        payload: fields(attempt),
+        remoteAddress,
+      });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      statuses.push((await (attempt % 2 ? api(attempt) : form(attempt))).statusCode);
+    }
+    expect(statuses).toEqual([200, 201, 200, 201, 200]);
+    expect((await form(5)).statusCode).toBe(429);
+    expect((await api(6)).statusCode).toBe(429);
   });
 
   it("refuses an account locked by failed sign-ins on the form, with the lock's message", async () => {
