@@ -58,6 +58,7 @@ const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit][] = [
   ["/register", RATE_LIMITS.signup],
   ["/forgotpassword", RATE_LIMITS.forgotPassword],
   ["/reset-password/[^/?]+", RATE_LIMITS.resetPassword],
+  ["/verify", RATE_LIMITS.resendConfirmation],
 ];
 
 function pageFormLimits(): RouteRateLimit[] {

@@ -1,22 +1,38 @@
-import { Link, useLoaderData, useLocation } from "react-router";
+import { Link, useActionData, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
 import { ResendConfirmationSchema } from "../../core/accounts/schema.ts";
 import { returnPathOf, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user } = context.get(requestContext);
+  const { user, csrfToken } = context.get(requestContext);
+  const confirmed = Boolean(user?.email_verified);
   return {
-    account: user ? { email: user.email, confirmed: user.email_verified } : null,
+    account: user ? { email: user.email, confirmed } : null,
     // Carried from /register?next=… to the "log in" link (record 0035).
     next: returnPathOf(new URL(request.url)),
+    csrfToken: confirmed ? null : csrfToken(),
   };
+}
+
+/** The page carries this visitor's XSRF token: never a shared cache's copy. */
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+/** The form posted to the page: the same check and service as `POST /api/resend_confirmation`. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services } = context.get(requestContext);
+  return formAction(
+    request,
+    ResendConfirmationSchema,
+    async (input) => (await services.accounts.resendConfirmation(input)).message,
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -24,7 +40,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** After sign-up: "check your email", and a way to have the link sent again. */
 export default function Verify() {
-  const { account, next } = useLoaderData<typeof loader>();
+  const { account, next, csrfToken } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
   const location = useLocation();
   const registeredEmail = (location.state as { email?: string } | null)?.email ?? "";
   const form = useApiForm(
@@ -33,6 +50,7 @@ export default function Verify() {
     (result, form) => form.show({ text: messageOf(result.data), tone: "success" }),
     {
       initial: { email: registeredEmail || account?.email || "" },
+      posted,
       // The resend answer stays a little longer than other messages: it asks the reader to act.
       messageMs: DELAYS_MS.feedback * 3,
     },
@@ -66,11 +84,11 @@ export default function Verify() {
       <h2 className="auth-subtitle">Didn&apos;t get the email?</h2>
       <p>Check your spam folder, or have a new link sent.</p>
       <FormAlert message={form.message} />
-      <form
-        ref={form.ref}
-        className="form"
-        onSubmit={form.submit}
-        noValidate
+      <KitForm
+        form={form}
+        csrfToken={csrfToken}
+        posted={posted}
+        action={withReturnPath("/verify", next)}
         aria-label="Send the confirmation link again"
       >
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
@@ -79,7 +97,7 @@ export default function Verify() {
             Resend confirmation email
           </SubmitButton>
         </div>
-      </form>
+      </KitForm>
     </AuthCard>
   );
 }

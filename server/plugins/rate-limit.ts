@@ -66,7 +66,7 @@ export const RATE_LIMITS = {
   signup: { max: 5, timeWindow: "1 hour", group: "signup" },
   forgotPassword: { max: 5, timeWindow: "1 hour", group: "forgot-password" },
   resetPassword: { max: 5, timeWindow: "1 hour", group: "reset-password" },
-  resendConfirmation: { max: 5, timeWindow: "1 hour" },
+  resendConfirmation: { max: 5, timeWindow: "1 hour", group: "resend-confirmation" },
   /** `POST /api/contact_us` and the Contact Us form posted to its page: one count per address. */
   contact: { max: 5, timeWindow: "1 hour", group: "contact" },
   posting: { max: 10, timeWindow: "1 hour" },

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { ACCOUNT_MESSAGES } from "../../core/accounts/schema.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Sign-in, sign-out and the form kit's forms are real form posts (docs/decisions/0079): they work
@@ -114,5 +115,22 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(page.getByText("Password sent successfully to this email Id.")).toBeVisible();
     await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+  });
+
+  test("Register signs up and goes to Check your email, whose form sends the link again", async ({
+    page,
+  }) => {
+    const address = `e2e-noscript-register-${Date.now()}@example.com`;
+    await page.goto("/register");
+    await page.getByLabel("Name").fill("Reggie Noscript");
+    await page.getByLabel("Email").fill(address);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Register" }).click();
+    await expect(page.getByText("Registered Successfully !")).toBeVisible();
+    await page.waitForURL((url) => url.pathname === "/verify", { timeout: 10_000 });
+    await page.getByLabel("Email").fill(address);
+    await page.getByRole("button", { name: "Resend confirmation email" }).click();
+    await expect(page.getByText(ACCOUNT_MESSAGES.confirmationResent)).toBeVisible();
   });
 });

@@ -325,6 +325,23 @@ describe("the account forms, posted without JavaScript", () => {
     expect(users).toEqual([]);
   });
 
+  it("Check your email sends the link again, and checks the address", async () => {
+    const browser = new FormBrowser(t.app);
+    const page = await browser.open("/verify");
+    expect(forms(page.body)).toContainEqual({
+      method: "post",
+      action: "/verify",
+      hidden: false,
+      csrf: browser.xsrf,
+    });
+    const empty = await browser.postForm("/verify", { _csrf: browser.xsrf, email: "" });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.body).toContain("Email is required !");
+    const sent = await browser.postForm("/verify", { _csrf: browser.xsrf, email });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.body).toContain(ACCOUNT_MESSAGES.confirmationResent);
+  });
+
   it("Forgot password mails the link, or says the spec's 'Email Id not found.'", async () => {
     const browser = new FormBrowser(t.app);
     await browser.open("/forgotpassword");
