@@ -74,7 +74,7 @@ export function servicesForPages<T extends object>(
       { status: 503, statusText: "Service Unavailable" },
     );
   };
-  // Every function reachable from the services (services.deals.list, services.accounts.oauth.begin…),
+  // Every function reachable from the services (services.home.recentPage, services.accounts.oauth.begin…),
   // wrapped once on first use.
   const wrappers = new WeakMap<object, unknown>();
   const wrap = (value: unknown, owner: object): unknown => {

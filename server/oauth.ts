@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { OAUTH_PROVIDERS, type OAuthProviderName } from "../core/accounts/schema.ts";
-import type { SocialIntent } from "../core/accounts/service.ts";
+import { OAUTH_PROVIDERS, type OAuthProviderName } from "../core/people/accounts/schema.ts";
+import type { SocialIntent } from "../core/people/accounts/service.ts";
 import { OAuthFailure, type AuthorizationFlow } from "../core/auth/oauth.ts";
 import {
   SUSPENSION_NOTICE_COOKIE,
@@ -71,7 +71,7 @@ function readFlow(request: FastifyRequest): StoredFlow | null {
  * Google and Facebook sign-in for the web: `GET /auth/{provider}?intent=login|delete|link` and the
  * mailed `GET /auth/{provider}/link/{code}` send the browser to the provider;
  * `GET /auth/{provider}/callback` checks state, PKCE and nonce, signs in (creating or linking the
- * account as core/accounts decides) and sends it on.
+ * account as core/people/accounts decides) and sends it on.
  */
 export function registerOAuth(app: FastifyInstance, services: Services) {
   const { accounts } = services;

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ACCOUNT_MESSAGES, ForgotPasswordSchema } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES, ForgotPasswordSchema } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";

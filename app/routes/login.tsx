@@ -1,6 +1,6 @@
 import { Link, data, redirect, useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/people/accounts/schema.ts";
 import {
   SUSPENDED_FALLBACK_MESSAGE,
   SUSPENSION_NOTICE_COOKIE,

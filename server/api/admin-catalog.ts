@@ -11,7 +11,7 @@ import {
   type CatalogKind,
 } from "../../core/catalog/console-schema.ts";
 import { listQueryOf } from "../../core/console/content-fields.ts";
-import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import {
   MovedAndDeletedResponse,
   CatalogListResponse,

@@ -1,4 +1,4 @@
-import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { BlockedDomainBody, SettingsBody, SiteImageBody } from "../../core/settings/schema.ts";
 import {
   ConsoleBlockedDomainResponse,

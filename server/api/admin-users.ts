@@ -6,7 +6,7 @@ import {
   UnsuspendBody,
   UsersQuery,
   VerifiedEducatorBody,
-} from "../../core/users/schema.ts";
+} from "../../core/people/roles/schema.ts";
 import {
   ConsoleUserDeletedResponse,
   ConsoleUserResponse,

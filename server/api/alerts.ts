@@ -5,7 +5,7 @@ import {
   AlertPreviewBody,
   AlertSaveBody,
   DELIVERIES,
-} from "../../core/alerts/schema.ts";
+} from "../../core/member/alerts/schema.ts";
 import { DealCardSchema } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { presentAccount } from "../../core/accounts/presenter.ts";
+import { presentAccount } from "../../core/people/accounts/presenter.ts";
 import {
   ActingUserBody,
   ChangePasswordSchema,
@@ -10,8 +10,8 @@ import {
   SignupSchema,
   SocialSigninSchema,
   VerifySchema,
-} from "../../core/accounts/schema.ts";
-import type { SignInContext } from "../../core/accounts/service.ts";
+} from "../../core/people/accounts/schema.ts";
+import type { SignInContext } from "../../core/people/accounts/service.ts";
 import { safeReturnPath } from "../../core/auth/return-path.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import { SPEC_FAILURES } from "./errors.ts";

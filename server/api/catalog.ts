@@ -1,4 +1,4 @@
-import { PageBody } from "../../core/catalog/schema.ts";
+import { PageBody } from "../../core/list-query.ts";
 import { presentAll, presentCatalogPage } from "../../core/catalog/presenter.ts";
 import {
   CategoriesPageResponse,

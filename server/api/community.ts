@@ -1,6 +1,6 @@
-import { AddCommentSchema } from "../../core/comments/schema.ts";
-import { LikeSchema, MyReactionsSchema } from "../../core/reactions/schema.ts";
-import { presentMyReactions, presentReaction } from "../../core/reactions/presenter.ts";
+import { AddCommentSchema } from "../../core/posts/comments/schema.ts";
+import { LikeSchema, MyReactionsSchema } from "../../core/posts/reactions/schema.ts";
+import { presentMyReactions, presentReaction } from "../../core/posts/reactions/presenter.ts";
 import { RATE_LIMITS, clientAddress } from "../plugins/rate-limit.ts";
 import { CommentAddedResponse, MyReactionsResponse, ReactionResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";

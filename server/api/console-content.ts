@@ -3,24 +3,24 @@ import { AuditQuery } from "../../core/audit/schema.ts";
 import {
   presentCommentsResult,
   presentConsoleCommentsPage,
-} from "../../core/console-comments/presenter.ts";
+} from "../../core/posts/comments/console-presenter.ts";
 import {
   CommentBulkBody,
   CommentDeleteBody,
   CommentListQuery,
-} from "../../core/console-comments/schema.ts";
+} from "../../core/posts/comments/console-schema.ts";
 import {
   presentBulkResult,
   presentConsolePostsPage,
   presentPostUpdated,
-} from "../../core/console-posts/presenter.ts";
+} from "../../core/posts/console-presenter.ts";
 import {
   PostBulkBody,
   PostDeleteBody,
   PostListQuery,
   PostUpdateBody,
-} from "../../core/console-posts/schema.ts";
-import { presentDashboardResponse } from "../../core/dashboard/presenter.ts";
+} from "../../core/posts/console-schema.ts";
+import { presentDashboardResponse } from "../../core/console/dashboard/presenter.ts";
 import {
   AdminAuditResponse,
   AdminCommentsActionResponse,

@@ -6,7 +6,7 @@ import {
   ReviewRequestBody,
   SchoolDomainBody,
   SchoolEmailBody,
-} from "../../core/educators/schema.ts";
+} from "../../core/people/educators/schema.ts";
 import { byAccount } from "../plugins/rate-limit.ts";
 import {
   EducatorConsoleResponse,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MarkExpiredBody, ReopenDealBody } from "../../core/expiry/schema.ts";
+import { MarkExpiredBody, ReopenDealBody } from "../../core/posts/expiry/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";

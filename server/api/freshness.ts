@@ -1,4 +1,4 @@
-import { ConfirmDealBody, CouponFeedbackBody } from "../../core/freshness/schema.ts";
+import { ConfirmDealBody, CouponFeedbackBody } from "../../core/posts/freshness/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import { FreshnessAnswerResponse } from "./freshness-responses.ts";
 import type { ApiModule } from "./route.ts";

@@ -3,7 +3,7 @@ import {
   MarkReadBody,
   NotificationsPage,
   NotificationsPageBody,
-} from "../../core/notifications/schema.ts";
+} from "../../core/member/notifications/schema.ts";
 import {
   EmailPreferencesResponse,
   EmailPreferencesSaveResponse,

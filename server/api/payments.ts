@@ -1,4 +1,4 @@
-import { ActingUserBody } from "../../core/accounts/schema.ts";
+import { ActingUserBody } from "../../core/people/accounts/schema.ts";
 import { presentClientSecret } from "../../core/payments/presenter.ts";
 import { ClientSecretResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { presentMerged, presentPriceHistoryResponse } from "../../core/prices/presenter.ts";
-import { MergeProductBody, PriceHistoryBody } from "../../core/prices/schema.ts";
+import { presentMerged, presentPriceHistoryResponse } from "../../core/posts/prices/presenter.ts";
+import { MergeProductBody, PriceHistoryBody } from "../../core/posts/prices/schema.ts";
 import { PricePoint } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";

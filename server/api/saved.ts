@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { FollowToggleBody, MyFeedBody } from "../../core/following/schema.ts";
+import { FollowToggleBody, MyFeedBody } from "../../core/member/follows/schema.ts";
 import { presentListing } from "../../core/listings/presenter.ts";
-import { SaveDealToggleBody, SavedDealsBody } from "../../core/saved/schema.ts";
+import { SaveDealToggleBody, SavedDealsBody } from "../../core/member/saved/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import { ListingResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
