@@ -13,7 +13,7 @@ import type { Config } from "../config/env.ts";
 import { publicConfig } from "../config/public.ts";
 import { MAX_UPLOAD_BYTES } from "../core/constants.ts";
 import type { Deps } from "../core/deps.ts";
-import { startChangeBroadcast } from "../core/cache/broadcast.ts";
+import { startChangeBroadcast } from "./change-broadcast.ts";
 import { createChangeFeed } from "../core/cache/changes.ts";
 import type { JobQueue } from "../core/jobs/queue.ts";
 import { workSiteJobs } from "../core/jobs/site-jobs.ts";

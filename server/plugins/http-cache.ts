@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { etagOfParts, splitAtNonce } from "../../core/cache/page-cache.ts";
+import { etagOfParts, splitAtNonce } from "./page-cache-store.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {

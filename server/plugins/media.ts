@@ -6,6 +6,7 @@ import type { Deps } from "../../core/deps.ts";
 import { createVariantMaker, type VariantMaker } from "../../core/media/variant-maker.ts";
 import { isMediaPath, type S3MediaStorage } from "../../core/media/storage.ts";
 import { negotiatedVariantTarget } from "../../core/media/variants.ts";
+import { acceptedVariantFormat } from "../accept-header.ts";
 
 const MEDIA_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
@@ -24,7 +25,7 @@ export function negotiateMediaUrl(req: IncomingMessage): string {
   if (!url.startsWith("/media/")) return url;
   const queryAt = url.indexOf("?");
   const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-  const target = negotiatedVariantTarget(pathname, req.headers.accept);
+  const target = negotiatedVariantTarget(pathname, acceptedVariantFormat(req.headers.accept));
   if (!target) return url;
   negotiated.add(req);
   return queryAt === -1 ? target : target + url.slice(queryAt);

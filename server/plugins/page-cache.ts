@@ -3,13 +3,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { themeFromCookieHeader } from "../../app/lib/theme.ts";
 import { SUSPENSION_NOTICE_COOKIE } from "../../core/auth/suspension.ts";
 import { CHANGE_TOPICS, type ChangeFeed } from "../../core/cache/changes.ts";
-import { acceptsToken } from "../../core/accept-header.ts";
-import {
-  PageCache,
-  type HitWork,
-  type PageEncoding,
-  type PageEntry,
-} from "../../core/cache/page-cache.ts";
+import { acceptsToken } from "../accept-header.ts";
+import { PageCache, type HitWork, type PageEncoding, type PageEntry } from "./page-cache-store.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { OAUTH_FLOW_COOKIE } from "../oauth.ts";
 import { isHtmlType } from "./http-cache.ts";
@@ -75,7 +70,7 @@ function keyOf(request: FastifyRequest): string {
  * - A miss streams to the client as React renders it, and a copy goes into the cache as it passes
  *   when the answer is a public 200 HTML page with no Set-Cookie and without the visitor's XSRF
  *   token in it.
- * - Any change in `deps.changes`, of this process or another (core/cache/broadcast.ts), drops it.
+ * - Any change in `deps.changes`, of this process or another (server/change-broadcast.ts), drops it.
  */
 export function registerPageCache(
   app: FastifyInstance,
