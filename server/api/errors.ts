@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError } from "fastify";
+import fp from "fastify-plugin";
 import { z, ZodError } from "zod";
 import {
   DomainError,
@@ -75,46 +76,54 @@ export function failureBodySchema(shape: FailureShape = {}) {
   });
 }
 
-/** The site's JSON error convention (record 0020). A client's mistake is never a 500. */
-export function registerApiErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError | DomainError | ZodError, request, reply) => {
-    if (error instanceof DomainError || error instanceof ZodError) {
-      const domainError =
-        error instanceof ZodError ? new ValidationError(issuesToFieldErrors(error.issues)) : error;
-      if (domainError instanceof TooManyAttemptsError) {
-        reply.header("retry-after", domainError.retryAfterSeconds);
+/**
+ * The site's JSON error convention (record 0020). A client's mistake is never a 500. Registered
+ * inside the /api plugin (fastify-plugin: the handler is that plugin's, not a scope of its own).
+ */
+export const apiErrorsPlugin = fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError | DomainError | ZodError, request, reply) => {
+      if (error instanceof DomainError || error instanceof ZodError) {
+        const domainError =
+          error instanceof ZodError
+            ? new ValidationError(issuesToFieldErrors(error.issues))
+            : error;
+        if (domainError instanceof TooManyAttemptsError) {
+          reply.header("retry-after", domainError.retryAfterSeconds);
+        }
+        return reply
+          .code(HTTP_STATUS_OF[domainError.kind])
+          .send(failureBody(domainError, request.routeOptions.config.failure));
       }
+      if (isClientGone(error, request)) return endForGoneClient(request, reply);
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        const message =
+          status === 413
+            ? "The request is too large."
+            : status === 429
+              ? error.message
+              : error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+                ? "Unsupported content type."
+                : status === 400 && /JSON/i.test(error.message)
+                  ? "Malformed JSON in the request body."
+                  : error.message;
+        return reply.code(status).send({ status: false, message });
+      }
+      if (isDatabaseUnavailable(error)) {
+        // Retry-After is added to every 503 (server/database-faults.ts).
+        request.log.warn({ err: error }, "database unavailable");
+        return reply.code(503).send({ status: false, message: DATABASE_UNAVAILABLE_MESSAGE });
+      }
+      request.log.error({ err: error }, "request failed");
       return reply
-        .code(HTTP_STATUS_OF[domainError.kind])
-        .send(failureBody(domainError, request.routeOptions.config.failure));
-    }
-    if (isClientGone(error, request)) return endForGoneClient(request, reply);
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const message =
-        status === 413
-          ? "The request is too large."
-          : status === 429
-            ? error.message
-            : error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
-              ? "Unsupported content type."
-              : status === 400 && /JSON/i.test(error.message)
-                ? "Malformed JSON in the request body."
-                : error.message;
-      return reply.code(status).send({ status: false, message });
-    }
-    if (isDatabaseUnavailable(error)) {
-      // Retry-After is added to every 503 (server/database-faults.ts).
-      request.log.warn({ err: error }, "database unavailable");
-      return reply.code(503).send({ status: false, message: DATABASE_UNAVAILABLE_MESSAGE });
-    }
-    request.log.error({ err: error }, "request failed");
-    return reply
-      .code(500)
-      .send({ status: false, message: "Something went wrong. Please try again later." });
-  });
+        .code(500)
+        .send({ status: false, message: "Something went wrong. Please try again later." });
+    });
 
-  app.setNotFoundHandler((_request, reply) =>
-    reply.code(404).send({ status: false, message: "No such API call." }),
-  );
-}
+    app.setNotFoundHandler((_request, reply) =>
+      reply.code(404).send({ status: false, message: "No such API call." }),
+    );
+  },
+  { name: "api-errors" },
+);

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import type { Services } from "../../core/services.ts";
-import { registerApiErrorHandling } from "./errors.ts";
+import { apiErrorsPlugin } from "./errors.ts";
 import { healthApi } from "./health.ts";
 import { homeApi } from "./home.ts";
 import { catalogApi } from "./catalog.ts";
@@ -66,16 +66,15 @@ const modules: ApiModule[] = [
   openApiDocs,
 ];
 
-export async function registerApi(app: FastifyInstance, services: Services) {
-  await app.register(
-    async (api) => {
-      registerApiErrorHandling(api);
-      for (const register of modules) register(api, services);
-      // Unknown calls answer JSON here rather than falling through to the pages' catch-all.
-      api.all("/*", async (_request, reply) =>
-        reply.code(404).send({ status: false, message: "No such API call." }),
-      );
-    },
-    { prefix: "/api" },
+/**
+ * The JSON API, registered at the prefix /api: its own error handler answers the site's JSON
+ * convention (server/api/errors.ts), and each group of calls is a plugin inside it.
+ */
+export const apiPlugin: FastifyPluginAsync<{ services: Services }> = async (api, { services }) => {
+  await api.register(apiErrorsPlugin);
+  for (const module of modules) await api.register(module, { services });
+  // Unknown calls answer JSON here rather than falling through to the pages' catch-all.
+  api.all("/*", async (_request, reply) =>
+    reply.code(404).send({ status: false, message: "No such API call." }),
   );
-}
+};

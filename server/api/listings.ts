@@ -5,7 +5,7 @@ import { FilterResponse, ListingResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const listingsApi: ApiModule = (app, services) => {
+export const listingsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/category_page",
