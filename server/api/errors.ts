@@ -120,10 +120,6 @@ export const apiErrorsPlugin = fp(
         .code(500)
         .send({ status: false, message: "Something went wrong. Please try again later." });
     });
-
-    app.setNotFoundHandler((_request, reply) =>
-      reply.code(404).send({ status: false, message: "No such API call." }),
-    );
   },
   { name: "api-errors" },
 );

@@ -73,7 +73,8 @@ const modules: ApiModule[] = [
 export const apiPlugin: FastifyPluginAsync<{ services: Services }> = async (api, { services }) => {
   await api.register(apiErrorsPlugin);
   for (const module of modules) await api.register(module, { services });
-  // Unknown calls answer JSON here rather than falling through to the pages' catch-all.
+  // The one answer to an unknown call (tests/integration/foundation.test.ts). A route, not a
+  // not-found handler: the pages' catch-all route would otherwise take every unknown /api path.
   api.all("/*", async (_request, reply) =>
     reply.code(404).send({ status: false, message: "No such API call." }),
   );
