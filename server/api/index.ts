@@ -3,25 +3,25 @@ import type { Services } from "../../core/services.ts";
 import { apiErrorsPlugin } from "./errors.ts";
 import { healthApi } from "./health.ts";
 import { homeApi } from "./home.ts";
-import { catalogApi } from "./catalog.ts";
+import { storesAndCategoriesApi } from "./stores-and-categories.ts";
 import { listingsApi } from "./listings.ts";
-import { openApiDocs } from "./docs.ts";
+import { openApiDocs } from "./openapi-docs.ts";
 import type { ApiModule } from "./route.ts";
-import { settingsApi } from "./settings.ts";
+import { siteSettingsApi } from "./site-settings.ts";
 import { profilesApi } from "./profiles.ts";
-import { communityApi } from "./community.ts";
+import { likesAndCommentsApi } from "./likes-and-comments.ts";
 import { submissionsApi } from "./submissions.ts";
 import { paymentsApi } from "./payments.ts";
 import { postsApi } from "./posts.ts";
 import { forumsApi } from "./forums.ts";
 import { contactApi } from "./contact.ts";
 import { cmsApi } from "./cms.ts";
-import { authApi } from "./auth.ts";
+import { accountsApi } from "./accounts.ts";
 import { adminUsersApi } from "./admin-users.ts";
 import { adminSettingsApi } from "./admin-settings.ts";
-import { consoleContentApi } from "./console-content.ts";
-import { adminCatalogApi } from "./admin-catalog.ts";
-import { adminContentApi } from "./admin-content.ts";
+import { adminPostsAndCommentsApi } from "./admin-posts-and-comments.ts";
+import { adminStoresAndCategoriesApi } from "./admin-stores-and-categories.ts";
+import { adminCuratedContentApi } from "./admin-curated-content.ts";
 import { adminMessagesApi } from "./admin-messages.ts";
 import { moderationApi } from "./moderation.ts";
 import { notificationsApi } from "./notifications.ts";
@@ -29,13 +29,13 @@ import { freshnessApi } from "./freshness.ts";
 import { educatorsApi } from "./educators.ts";
 import { priceHistoryApi } from "./price-history.ts";
 import { expiryApi } from "./expiry.ts";
-import { savedApi } from "./saved.ts";
+import { savedDealsAndFollowsApi } from "./saved-deals-and-follows.ts";
 import { alertsApi } from "./alerts.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
 const modules: ApiModule[] = [
   healthApi,
-  settingsApi,
+  siteSettingsApi,
   homeApi,
   submissionsApi,
   paymentsApi,
@@ -44,15 +44,15 @@ const modules: ApiModule[] = [
   contactApi,
   cmsApi,
   profilesApi,
-  communityApi,
-  authApi,
-  catalogApi,
+  likesAndCommentsApi,
+  accountsApi,
+  storesAndCategoriesApi,
   listingsApi,
   adminUsersApi,
   adminSettingsApi,
-  consoleContentApi,
-  adminCatalogApi,
-  adminContentApi,
+  adminPostsAndCommentsApi,
+  adminStoresAndCategoriesApi,
+  adminCuratedContentApi,
   adminMessagesApi,
   moderationApi,
   notificationsApi,
@@ -60,7 +60,7 @@ const modules: ApiModule[] = [
   educatorsApi,
   priceHistoryApi,
   expiryApi,
-  savedApi,
+  savedDealsAndFollowsApi,
   alertsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
