@@ -97,7 +97,7 @@ const cardsByIds = new WeakMap<DbOrTx, TtlCache<DealCardRow[]>>();
 
 /**
  * Drops the kept cards: the deals service calls it on each of CARD_CHANGES, from this process or
- * another (core/cache/broadcast.ts).
+ * another (server/change-broadcast.ts).
  */
 export function clearCardsByIds(db: DbOrTx): void {
   cardsByIds.get(db)?.clear();

@@ -18,7 +18,7 @@ export const ExpiryStatusResponse = z.strictObject({
 });
 
 /** "Expired?" marks and reopening of deals. */
-export const expiryApi: ApiModule = (app, services) => {
+export const expiryApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/mark_expired",

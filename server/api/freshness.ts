@@ -5,7 +5,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** Members' word on whether a deal still works (record 0038, "Freshness"). */
-export const freshnessApi: ApiModule = (app, services) => {
+export const freshnessApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/coupon_feedback",

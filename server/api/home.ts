@@ -6,7 +6,7 @@ import { HomeFilterResponse, HomeResponse, RecentPageResponse } from "./response
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const homeApi: ApiModule = (app, services) => {
+export const homeApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/home",

@@ -14,7 +14,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** The signed-in member's in-site notifications and mail choices. */
-export const notificationsApi: ApiModule = (app, services) => {
+export const notificationsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/notifications",

@@ -5,7 +5,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** The subscription payment page's calls (Stripe; 503 when the site has no keys). */
-export const paymentsApi: ApiModule = (app, services) => {
+export const paymentsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/subscriptions_setup_intent",

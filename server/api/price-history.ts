@@ -20,7 +20,7 @@ const MergedResponse = z.strictObject({
 });
 
 /** Price history (record 0040): a product's prices, and moderators' merges of products. */
-export const priceHistoryApi: ApiModule = (app, services) => {
+export const priceHistoryApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/price_history",

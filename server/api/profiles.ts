@@ -18,7 +18,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** My Account, public profiles, follows and profile edits. */
-export const profilesApi: ApiModule = (app, services) => {
+export const profilesApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/user_dashboard",

@@ -16,7 +16,7 @@ import { apiRoute } from "./route.ts";
 const IMAGE_FORM = { fileField: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge };
 
 /** Submit Deals: `GET /submit_deal`, `POST /save_deal`, `POST /save_discussion`. */
-export const submissionsApi: ApiModule = (app, services) => {
+export const submissionsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/submit_deal",

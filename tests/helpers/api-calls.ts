@@ -545,7 +545,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     await w.t.deps.db.insertInto("blocked_domains").values({ domain }).execute();
     return { client: (await freshStaff(w, "admin")).client, body: { domain } };
   },
-  // The console's content calls (server/api/console-content.ts).
+  // The console's content calls (server/api/admin-posts-and-comments.ts).
   "GET /admin/dashboard": async (w) => ({ client: (await moderator(w)).client }),
   "GET /admin/posts": async (w) => ({ client: (await moderator(w)).client }),
   "POST /admin/posts/update": async (w) => ({

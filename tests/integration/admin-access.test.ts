@@ -24,7 +24,7 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "POST /admin/settings/image": "admin",
   "POST /admin/blocked_domains/add": "admin",
   "POST /admin/blocked_domains/remove": "admin",
-  // Dashboard, posts, comments and the audit log (server/api/console-content.ts).
+  // Dashboard, posts, comments and the audit log (server/api/admin-posts-and-comments.ts).
   "GET /admin/dashboard": "moderator",
   "GET /admin/posts": "moderator",
   "POST /admin/posts/update": "moderator",

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import pg from "pg";
-import type { Db } from "../../db/index.ts";
-import { CHANGE_TOPICS, type ChangeFeed, type ChangeTopic } from "./changes.ts";
+import type { Db } from "../db/index.ts";
+import { CHANGE_TOPICS, type ChangeFeed, type ChangeTopic } from "../core/cache/changes.ts";
 
 /**
  * The cross-process half of the change feed (docs/decisions/0025, 0049): every change this

@@ -48,7 +48,7 @@ const done = (message: string) => ({ status: "true", message });
  * their categories, CMS pages (`/api/admin/featured/*`, `/wishlist/*`, `/social/*`, `/forums/*`,
  * `/forum_categories/*`, `/pages/*`). Moderators read, create, edit and order; deletes are admins'.
  */
-export const adminContentApi: ApiModule = (app, services) => {
+export const adminCuratedContentApi: ApiModule = async (app, { services }) => {
   const cms = services.cmsConsole;
   const social = services.socialLinksConsole;
   const forums = services.forumsConsole;

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
-import { orNull } from "../core/not-found.ts";
-import type { Services } from "../core/services.ts";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { orNull } from "../../core/not-found.ts";
+import type { Services } from "../../core/services.ts";
 
 const XML = "application/xml; charset=utf-8";
 const RSS = "application/rss+xml; charset=utf-8";
@@ -20,7 +20,7 @@ function feedSlug(file: string): string | null {
  * feeds of new deals and of each store and category (docs/decisions/0012-discovery-and-public-pages.md).
  * Public and cacheable: the http-cache plugin adds ETag and Cache-Control from cacheSeconds.
  */
-export async function registerFeeds(app: FastifyInstance, services: Services) {
+export const feedRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get("/robots.txt", { config: { cacheSeconds: 3600 } }, async (_request, reply) =>
     reply.type("text/plain; charset=utf-8").send(services.seo.robots()),
   );
@@ -73,4 +73,4 @@ export async function registerFeeds(app: FastifyInstance, services: Services) {
       return reply.type(RSS).send(await services.seo.categoryFeed(category, settings.websiteName));
     },
   );
-}
+};

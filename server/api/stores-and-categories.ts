@@ -12,7 +12,7 @@ import { apiRoute } from "./route.ts";
 /** Public lists change rarely; browsers and CDNs may reuse them this long. */
 const CATALOG_CACHE_SECONDS = 300;
 
-export const catalogApi: ApiModule = (app, services) => {
+export const storesAndCategoriesApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/stores_list",

@@ -28,7 +28,7 @@ const TAG = "Console: stores and categories";
  * create and edit (multipart with an optional `image` file; moderators and admins), delete (admins;
  * `move_to` moves the deals first).
  */
-export const adminCatalogApi: ApiModule = (app, services) => {
+export const adminStoresAndCategoriesApi: ApiModule = async (app, { services }) => {
   const catalog = services.catalogConsole;
   for (const kind of ["store", "category"] as const satisfies CatalogKind[]) {
     const path = kind === "store" ? "/admin/stores" : "/admin/categories";

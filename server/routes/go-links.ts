@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { countsAsView } from "../core/posts/policy.ts";
-import { orNull } from "../core/not-found.ts";
-import type { Services } from "../core/services.ts";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { countsAsView } from "../../core/posts/policy.ts";
+import { orNull } from "../../core/not-found.ts";
+import type { Services } from "../../core/services.ts";
 
 /** Shown for an unknown, held or removed deal, or one without a usable link. */
 const NOT_FOUND_PAGE = `<!doctype html>
@@ -71,7 +71,10 @@ function linkHeaders(reply: FastifyReply) {
  * the deal's link — through its store's affiliate template when it has one. Unknown, held or
  * removed deals, deals with no link and links that are not http(s) answer 404.
  */
-export function registerGoLinks(app: FastifyInstance, services: Services) {
+export const goLinkRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   app.get<{ Params: { uniqueId: string } }>(
     "/go/:uniqueId",
     {
@@ -96,4 +99,4 @@ export function registerGoLinks(app: FastifyInstance, services: Services) {
       return reply.redirect(target, 302);
     },
   );
-}
+};

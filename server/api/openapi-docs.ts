@@ -86,7 +86,7 @@ function openApiDocument() {
   };
 }
 
-export const openApiDocs: ApiModule = (app) => {
+export const openApiDocs: ApiModule = async (app) => {
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get("/docs", async () => (document ??= openApiDocument()));
 };

@@ -3,7 +3,7 @@ import { GeneralSettingsResponse, SocialResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const settingsApi: ApiModule = (app, services) => {
+export const siteSettingsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/general_settings",

@@ -1,12 +1,15 @@
-import type { FastifyInstance } from "fastify";
-import type { Services } from "../core/services.ts";
+import type { FastifyPluginAsync } from "fastify";
+import type { Services } from "../../core/services.ts";
 
 /**
  * `GET /alerts/rss/<token>` (record 0045): a keyword alert's private RSS 2.0 feed. The token is 256
  * random bits, stored hashed; an unknown or revoked one answers 404. Never cached by a shared cache,
  * never indexed, no cookies set.
  */
-export function registerAlertFeeds(app: FastifyInstance, services: Services) {
+export const alertFeedRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   app.get<{ Params: { token: string } }>(
     "/alerts/rss/:token",
     {
@@ -27,4 +30,4 @@ export function registerAlertFeeds(app: FastifyInstance, services: Services) {
       return reply.type("application/rss+xml; charset=utf-8").send(xml);
     },
   );
-}
+};

@@ -1,16 +1,20 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { OAUTH_PROVIDERS, type OAuthProviderName } from "../core/people/accounts/schema.ts";
-import type { SocialIntent } from "../core/people/accounts/service.ts";
-import { OAuthFailure, type AuthorizationFlow } from "../core/auth/oauth.ts";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { OAUTH_PROVIDERS, type OAuthProviderName } from "../../core/people/accounts/schema.ts";
+import type { SocialIntent } from "../../core/people/accounts/service.ts";
+import { OAuthFailure, type AuthorizationFlow } from "../../core/auth/oauth.ts";
 import {
   SUSPENSION_NOTICE_COOKIE,
   SUSPENSION_NOTICE_SECONDS,
   encodeSuspensionNotice,
-} from "../core/auth/suspension.ts";
-import { DEFAULT_RETURN_PATH, safeReturnPath, withReturnPath } from "../core/auth/return-path.ts";
-import { DomainError, NotFoundError } from "../core/errors.ts";
-import type { Services } from "../core/services.ts";
-import { RATE_LIMITS } from "./plugins/rate-limit.ts";
+} from "../../core/auth/suspension.ts";
+import {
+  DEFAULT_RETURN_PATH,
+  safeReturnPath,
+  withReturnPath,
+} from "../../core/auth/return-path.ts";
+import { DomainError, NotFoundError } from "../../core/errors.ts";
+import type { Services } from "../../core/services.ts";
+import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 
 /** Holds state, PKCE verifier and nonce between the redirect to the provider and its callback. */
 export const OAUTH_FLOW_COOKIE = "oauthFlow";
@@ -71,9 +75,12 @@ function readFlow(request: FastifyRequest): StoredFlow | null {
  * Google and Facebook sign-in for the web: `GET /auth/{provider}?intent=login|delete|link` and the
  * mailed `GET /auth/{provider}/link/{code}` send the browser to the provider;
  * `GET /auth/{provider}/callback` checks state, PKCE and nonce, signs in (creating or linking the
- * account as core/people/accounts decides) and sends it on.
+ * account as core/accounts decides) and sends it on.
  */
-export function registerOAuth(app: FastifyInstance, services: Services) {
+export const oauthRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   const { accounts } = services;
   // Behind HTTPS (PUBLIC_URL https://, where the app trusts the proxy) the cookie is Secure.
   const cookieOptions = (request: FastifyRequest) => ({
@@ -216,4 +223,4 @@ export function registerOAuth(app: FastifyInstance, services: Services) {
       }
     },
   );
-}
+};

@@ -7,7 +7,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** Likes and comments on deals and discussions. */
-export const communityApi: ApiModule = (app, services) => {
+export const likesAndCommentsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/product_like_unlike",

@@ -38,7 +38,7 @@ const TAG = "Console";
  * The console's content calls: the dashboard, every post and comment, the audit log. Moderators
  * may make each of them except the hard deletes, which are the administrators'.
  */
-export const consoleContentApi: ApiModule = (app, services) => {
+export const adminPostsAndCommentsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/admin/dashboard",

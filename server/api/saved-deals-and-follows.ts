@@ -25,7 +25,7 @@ export const FollowToggleResponse = z.strictObject({
 });
 
 /** Saved deals, followed stores and categories, and the personal feed (record 0043). */
-export const savedApi: ApiModule = (app, services) => {
+export const savedDealsAndFollowsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/save_deal_toggle",

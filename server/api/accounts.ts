@@ -36,7 +36,7 @@ function signInContext(request: FastifyRequest): SignInContext {
 }
 
 /** Accounts: the spec's sign-up, sign-in, password and deletion calls, plus logout and resend. */
-export const authApi: ApiModule = (app, services) => {
+export const accountsApi: ApiModule = async (app, { services }) => {
   const accounts = services.accounts;
 
   apiRoute(app, {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { inlineScriptHashes, PageCache, splitAtNonce } from "./page-cache.ts";
+import { inlineScriptHashes, PageCache, splitAtNonce } from "./page-cache-store.ts";
 
 function sha256Source(script: string) {
   return `'sha256-${createHash("sha256").update(script).digest("base64")}'`;
