@@ -15,8 +15,10 @@ const TO_REPOSITORY = refuse(
   "(^|/)repository(\\.ts)?$",
   "Route modules and components reach data through the services in the context.",
 );
+// A repository is imported from its own folder only (`./repository.ts`): not from a parent's, a
+// child's or a sibling's folder, nor through the `#core` alias.
 const TO_OTHER_REPOSITORY = refuse(
-  "^\\.\\./[^/]+/repository(\\.ts)?$",
+  "^((\\.\\.?/)+[^.].*/|(\\.\\./)+|#core/.*/)repository(\\.ts)?$",
   "Another feature's repository is its own: call its service, or move the shared query into a module named for what it is.",
 );
 

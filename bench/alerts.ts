@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only alerts --pg postgres://…`: how long the one matching statement
- * (core/alerts/repository.ts matchDeal) takes to find the alerts a newly published deal matches
+ * (core/member/alerts/repository.ts matchDeal) takes to find the alerts a newly published deal matches
  * among 100,000 varied alerts, on PostgreSQL. Everything lives in a schema of its own, dropped at
  * the end. See docs/decisions/0045-alert-matching.md.
  */
@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { matchDeal } from "../core/alerts/repository.ts";
+import { matchDeal } from "../core/member/alerts/repository.ts";
 import { createDb } from "../db/index.ts";
 import { seedDemoData } from "../db/demo/seed.ts";
 import { createFolderStorage } from "../core/media/storage.ts";

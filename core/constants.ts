@@ -9,7 +9,7 @@ export const PAGE_SIZE = {
 
 export const TRENDING_LIMIT = 12;
 
-/** How far back a coupon's "worked for 12 of 15 people" counts (record 0038, core/freshness). */
+/** How far back a coupon's "worked for 12 of 15 people" counts (record 0038, core/posts/freshness). */
 export const FEEDBACK_WINDOW_DAYS = 30;
 
 /** Trending shows the hottest deals of this many UTC days, today included (decision 0008). */

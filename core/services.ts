@@ -1,39 +1,39 @@
 import type { Deps } from "./deps.ts";
-import { createDealsService } from "./deals/service.ts";
+import { createHomeService } from "./home/service.ts";
 import { createCatalogService } from "./catalog/service.ts";
 import { createListingsService } from "./listings/service.ts";
 import { createSettingsService } from "./settings/service.ts";
-import { createProfilesService } from "./profiles/service.ts";
-import { createReactionsService } from "./reactions/service.ts";
-import { createCommentsService } from "./comments/service.ts";
-import { createSubmissionsService } from "./submissions/service.ts";
+import { createProfilesService } from "./people/profiles/service.ts";
+import { createReactionsService } from "./posts/reactions/service.ts";
+import { createCommentsService } from "./posts/comments/service.ts";
+import { createSubmissionsService } from "./posts/submissions/service.ts";
 import { createPaymentsService } from "./payments/service.ts";
 import { createPostsService } from "./posts/service.ts";
 import { createForumsService } from "./forums/service.ts";
 import { createContactService } from "./contact/service.ts";
 import { createCmsService } from "./cms/service.ts";
-import { createAccountsService } from "./accounts/service.ts";
+import { createAccountsService } from "./people/accounts/service.ts";
 import { createSeoService } from "./seo/service.ts";
 import { createModerationService } from "./moderation/service.ts";
-import { createUsersService } from "./users/service.ts";
-import { createDashboardService } from "./dashboard/service.ts";
-import { createConsolePostsService } from "./console-posts/service.ts";
-import { createConsoleCommentsService } from "./console-comments/service.ts";
+import { createUsersService } from "./people/roles/service.ts";
+import { createDashboardService } from "./console/dashboard/service.ts";
+import { createConsolePostsService } from "./posts/console-service.ts";
+import { createConsoleCommentsService } from "./posts/comments/console-service.ts";
 import { createAuditService } from "./audit/service.ts";
 import { createCatalogConsoleService } from "./catalog/console-service.ts";
 import { createCmsConsoleService } from "./cms/console-service.ts";
 import { createSocialLinksConsoleService } from "./settings/social-links-console.ts";
 import { createForumsConsoleService } from "./forums/console-service.ts";
 import { createContactConsoleService } from "./contact/console-service.ts";
-import { createNotificationsService } from "./notifications/service.ts";
-import { createLinksService } from "./links/service.ts";
-import { createFreshnessService } from "./freshness/service.ts";
-import { createEducatorsService } from "./educators/service.ts";
-import { createPricesService } from "./prices/service.ts";
-import { createExpiryService } from "./expiry/service.ts";
-import { createSavedService } from "./saved/service.ts";
-import { createFollowingService } from "./following/service.ts";
-import { createAlertsService } from "./alerts/service.ts";
+import { createNotificationsService } from "./member/notifications/service.ts";
+import { createLinksService } from "./posts/links/service.ts";
+import { createFreshnessService } from "./posts/freshness/service.ts";
+import { createEducatorsService } from "./people/educators/service.ts";
+import { createPricesService } from "./posts/prices/service.ts";
+import { createExpiryService } from "./posts/expiry/service.ts";
+import { createSavedService } from "./member/saved/service.ts";
+import { createFollowingService } from "./member/follows/service.ts";
+import { createAlertsService } from "./member/alerts/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -43,7 +43,7 @@ export function createServices(deps: Deps) {
   const settings = createSettingsService(deps);
   return {
     settings,
-    deals: createDealsService(deps),
+    home: createHomeService(deps),
     submissions: createSubmissionsService(deps),
     payments: createPaymentsService(deps),
     posts: createPostsService(deps),

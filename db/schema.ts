@@ -442,7 +442,7 @@ export interface CouponFeedbackTable {
 
 /** How many active posts each listing scope holds, kept by triggers (migration 022). */
 export interface PostScopeCountsTable {
-  /** core/deals/deal-scope.ts scopeKey: 'type:d', 'store:12:live', … */
+  /** core/cards/deal-scope.ts scopeKey: 'type:d', 'store:12:live', … */
   scope: string;
   total: number;
 }
@@ -578,7 +578,7 @@ export interface AlertsTable {
   id: Generated<number>;
   user_id: number;
   keywords: Defaulted<string>;
-  /** A tsquery, read as its text; written through SQL (core/alerts/repository.ts). */
+  /** A tsquery, read as its text; written through SQL (core/member/alerts/repository.ts). */
   query: string | null;
   lexemes: Defaulted<string[]>;
   store_ids: Defaulted<number[]>;

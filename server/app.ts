@@ -13,7 +13,7 @@ import type { Config } from "../config/env.ts";
 import { publicConfig } from "../config/public.ts";
 import { MAX_UPLOAD_BYTES } from "../core/constants.ts";
 import type { Deps } from "../core/deps.ts";
-import { startChangeBroadcast } from "../core/cache/broadcast.ts";
+import { startChangeBroadcast } from "./change-broadcast.ts";
 import { createChangeFeed } from "../core/cache/changes.ts";
 import type { JobQueue } from "../core/jobs/queue.ts";
 import { workSiteJobs } from "../core/jobs/site-jobs.ts";
@@ -22,25 +22,25 @@ import { createMailQueue } from "../core/mail/queue.ts";
 import { createMediaStorage } from "../core/media/storage.ts";
 import { createServices, type Services } from "../core/services.ts";
 import type { Db } from "../db/index.ts";
-import { registerApi } from "./api/index.ts";
-import { registerDatabaseFaultHandling, servicesForPages } from "./database-faults.ts";
-import { registerFeeds } from "./feeds.ts";
-import { registerGoLinks } from "./go.ts";
-import { registerAlertFeeds } from "./alerts-rss.ts";
-import { registerOAuth } from "./oauth.ts";
+import { apiPlugin } from "./api/index.ts";
+import { databaseFaultsPlugin, servicesForPages } from "./database-faults.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
-import { registerHttpCache } from "./plugins/http-cache.ts";
-import { negotiateMediaUrl, registerMedia } from "./plugins/media.ts";
-import { answerClientError, canonicalRequest, decoratePublicUrl } from "./public-origin.ts";
+import { httpCachePlugin } from "./plugins/http-cache.ts";
+import { mediaPlugin, negotiateMediaUrl } from "./plugins/media.ts";
 import {
   doNotStorePage,
   onPageCacheHit,
+  pageCachePlugin,
   pageRenderedFor,
-  registerPageCache,
 } from "./plugins/page-cache.ts";
-import { RATE_LIMITS, registerRateLimits, type RouteRateLimit } from "./plugins/rate-limit.ts";
-import { registerSecurityHeaders } from "./plugins/security-headers.ts";
+import { RATE_LIMITS, rateLimitPlugin, type RouteRateLimit } from "./plugins/rate-limit.ts";
+import { securityHeadersPlugin } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
+import { answerClientError, canonicalRequest, publicUrlPlugin } from "./public-origin.ts";
+import { alertFeedRoutes } from "./routes/alert-feeds.ts";
+import { feedRoutes } from "./routes/feeds.ts";
+import { goLinkRoutes } from "./routes/go-links.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 /** The client build's files: hashed assets never change; the others (the icon) may. */
@@ -140,7 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     // as the request's Accept allows (docs/decisions/0064-negotiated-image-formats.md).
     rewriteUrl: canonicalRequest(config.publicUrl, negotiateMediaUrl),
   });
-  decoratePublicUrl(app, config.publicUrl);
+  await app.register(publicUrlPlugin, { publicUrl: config.publicUrl });
 
   const { jobs } = options;
   const deps: Deps = {
@@ -177,18 +177,23 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   });
   const secureCookies = config.publicUrl.startsWith("https://");
 
-  registerDatabaseFaultHandling(app, db);
+  // One plugin style (docs/ARCHITECTURE.md): each part is registered; those whose hooks and
+  // decorations serve every route are wrapped in fastify-plugin, routes stay encapsulated.
+  await app.register(databaseFaultsPlugin, { db });
   await app.register(cookie);
-  await registerSecurityHeaders(app, {
+  await app.register(securityHeadersPlugin, {
     dev,
     https: secureCookies,
     mediaBaseUrl: config.mediaBaseUrl,
   });
-  await registerHttpCache(app);
+  await app.register(httpCachePlugin);
   // Its answers follow the HTTP cache's (what is public) and precede compression (plain bytes).
-  registerPageCache(app, { changes: deps.changes, enabled: config.pageCache && !dev });
+  await app.register(pageCachePlugin, {
+    changes: deps.changes,
+    enabled: config.pageCache && !dev,
+  });
   await app.register(compress, { threshold: 1024, brotliOptions: BROTLI_FOR_RESPONSES });
-  await registerRateLimits(app, {
+  await app.register(rateLimitPlugin, {
     enabled: config.rateLimit,
     // Every process on one PostgreSQL, on any machine, counts in the database (migration 026).
     store: config.databaseUrl ? { kind: "postgres", db } : { kind: "memory" },
@@ -200,13 +205,13 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 40, fieldSize: 200 * 1024, parts: 45 },
   });
 
-  await registerApi(app, services);
-  await registerFeeds(app, services);
-  registerGoLinks(app, services);
-  registerAlertFeeds(app, services);
-  registerOAuth(app, services);
+  await app.register(apiPlugin, { prefix: "/api", services });
+  await app.register(feedRoutes, { services });
+  await app.register(goLinkRoutes, { services });
+  await app.register(alertFeedRoutes, { services });
+  await app.register(oauthRoutes, { services });
 
-  await registerMedia(app, deps);
+  await app.register(mediaPlugin, { prefix: "/media", media: deps.media, log: deps.log });
 
   if (options.pages) {
     const pages = options.pages;

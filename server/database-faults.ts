@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
+import fp from "fastify-plugin";
 import { data } from "react-router";
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -31,31 +32,36 @@ const UNAVAILABLE_PAGE = `<!doctype html>
  * lookup) answers the small page above instead of a 500. The API's own error handler answers JSON
  * (server/api/errors.ts) and loaders get theirs from `servicesForPages`.
  */
-export function registerDatabaseFaultHandling(app: FastifyInstance, db: Db) {
-  app.decorate("database", createDatabaseProbe(db));
+export const databaseFaultsPlugin = fp<{ db: Db }>(
+  async (app, { db }) => {
+    app.decorate("database", createDatabaseProbe(db));
 
-  app.addHook("onSend", async (_request, reply, payload) => {
-    if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) {
-      reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
-    }
-    return payload;
-  });
-
-  app.setErrorHandler((error, request, reply) => {
-    if (isClientGone(error, request)) return endForGoneClient(request, reply);
-    if (!isDatabaseUnavailable(error)) {
-      // A client's mistake outside the API (a page's rate limit throws a plain { statusCode } object)
-      // keeps its status; anything else goes on to Fastify's default handler, as before.
-      const status = (error as { statusCode?: unknown } | null)?.statusCode;
-      if (typeof status === "number" && status >= 400 && status < 500) {
-        return reply.code(status).send(error instanceof Error ? { message: error.message } : error);
+    app.addHook("onSend", async (_request, reply, payload) => {
+      if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) {
+        reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
       }
-      throw error;
-    }
-    request.log.warn({ err: error }, "database unavailable");
-    return reply.code(503).type("text/html; charset=utf-8").send(UNAVAILABLE_PAGE);
-  });
-}
+      return payload;
+    });
+
+    app.setErrorHandler((error, request, reply) => {
+      if (isClientGone(error, request)) return endForGoneClient(request, reply);
+      if (!isDatabaseUnavailable(error)) {
+        // A client's mistake outside the API (a page's rate limit throws a plain { statusCode } object)
+        // keeps its status; anything else goes on to Fastify's default handler, as before.
+        const status = (error as { statusCode?: unknown } | null)?.statusCode;
+        if (typeof status === "number" && status >= 400 && status < 500) {
+          return reply
+            .code(status)
+            .send(error instanceof Error ? { message: error.message } : error);
+        }
+        throw error;
+      }
+      request.log.warn({ err: error }, "database unavailable");
+      return reply.code(503).type("text/html; charset=utf-8").send(UNAVAILABLE_PAGE);
+    });
+  },
+  { name: "database-faults" },
+);
 
 /**
  * The services as loaders and actions receive them: a "database unavailable" error becomes a
@@ -74,7 +80,7 @@ export function servicesForPages<T extends object>(
       { status: 503, statusText: "Service Unavailable" },
     );
   };
-  // Every function reachable from the services (services.deals.list, services.accounts.oauth.begin…),
+  // Every function reachable from the services (services.home.recentPage, services.accounts.oauth.begin…),
   // wrapped once on first use.
   const wrappers = new WeakMap<object, unknown>();
   const wrap = (value: unknown, owner: object): unknown => {

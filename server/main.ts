@@ -9,7 +9,7 @@ import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
 import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { buildApp } from "./app.ts";
 import { runPrimary } from "./cluster.ts";
-import { httpDrain, shutdownSequence } from "./shutdown.ts";
+import { drainPlugin, shutdownSequence } from "./shutdown.ts";
 
 /**
  * Starts the production server: config, lock, database, demo data, listen, graceful shutdown. With
@@ -75,8 +75,9 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   await jobs.start(app.log);
 
   // SIGTERM: stop accepting, answer in flight, close kept-alive connections, then these in order.
+  await app.register(drainPlugin);
   const shutdown = shutdownSequence(app.log, [
-    { name: "HTTP server", close: httpDrain(app) },
+    { name: "HTTP server", close: () => app.drain() },
     { name: "job queue", close: () => jobs.stop() },
     { name: "database", close: () => handle.close() },
     { name: "DATA_DIR lock", close: releaseLock },

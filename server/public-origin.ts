@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 
 declare module "node:http" {
   interface IncomingMessage {
@@ -56,14 +56,17 @@ export function canonicalRequest(publicUrl: string, then: (req: http.IncomingMes
 }
 
 /** `request.publicUrl`: the address of what this request asked for, on PUBLIC_URL's origin. */
-export function decoratePublicUrl(app: FastifyInstance, publicUrl: string) {
-  const origin = new URL(publicUrl).origin;
-  app.decorateRequest("publicUrl", {
-    getter() {
-      return new URL(this.url, origin);
-    },
-  });
-}
+export const publicUrlPlugin = fp<{ publicUrl: string }>(
+  async (app, { publicUrl }) => {
+    const origin = new URL(publicUrl).origin;
+    app.decorateRequest("publicUrl", {
+      getter() {
+        return new URL(this.url, origin);
+      },
+    });
+  },
+  { name: "public-url" },
+);
 
 /**
  * Answers a request Node's parser refused (Fastify's clientErrorHandler): a target or headers over

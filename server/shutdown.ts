@@ -1,5 +1,6 @@
 import net from "node:net";
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
+import fp from "fastify-plugin";
 
 /**
  * Graceful shutdown (docs/decisions/0023). On SIGTERM the server stops accepting connections, and
@@ -25,49 +26,62 @@ export const SHUTDOWN_TIMING = {
   exitDeadlineMs: 10_000,
 };
 
-/**
- * Installs the `Connection: close` hook (before the app is ready) and returns the drain: it stops
- * accepting, lets kept-alive connections finish, then closes the Fastify instance (its onClose hooks).
- */
-export function httpDrain(app: FastifyInstance, timing = SHUTDOWN_TIMING) {
-  let draining = false;
-  app.addHook("onSend", async (_request, reply, payload) => {
-    if (draining) reply.header("connection", "close");
-    return payload;
-  });
-
-  return async function drain(): Promise<void> {
-    draining = true;
-    const server = app.server;
-    const started = Date.now();
-    // Connections the kernel has completed but Node has not accepted yet would be reset when the
-    // listener closes: let the event loop poll (and accept them) once more before closing it.
-    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
-    // net.Server#close stops listening and calls back once every connection has ended. (http's
-    // own close() would also drop idle kept-alive connections at once, racing a client that is
-    // sending on one of them right now: that race is the reset this drain exists to avoid.)
-    const allClosed = new Promise<void>((resolve) => {
-      if (!server.listening) return resolve();
-      net.Server.prototype.close.call(server, () => resolve());
-    });
-    const until = (ms: number) =>
-      Promise.race([
-        allClosed.then(() => true),
-        new Promise<boolean>((resolve) =>
-          setTimeout(() => resolve(false), Math.max(0, ms - (Date.now() - started))).unref(),
-        ),
-      ]);
-
-    if (!(await until(timing.idleGraceMs))) {
-      server.closeIdleConnections();
-      if (!(await until(timing.requestDeadlineMs))) {
-        app.log.warn("shutdown: requests still running at the deadline were cut off");
-        server.closeAllConnections();
-      }
-    }
-    await app.close(); // Fastify's onClose hooks; later requests would answer 503 (return503OnClosing)
-  };
+declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * Stops accepting, lets kept-alive connections finish, then closes the Fastify instance (its
+     * onClose hooks).
+     */
+    drain(): Promise<void>;
+  }
 }
+
+/**
+ * The `Connection: close` hook (registered before the app is ready) and `app.drain()`, which
+ * turns it on (server/main.ts calls it on SIGTERM).
+ */
+export const drainPlugin = fp<{ timing?: typeof SHUTDOWN_TIMING }>(
+  async (app, { timing = SHUTDOWN_TIMING }) => {
+    let draining = false;
+    app.addHook("onSend", async (_request, reply, payload) => {
+      if (draining) reply.header("connection", "close");
+      return payload;
+    });
+
+    app.decorate("drain", async function drain(): Promise<void> {
+      draining = true;
+      const server = app.server;
+      const started = Date.now();
+      // Connections the kernel has completed but Node has not accepted yet would be reset when the
+      // listener closes: let the event loop poll (and accept them) once more before closing it.
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      // net.Server#close stops listening and calls back once every connection has ended. (http's
+      // own close() would also drop idle kept-alive connections at once, racing a client that is
+      // sending on one of them right now: that race is the reset this drain exists to avoid.)
+      const allClosed = new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        net.Server.prototype.close.call(server, () => resolve());
+      });
+      const until = (ms: number) =>
+        Promise.race([
+          allClosed.then(() => true),
+          new Promise<boolean>((resolve) =>
+            setTimeout(() => resolve(false), Math.max(0, ms - (Date.now() - started))).unref(),
+          ),
+        ]);
+
+      if (!(await until(timing.idleGraceMs))) {
+        server.closeIdleConnections();
+        if (!(await until(timing.requestDeadlineMs))) {
+          app.log.warn("shutdown: requests still running at the deadline were cut off");
+          server.closeAllConnections();
+        }
+      }
+      await app.close(); // Fastify's onClose hooks; later requests would answer 503 (return503OnClosing)
+    });
+  },
+  { name: "drain" },
+);
 
 /**
  * Runs the closers one after another (each failure is logged and the next one still runs), then

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { MAX_UPLOAD_BYTES } from "../../core/constants.ts";
-import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { Avatar } from "./Avatar.tsx";
 
 interface AvatarUploadProps {

@@ -1,4 +1,4 @@
-import { ChangePasswordSchema } from "../../core/accounts/schema.ts";
+import { ChangePasswordSchema } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";

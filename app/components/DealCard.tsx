@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { useMatches } from "react-router";
-import type { DealCardView } from "../../core/deals/card-view.ts";
+import type { DealCardView } from "../../core/cards/card-view.ts";
 import { postPath } from "../../core/posts/paths.ts";
 import { useCardLayout } from "../lib/card-layout.ts";
 import { useClientLinks } from "../lib/client-links.ts";

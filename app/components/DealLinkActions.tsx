@@ -1,7 +1,7 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { FiExternalLink, FiInfo } from "react-icons/fi";
 
-/** The honest-link fields of a deal (core/links/presenter.ts). */
+/** The honest-link fields of a deal (core/posts/links/presenter.ts). */
 export interface DealLinkFields {
   go_url: string;
   is_affiliate: boolean;

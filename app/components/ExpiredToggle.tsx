@@ -5,7 +5,7 @@ import {
   expiredFromSearchParams,
   type ListingKind,
 } from "../../core/listings/schema.ts";
-import type { ExpiredChoice } from "../../core/expiry/schema.ts";
+import type { ExpiredChoice } from "../../core/posts/expiry/schema.ts";
 
 /**
  * A listing's URL with expired deals hidden or shown (`?expired=hide|show`): the listing's default

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link, useLoaderData, useLocation, useRevalidator } from "react-router";
-import type { ExpiryStatus } from "../../core/expiry/service.ts";
+import type { ExpiryStatus } from "../../core/posts/expiry/service.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf } from "../lib/api-form.ts";
 import { loginPath } from "../lib/pending-action.ts";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useRevalidator } from "react-router";
 import { DELAYS_MS } from "../../core/constants.ts";
-import { FOLLOW, UN_FOLLOW } from "../../core/profiles/schema.ts";
+import { FOLLOW, UN_FOLLOW } from "../../core/member/follows/schema.ts";
 import { apiCall } from "../lib/api.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 

@@ -4,7 +4,7 @@ import type SlickSlider from "react-slick";
 import type { Settings } from "react-slick";
 import { Link } from "react-router";
 import { FOLLOW_CAROUSEL } from "../../core/constants.ts";
-import type { FollowEntry } from "../../core/profiles/presenter.ts";
+import type { FollowEntry } from "../../core/people/profiles/presenter.ts";
 import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { commonJsDefault } from "../lib/interop.ts";
 import { slidesToShowAt } from "../lib/slick.ts";

@@ -1,7 +1,11 @@
 import { useState } from "react";
 import { Link, useLocation } from "react-router";
 import { FiCheckCircle, FiThumbsDown, FiThumbsUp } from "react-icons/fi";
-import { couponSummary, VERIFIED_BY_TEXT, type Freshness } from "../../core/freshness/presenter.ts";
+import {
+  couponSummary,
+  VERIFIED_BY_TEXT,
+  type Freshness,
+} from "../../core/posts/freshness/presenter.ts";
 import type { PostDetails } from "../../core/posts/service.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf } from "../lib/api-form.ts";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { MAX_UPLOAD_BYTES } from "../../core/constants.ts";
-import { IMAGE_ACCEPT, imageFileError } from "../../core/submissions/schema.ts";
+import { IMAGE_ACCEPT, imageFileError } from "../../core/posts/submissions/schema.ts";
 
 interface ImageInputProps {
   id: string;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useLocation, useNavigation, useSearchParams } from "react-router";
-import { pageFromQuery } from "../../core/catalog/schema.ts";
-import type { DealCard } from "../../core/deals/presenter.ts";
+import { pageFromQuery } from "../../core/list-query.ts";
+import type { DealCard } from "../../core/cards/presenter.ts";
 import type { ListingResponse } from "../../core/listings/presenter.ts";
 import {
   panelFromSearchParams,

@@ -1,6 +1,6 @@
 /**
  * "Lowest price in 90 days" on a deal card and the deal page: precomputed when the product's deals
- * change (core/prices, decision 0040), so showing it costs nothing. Not on an expired deal: its
+ * change (core/posts/prices, decision 0040), so showing it costs nothing. Not on an expired deal: its
  * price is gone.
  */
 export function LowestPriceBadge({

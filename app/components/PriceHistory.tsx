@@ -1,11 +1,11 @@
 import { useId } from "react";
 import type { PostDetails } from "../../core/posts/service.ts";
-import type { PricePoint } from "../../core/prices/presenter.ts";
+import type { PricePoint } from "../../core/posts/prices/presenter.ts";
 import { formatDate, formatPrice } from "../lib/format.ts";
 import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
 
 /**
- * A deal page's price history (record 0040; core/prices): under the price, the badge and what the
+ * A deal page's price history (record 0040; core/posts/prices): under the price, the badge and what the
  * product last cost here; below the deal, a chart of every price posted for the product, drawn on
  * the server as SVG (no script, no chart library), with a table of the same points for screen
  * readers. The poster's list price stays as the spec shows it; these come from real postings.

@@ -1,6 +1,6 @@
 import { EducatorAccountLink, EducatorBadge } from "./EducatorBadge.tsx";
 import { Link } from "react-router";
-import type { ProfilePage } from "../../core/profiles/presenter.ts";
+import type { ProfilePage } from "../../core/people/profiles/presenter.ts";
 import { formatDate } from "../lib/format.ts";
 import { Avatar } from "./Avatar.tsx";
 import { DealGrid } from "./DealCard.tsx";
@@ -20,12 +20,6 @@ interface ProfileViewProps {
   path: string;
   /** My Account only: how many of the owner's notifications are unread. */
   unreadNotifications?: number;
-}
-
-/** ?page=n of a profile's deal cards; anything else is page 1. */
-export function pageNumber(request: Request): number {
-  const page = Number.parseInt(new URL(request.url).searchParams.get("page") ?? "", 10);
-  return Number.isSafeInteger(page) && page > 0 ? page : 1;
 }
 
 type ProfileUser = ProfilePage["user_data"];

@@ -1,10 +1,10 @@
-import type { DealCardView } from "../../core/deals/card-view.ts";
+import type { DealCardView } from "../../core/cards/card-view.ts";
 import { DealGrid } from "./DealCard.tsx";
 import "../styles/related-deals.css";
 
 /**
  * Under a deal: up to 6 live deals of the same store or category, newest hot first
- * (core/deals/related-deals.ts). Nothing at all when there are none (an educator post).
+ * (core/cards/related-deals.ts). Nothing at all when there are none (an educator post).
  */
 export function RelatedDeals({ deals }: { deals: DealCardView[] }) {
   if (deals.length === 0) return null;

@@ -19,7 +19,7 @@ export function SocialSignIn({
   next = "/",
 }: {
   intent?: "login" | "delete";
-  /** Where a sign-in returns to (record 0035); the server checks it again (server/oauth.ts). */
+  /** Where a sign-in returns to (record 0035); the server checks it again (server/routes/oauth.ts). */
   next?: string;
 }) {
   const root = useRouteLoaderData<RootLoaderData>("root");

@@ -1,10 +1,10 @@
 import { DEFAULT_DEAL_TYPE } from "../../core/constants.ts";
-import type { Choice } from "../../core/submissions/presenter.ts";
+import type { Choice } from "../../core/posts/submissions/presenter.ts";
 import {
   SUBMISSION_LIMITS,
   createDealSchema,
   earliestExpiryDate,
-} from "../../core/submissions/schema.ts";
+} from "../../core/posts/submissions/schema.ts";
 import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
 import { Field } from "./Form.tsx";
 import { SubmitPostForm } from "./SubmitPostForm.tsx";

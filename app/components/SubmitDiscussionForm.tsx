@@ -1,5 +1,5 @@
-import type { Choice } from "../../core/submissions/presenter.ts";
-import { DiscussionSchema, SUBMISSION_LIMITS } from "../../core/submissions/schema.ts";
+import type { Choice } from "../../core/posts/submissions/presenter.ts";
+import { DiscussionSchema, SUBMISSION_LIMITS } from "../../core/posts/submissions/schema.ts";
 import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
 import { Field } from "./Form.tsx";
 import { SubmitPostForm } from "./SubmitPostForm.tsx";

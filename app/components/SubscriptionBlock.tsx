@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Subscription } from "../../core/profiles/presenter.ts";
+import type { Subscription } from "../../core/people/profiles/presenter.ts";
 import { formatDate, formatPrice } from "../lib/format.ts";
 
 function SubscriptionCard({ subscription }: { subscription: Subscription }) {

@@ -1,4 +1,4 @@
-import type { WishlistEntry } from "../../core/deals/presenter.ts";
+import type { WishlistEntry } from "../../core/home/presenter.ts";
 
 /** One teacher of the Teachers Wishlist: opens their wish list in a new tab. */
 export function WishlistCard({ entry }: { entry: WishlistEntry }) {

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef, useState, useSyncExternalStore } from "react";
 // The carousel's layout rules come with the page (a few hundred bytes), so that the lazily loaded
 // slider never shows unstyled.
-import type { WishlistEntry } from "../../core/deals/presenter.ts";
+import type { WishlistEntry } from "../../core/home/presenter.ts";
 import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { WishlistCard } from "./WishlistCard.tsx";
 

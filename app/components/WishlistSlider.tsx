@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import SlickSlider, { type Settings } from "react-slick";
 import { WISHLIST_CAROUSEL } from "../../core/constants.ts";
-import type { WishlistEntry } from "../../core/deals/presenter.ts";
+import type { WishlistEntry } from "../../core/home/presenter.ts";
 import { commonJsDefault } from "../lib/interop.ts";
 import { useSlidesToShow } from "../lib/slick.ts";
 import { WishlistCard } from "./WishlistCard.tsx";

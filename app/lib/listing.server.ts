@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { pageFromQuery } from "../../core/catalog/schema.ts";
-import { toCardView } from "../../core/deals/card-view.ts";
+import { pageFromQuery } from "../../core/list-query.ts";
+import { toCardView } from "../../core/cards/card-view.ts";
 import { pageClock } from "../../core/time/page-clock.ts";
 import { presentListing } from "../../core/listings/presenter.ts";
 import {
@@ -42,7 +42,7 @@ export async function loadListing(
     throw redirect(`${moved.pathname}${moved.search}`, 301);
   }
   if (page > listing.lastPage) notFound();
-  // Cards carry only what they show (core/deals/card-view.ts); /api/filter keeps the full ones.
+  // Cards carry only what they show (core/cards/card-view.ts); /api/filter keeps the full ones.
   const cards = { ...listing, items: listing.items.map(toCardView) };
   return {
     key: listingKey(url.searchParams, request.type),

@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunctionArgs } from "react-router";
-import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { pageFromQuery } from "../../core/list-query.ts";
 import type { CategoryDetail, StoreDetail } from "../../core/catalog/presenter.ts";
-import type { DealCardView } from "../../core/deals/card-view.ts";
+import type { DealCardView } from "../../core/cards/card-view.ts";
 import type { ListingResponse } from "../../core/listings/presenter.ts";
 import {
   defaultSort,

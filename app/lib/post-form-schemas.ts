@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AddCommentSchema } from "../../core/comments/schema.ts";
+import { AddCommentSchema } from "../../core/posts/comments/schema.ts";
 import { ReportBody } from "../../core/moderation/schema.ts";
 
 /**

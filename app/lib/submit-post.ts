@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import type { z } from "zod";
 import { DELAYS_MS } from "../../core/constants.ts";
-import type { Choice } from "../../core/submissions/presenter.ts";
+import type { Choice } from "../../core/posts/submissions/presenter.ts";
 import { useApiForm, type ApiAnswer } from "./api-form.ts";
 import { useUpload } from "./upload.ts";
 

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useLoaderData } from "react-router";
 import { z } from "zod";
 import { requestContext } from "#app-context";
-import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";

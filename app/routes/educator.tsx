@@ -1,6 +1,6 @@
 import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { pageFromQuery } from "../../core/list-query.ts";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { ForumTable } from "../components/ForumTable.tsx";
 import { Pager } from "../components/Pager.tsx";

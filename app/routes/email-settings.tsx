@@ -1,7 +1,7 @@
 import { Link, redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { EmailPreferencesSaveBody } from "../../core/notifications/schema.ts";
+import { EmailPreferencesSaveBody } from "../../core/member/notifications/schema.ts";
 import { FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";

@@ -1,8 +1,9 @@
 import { Link, redirect, useLoaderData, useNavigation, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { toCardView } from "../../core/deals/card-view.ts";
-import { feedPageFromQuery } from "../../core/following/schema.ts";
+import { toCardView } from "../../core/cards/card-view.ts";
+import { pageFromQuery } from "../../core/list-query.ts";
+import { FEED_MAX_PAGES } from "../../core/member/follows/schema.ts";
 import { pageClock } from "../../core/time/page-clock.ts";
 import { DealGrid } from "../components/DealCard.tsx";
 import { Pager } from "../components/Pager.tsx";
@@ -17,7 +18,7 @@ import type { Route } from "./+types/feed";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  const page = feedPageFromQuery(new URL(request.url).searchParams.get("page"));
+  const page = pageFromQuery(new URL(request.url).searchParams.get("page"), FEED_MAX_PAGES);
   const feed = await services.following.feedPage(user, page);
   return {
     deals: feed.listing.items.map(toCardView),

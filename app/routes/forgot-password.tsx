@@ -1,6 +1,6 @@
 import { Link, useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { ACCOUNT_MESSAGES, ForgotPasswordSchema } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES, ForgotPasswordSchema } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";

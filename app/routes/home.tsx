@@ -7,8 +7,8 @@ import {
   unshareCards,
   type DealCardView,
   type SharedCards,
-} from "../../core/deals/card-view.ts";
-import type { presentHomeFilter, presentRecentPage } from "../../core/deals/presenter.ts";
+} from "../../core/cards/card-view.ts";
+import type { presentHomeFilter, presentRecentPage } from "../../core/home/presenter.ts";
 import { DealGrid } from "../components/DealCard.tsx";
 import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
 import { apiCall } from "../lib/api.ts";
@@ -40,7 +40,7 @@ interface HomeLists {
 
 /**
  * The lists as the loader sends them (and as Back's snapshots keep them): each distinct card once,
- * in the card view, and the two lists as ids (core/deals/card-view.ts), so that a deal both
+ * in the card view, and the two lists as ids (core/cards/card-view.ts), so that a deal both
  * trending and recent is in the page's hydration data once.
  */
 interface HomeListsData extends SharedCards<"trending" | "recent"> {
@@ -68,7 +68,7 @@ function choiceOf(items: FilterChoice[], id: number | null): FilterChoice | null
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   const [home, stores, categories] = await Promise.all([
-    services.deals.home(),
+    services.home.home(),
     services.catalog.allStores(),
     services.catalog.allCategories(),
   ]);
@@ -77,7 +77,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     categories: new Set(categories.map((c) => c.id)),
   });
   const { trending, recent } = isFiltered(filter)
-    ? await services.deals.homeFilter({
+    ? await services.home.homeFilter({
         store_id: filter.store ?? undefined,
         category_id: filter.category ?? undefined,
         page: 1,
@@ -92,7 +92,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     wishlist: home.wishlist,
     filter,
-    // Cards carry only what they show, each once (core/deals/card-view.ts); the JSON API keeps
+    // Cards carry only what they show, each once (core/cards/card-view.ts); the JSON API keeps
     // full ones.
     lists,
     /** The server's clock, for the cards' time-ago labels (they read the same after hydration). */

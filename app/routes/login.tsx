@@ -1,6 +1,6 @@
 import { Link, data, redirect, useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/people/accounts/schema.ts";
 import {
   SUSPENDED_FALLBACK_MESSAGE,
   SUSPENSION_NOTICE_COOKIE,
@@ -25,7 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const next = returnPathOf(url);
   if (user) throw redirect(next);
   const socialError = url.searchParams.get("social_error");
-  // A suspended account's Google or Facebook sign-in: its reason came in a cookie (server/oauth.ts).
+  // A suspended account's Google or Facebook sign-in: its reason came in a cookie (server/routes/oauth.ts).
   const suspended =
     socialError === "suspended"
       ? (decodeSuspensionNotice(cookieValue(request, SUSPENSION_NOTICE_COOKIE)) ??

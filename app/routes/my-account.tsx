@@ -1,15 +1,19 @@
 import { redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { ProfileView, pageNumber } from "../components/ProfileView.tsx";
+import { ProfileView } from "../components/ProfileView.tsx";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/my-account";
+import { pageFromQuery } from "../../core/list-query.ts";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
   const [profile, unreadNotifications] = await Promise.all([
-    services.profiles.dashboard(user, { user_id: user.id, page: pageNumber(request) }),
+    services.profiles.dashboard(user, {
+      user_id: user.id,
+      page: pageFromQuery(new URL(request.url).searchParams.get("page")),
+    }),
     services.notifications.unreadCount(user),
   ]);
   return { profile, viewerId: user.id, unreadNotifications };

@@ -2,7 +2,6 @@ import { useState } from "react";
 import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { pageNumber } from "../components/ProfileView.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf } from "../lib/api-form.ts";
@@ -10,13 +9,17 @@ import { pageMeta } from "../lib/meta.ts";
 import { timeAgo } from "../lib/time-ago.ts";
 import "../styles/notifications.css";
 import type { Route } from "./+types/notifications";
+import { pageFromQuery } from "../../core/list-query.ts";
 
 /** The signed-in member's notifications; a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
   return {
-    ...(await services.notifications.list(user, pageNumber(request))),
+    ...(await services.notifications.list(
+      user,
+      pageFromQuery(new URL(request.url).searchParams.get("page")),
+    )),
     now: new Date().toISOString(),
   };
 }

@@ -2,12 +2,12 @@ import { useState } from "react";
 import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import type { UserProfile } from "../../core/profiles/presenter.ts";
+import type { UserProfile } from "../../core/people/profiles/presenter.ts";
 import {
   PROFILE_UPDATED,
   ProfileUpdateSchema,
   profileUpdateMessage,
-} from "../../core/profiles/schema.ts";
+} from "../../core/people/profiles/schema.ts";
 import { AvatarUpload } from "../components/AvatarUpload.tsx";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";

@@ -1,10 +1,11 @@
 import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { ProfileView, pageNumber } from "../components/ProfileView.tsx";
+import { ProfileView } from "../components/ProfileView.tsx";
 import { orNull } from "../../core/not-found.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/profile";
+import { pageFromQuery } from "../../core/list-query.ts";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
@@ -14,7 +15,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     (await orNull(
       services.profiles.publicProfile(user, {
         user_id: Number(params.userId),
-        page: pageNumber(request),
+        page: pageFromQuery(new URL(request.url).searchParams.get("page")),
       }),
     )) ?? notFound();
   return { profile, viewerId: user?.id ?? null };

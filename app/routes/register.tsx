@@ -1,6 +1,6 @@
 import { Link, redirect, useActionData, useLoaderData, useNavigate } from "react-router";
 import { requestContext } from "#app-context";
-import { RegisterFormSchema } from "../../core/accounts/schema.ts";
+import { RegisterFormSchema } from "../../core/people/accounts/schema.ts";
 import { returnPathOf, safeReturnPath, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard, NewPasswordFields } from "../components/AuthCard.tsx";

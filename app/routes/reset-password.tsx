@@ -1,6 +1,6 @@
 import { Link, useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { ACCOUNT_MESSAGES, ResetPasswordSchema } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES, ResetPasswordSchema } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard, NewPasswordFields } from "../components/AuthCard.tsx";
 import { FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";

@@ -1,8 +1,8 @@
 import { Link, redirect, useLoaderData, useNavigation } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { pageFromQuery } from "../../core/catalog/schema.ts";
-import { toCardView } from "../../core/deals/card-view.ts";
+import { pageFromQuery } from "../../core/list-query.ts";
+import { toCardView } from "../../core/cards/card-view.ts";
 import { pageClock } from "../../core/time/page-clock.ts";
 import { DealGrid } from "../components/DealCard.tsx";
 import { Pager } from "../components/Pager.tsx";

@@ -1,6 +1,6 @@
 import { useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
-import { pageFromQuery } from "../../core/catalog/schema.ts";
+import { pageFromQuery } from "../../core/list-query.ts";
 import { directoryQuery } from "../../core/listings/directory.ts";
 import { CatalogPage } from "../components/CatalogPage.tsx";
 import { listingCanonical } from "../lib/listing.ts";

@@ -8,7 +8,7 @@ import {
   EDUCATOR_NOTE_MIN,
   ReviewRequestBody,
   SchoolEmailBody,
-} from "../../core/educators/schema.ts";
+} from "../../core/people/educators/schema.ts";
 import { EducatorBadge } from "../components/EducatorBadge.tsx";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";

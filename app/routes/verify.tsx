@@ -1,6 +1,6 @@
 import { Link, useActionData, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
-import { ResendConfirmationSchema } from "../../core/accounts/schema.ts";
+import { ResendConfirmationSchema } from "../../core/people/accounts/schema.ts";
 import { returnPathOf, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard } from "../components/AuthCard.tsx";

@@ -1,7 +1,7 @@
 import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { OwnWishlistBody } from "../../core/educators/schema.ts";
+import { OwnWishlistBody } from "../../core/people/educators/schema.ts";
 import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";

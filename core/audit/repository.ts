@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { idInText } from "../console-query.ts";
+import { idInText } from "../list-query.ts";
 import { containsPattern, startsWithPattern } from "../like-pattern.ts";
 import type { AuditQueryInput } from "./schema.ts";
 

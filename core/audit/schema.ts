@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { consolePage, filterText } from "../console-query.ts";
+import { pageNumber, filterText } from "../list-query.ts";
 
 /**
  * `GET /api/admin/audit` and the /admin/audit page's filters. `actor` is a staff member's id or
@@ -11,7 +11,7 @@ export const AuditQuery = z.object({
   action: filterText(60, "action"),
   item_type: filterText(20, "item_type"),
   item_id: filterText(40, "item_id"),
-  page: consolePage,
+  page: pageNumber,
 });
 
 export type AuditQueryInput = z.output<typeof AuditQuery>;

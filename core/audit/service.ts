@@ -1,6 +1,6 @@
 import { requireRole } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
-import { CONSOLE_PAGE_SIZE } from "../console-query.ts";
+import { CONSOLE_PAGE_SIZE } from "../list-query.ts";
 import { lastPage } from "../constants.ts";
 import type { Deps } from "../deps.ts";
 import { presentAuditEntry, type AuditPage } from "./presenter.ts";

@@ -26,7 +26,7 @@ export function hashToken(token: string): string {
 
 /**
  * A new opaque session token (256 bits); only its hash is stored. Its times are the app's clock
- * (`now`), which also judges how recent the sign-in is (core/accounts/policy.ts).
+ * (`now`), which also judges how recent the sign-in is (core/people/accounts/policy.ts).
  */
 export async function createSession(db: DbOrTx, userId: number, userAgent = "", now = new Date()) {
   const token = randomBytes(32).toString("base64url");

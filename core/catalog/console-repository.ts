@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { keptPostCount } from "../deals/deal-scope.ts";
+import { keptPostCount } from "../cards/deal-scope.ts";
 import type { CatalogKind } from "./console-schema.ts";
 
 const TABLE = { store: "stores", category: "categories" } as const;

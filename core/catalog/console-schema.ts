@@ -8,7 +8,7 @@ import {
   requiredText,
   webAddress,
 } from "../console/content-fields.ts";
-import { affiliateTemplate } from "../links/schema.ts";
+import { affiliateTemplate } from "../posts/links/schema.ts";
 
 /** What the console edits: a store (with its link) or a category. */
 export type CatalogKind = "store" | "category";

@@ -1,6 +1,6 @@
 import type { FeaturedRow, PageRecord, WishlistRow } from "./console-repository.ts";
 import { cmsPagePath } from "./paths.ts";
-import { presentWishlistEntry } from "../deals/presenter.ts";
+import { presentWishlistEntry } from "../home/presenter.ts";
 
 /** A CMS page in the console's list. */
 export function presentPageSummary(row: {

@@ -143,7 +143,7 @@ const WISHLIST_COLUMNS = [
 ] as const;
 
 export function findWishlist(db: DbOrTx) {
-  // The ordered list: entries waiting for review are listed apart (core/educators).
+  // The ordered list: entries waiting for review are listed apart (core/people/educators).
   return db
     .selectFrom("teachers_wishlist")
     .select(WISHLIST_COLUMNS)

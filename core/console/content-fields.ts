@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageFromQuery } from "../catalog/schema.ts";
+import { pageFromQuery } from "../list-query.ts";
 import { ValidationError } from "../errors.ts";
 import { slugify } from "../posts/slug.ts";
 import { text } from "../validation.ts";

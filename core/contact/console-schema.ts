@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageNumber } from "../catalog/schema.ts";
+import { pageNumber } from "../list-query.ts";
 import { flag, recordId } from "../console/content-fields.ts";
 import { CONTACT_CATEGORIES } from "../constants.ts";
 import { text } from "../validation.ts";

@@ -1,7 +1,7 @@
 /** The console's SQL for forums and their categories (the public read is ./repository.ts). */
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { keptPostCount } from "../deals/deal-scope.ts";
+import { keptPostCount } from "../cards/deal-scope.ts";
 
 const FORUM_COLUMNS = ["id", "title", "slug", "detail", "type", "position"] as const;
 const CATEGORY_COLUMNS = ["id", "forum_id", "kind", "title", "position"] as const;

@@ -1,5 +1,5 @@
 import { TtlCache } from "../cache/ttl-cache.ts";
-import { createDealPager } from "../deals/paging.ts";
+import { createDealPager } from "../cards/paging.ts";
 import type { Deps } from "../deps.ts";
 import { presentForum } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -7,7 +7,7 @@ import * as repo from "./repository.ts";
 /**
  * The forum list. A forum's post count is the number of live posts of its type, the posts its
  * VISIT FORUM page lists (/educator for g, /newdeals for d). Counting every deal is a full scan
- * on a large site, so the count is the listings' own cached one (core/deals/paging.ts), which a
+ * on a large site, so the count is the listings' own cached one (core/cards/paging.ts), which a
  * change of posts drops.
  */
 export function createForumsService({ db, changes }: Deps) {

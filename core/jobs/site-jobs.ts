@@ -5,8 +5,8 @@ import {
   linkCheckJob,
   linkCheckSweepJob,
   sweepLinkChecks,
-} from "../freshness/link-check-job.ts";
-import type { LinkCheckSettings } from "../freshness/link-check.ts";
+} from "../posts/freshness/link-check-job.ts";
+import type { LinkCheckSettings } from "../posts/freshness/link-check.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { copyImageLinks, imageLinkCopyJob } from "../media/image-link-job.ts";
 import type { MediaStorage } from "../media/storage.ts";
@@ -14,8 +14,8 @@ import { createMailQueue, deliverMail, sendMailJob } from "../mail/queue.ts";
 import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
 import { vacuumJob, vacuumWhereNoAutovacuum } from "./vacuum.ts";
-import { dealExpiryJob, sweepDealExpiry } from "../expiry/sweep.ts";
-import { mailNotifications, notificationMailJob } from "../notifications/mail-job.ts";
+import { dealExpiryJob, sweepDealExpiry } from "../posts/expiry/sweep.ts";
+import { mailNotifications, notificationMailJob } from "../member/notifications/mail-job.ts";
 import {
   alertDigestJob,
   alertInstantJob,
@@ -23,7 +23,7 @@ import {
   matchDealAlerts,
   sendDailyDigests,
   sendWaitingInstantMails,
-} from "../alerts/jobs.ts";
+} from "../member/alerts/jobs.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
 export const JOB_KINDS = [

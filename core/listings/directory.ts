@@ -11,7 +11,7 @@ import type { DbOrTx } from "../../db/index.ts";
 import { TtlCache } from "../cache/ttl-cache.ts";
 import { findAllCategories, findAllStores } from "../catalog/store-and-category-lookups.ts";
 import { PAGE_SIZE, SEARCH_MAX_LENGTH, lastPage } from "../constants.ts";
-import { countScopes, scopeKey, type DealScope } from "../deals/deal-scope.ts";
+import { countScopes, scopeKey, type DealScope } from "../cards/deal-scope.ts";
 import type { Deps } from "../deps.ts";
 import { SINGLE_LINE } from "../validation.ts";
 

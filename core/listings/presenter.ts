@@ -1,6 +1,6 @@
 import type { CategoryDetail, StoreDetail } from "../catalog/presenter.ts";
-import type { DealCard } from "../deals/presenter.ts";
-import type { DealBounds } from "../deals/deal-filter-query.ts";
+import type { DealCard } from "../cards/presenter.ts";
+import type { DealBounds } from "../cards/deal-filter-query.ts";
 
 /** A post of the educators' forum in the spec's field names (section 3, "Forum post"). */
 export function presentEducatorPost(card: DealCard) {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { matchesFilter, textQuery } from "../deals/deal-filter-query.ts";
-import type { DealFilter, TextMatch } from "../deals/deal-filter-query.ts";
+import { matchesFilter, textQuery } from "../cards/deal-filter-query.ts";
+import type { DealFilter, TextMatch } from "../cards/deal-filter-query.ts";
 
 /** Freshness halves every 30 days (docs/decisions/0010-search-ranking.md). */
 const FRESHNESS_HALF_LIFE_SECONDS = 30 * 24 * 60 * 60;
@@ -64,5 +64,5 @@ export async function findSearchIds(
   return rows.map((row) => row.id);
 }
 
-// Shared with keyword alerts (core/alerts): the typo correction of search words.
-export { findNearestTerms } from "../deals/search-terms.ts";
+// Shared with keyword alerts (core/member/alerts): the typo correction of search words.
+export { findNearestTerms } from "../cards/search-terms.ts";

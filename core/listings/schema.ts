@@ -1,10 +1,14 @@
 import { z } from "zod";
-import { pageNumber } from "../catalog/schema.ts";
+import { pageNumber } from "../list-query.ts";
 import { SEARCH_MAX_LENGTH } from "../constants.ts";
-import { DEAL_SORTS } from "../deals/sorts.ts";
-import { optionalId } from "../deals/schema.ts";
+import { DEAL_SORTS } from "../cards/sorts.ts";
+import { optionalId } from "../list-query.ts";
 import { SINGLE_LINE, isBlank, text } from "../validation.ts";
-import { EXPIRED_CHOICES, EXPIRED_CHOICE_MESSAGE, type ExpiredChoice } from "../expiry/schema.ts";
+import {
+  EXPIRED_CHOICES,
+  EXPIRED_CHOICE_MESSAGE,
+  type ExpiredChoice,
+} from "../posts/expiry/schema.ts";
 
 /** `type` of `POST /api/category_page`: a store, a category, all deals (d), the educators forum (g). */
 export const LISTING_TYPES = ["store", "category", "d", "g"] as const;

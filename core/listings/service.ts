@@ -3,16 +3,16 @@ import type { CategoryDetail, StoreDetail } from "../catalog/presenter.ts";
 import { presentCategoryDetail, presentStoreDetail } from "../catalog/presenter.ts";
 import * as catalogLookups from "../catalog/store-and-category-lookups.ts";
 import { PAGE_SIZE, lastPage } from "../constants.ts";
-import { LIST_CACHE_TTL_MS, createDealPager, dealListCaches, filterKey } from "../deals/paging.ts";
-import { presentDealCard, type DealCard } from "../deals/presenter.ts";
-import { findCardsByIds } from "../deals/deal-card-query.ts";
-import type { DealCardRow } from "../deals/deal-card-query.ts";
+import { LIST_CACHE_TTL_MS, createDealPager, dealListCaches, filterKey } from "../cards/paging.ts";
+import { presentDealCard, type DealCard } from "../cards/presenter.ts";
+import { findCardsByIds } from "../cards/deal-card-query.ts";
+import type { DealCardRow } from "../cards/deal-card-query.ts";
 import {
   NO_BOUNDS,
   type DealBounds,
   type DealFilter,
   type TextMatch,
-} from "../deals/deal-filter-query.ts";
+} from "../cards/deal-filter-query.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { CONTROL_CHARACTERS_MESSAGE, SINGLE_LINE } from "../validation.ts";
@@ -34,7 +34,7 @@ import {
   type ListingSort,
   type PanelFilter,
 } from "./schema.ts";
-import type { ExpiredChoice } from "../expiry/schema.ts";
+import type { ExpiredChoice } from "../posts/expiry/schema.ts";
 
 /** Which listing a request is about, once its store or category is known. */
 export type ListingContext =
@@ -64,7 +64,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * the educators' forum, with the Filter panel's narrowing (`POST /api/filter`). Unfiltered lists
  * page by keyset (docs/decisions/0011-deep-pagination.md); search ranks by relevance and
  * freshness (docs/decisions/0010-search-ranking.md). Lists are newest first unless sorted
- * otherwise (hot, top discount, price low to high: core/deals/deal-sort.ts); in every order live
+ * otherwise (hot, top discount, price low to high: core/cards/deal-sort.ts); in every order live
  * deals come before expired ones, which "Hide expired" leaves out
  * (docs/decisions/0037-deal-expiry.md).
  */

@@ -1,9 +1,12 @@
 import type { Db, DbOrTx } from "../../db/index.ts";
 import { defineJob } from "../jobs/job.ts";
 import type { JobQueue } from "../jobs/queue.ts";
-import { EMAIL_KIND_INFO, type EmailKind } from "../notifications/email-kinds.ts";
-import { wantsMail } from "../notifications/preferences.ts";
-import { createUnsubscribeKeys, type UnsubscribeKeys } from "../notifications/unsubscribe.ts";
+import { EMAIL_KIND_INFO, type EmailKind } from "../member/notifications/email-kinds.ts";
+import { wantsMail } from "../member/notifications/preferences.ts";
+import {
+  createUnsubscribeKeys,
+  type UnsubscribeKeys,
+} from "../member/notifications/unsubscribe.ts";
 import type { MailMessage, Mailer } from "./mailer.ts";
 
 /**

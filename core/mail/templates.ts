@@ -253,7 +253,7 @@ export function educatorConfirmMail(
 }
 
 /**
- * In-site notifications of one kind, mailed (core/notifications/mail-job.ts): the newest first,
+ * In-site notifications of one kind, mailed (core/member/notifications/mail-job.ts): the newest first,
  * each with its link. The mail queue adds the unsubscribe link and headers (sendToMember).
  */
 export function notificationsMail(

@@ -8,7 +8,7 @@ import {
   LinkFailed,
   LinkRefused,
   type LinkCheckSettings,
-} from "../freshness/link-check.ts";
+} from "../posts/freshness/link-check.ts";
 import { insertMediaRecord } from "./image-records.ts";
 import {
   removeStoredImages,
@@ -21,7 +21,7 @@ import { isMediaPath, isMediaUrl, MEDIA_URL_PREFIX } from "./media-path.ts";
 /**
  * Images in user HTML are the site's own stored media (docs/decisions/0074-images-in-user-html.md).
  * When a post, discussion or page is written, each outside https image in its HTML is fetched once
- * through the link check's guarded fetch (core/freshness/link-check.ts: no private, loopback or
+ * through the link check's guarded fetch (core/posts/freshness/link-check.ts: no private, loopback or
  * link-local address, each redirect checked, the socket pinned to the checked address), checked by
  * its bytes, re-encoded and stored as an upload is (core/media/images.ts), and its src becomes the
  * stored copy. An image that cannot be fetched or is not an image is dropped; so is any other src

@@ -1,5 +1,3 @@
-import { acceptsToken } from "../accept-header.ts";
-
 /**
  * Responsive variants of stored images (docs/decisions/0036-responsive-images.md), by name alone:
  * no database lookup, and nothing a page or card has to carry beside its image URL.
@@ -12,6 +10,7 @@ import { acceptsToken } from "../accept-header.ts";
  * This server also answers each variant's name without its format, `<stem>.<W>x<H>.w<w>` (a
  * *negotiated* variant URL), with the AVIF or the WebP file as the request's `Accept` header allows
  * (docs/decisions/0064-negotiated-image-formats.md): pages that link media here need one `srcset`.
+ * The header is read by the server (server/plugins/media.ts); this module only takes the format.
  *
  * Imported by the browser bundle (app/components/ResponsiveImage.tsx): no Node.js modules here.
  */
@@ -150,26 +149,15 @@ export function parseVariantPath(
 }
 
 /**
- * The variant format a request's `Accept` header prefers: AVIF when it names `image/avif` (with a
- * quality above 0), as every browser that decodes AVIF does; WebP otherwise (a wildcard, or no
- * header, is no promise of AVIF; every browser in use reads WebP, the stored image's own format).
- */
-export function acceptedVariantFormat(accept: string | null | undefined): VariantFormat {
-  return acceptsToken(accept, "image/avif") ? "avif" : "webp";
-}
-
-/**
  * The concrete variant a negotiated variant path names (`<stem>.<W>x<H>.w<w>`, with or without
- * /media/, no query) in the format `accept` prefers: `….w320` → `….w320.avif` or `….w320.webp`.
+ * /media/, no query) in `format` (the server picks it from the request's Accept header,
+ * server/accept-header.ts): `….w320` → `….w320.avif` or `….w320.webp`.
  * Null for anything else — another name, a format already named, a width the image has no
  * variant in — so the same characters as a stored name (letters, digits, `_`, `-`, `/`) and
  * nothing more ever reach the media folder or bucket this way.
  */
-export function negotiatedVariantTarget(
-  path: string,
-  accept: string | null | undefined,
-): string | null {
-  const concrete = `${path}.${acceptedVariantFormat(accept)}`;
+export function negotiatedVariantTarget(path: string, format: VariantFormat): string | null {
+  const concrete = `${path}.${format}`;
   return parseVariantPath(concrete) ? concrete : null;
 }
 

@@ -2,7 +2,7 @@ import { requireActingUser, requireUser } from "../auth/policy.ts";
 import type { CurrentUser } from "../auth/sessions.ts";
 import { PAYMENT, PAYMENT_MESSAGES } from "../constants.ts";
 import type { Deps } from "../deps.ts";
-import type { ClaimedUserId } from "../accounts/schema.ts";
+import type { ClaimedUserId } from "../people/accounts/schema.ts";
 import {
   ConflictError,
   ForbiddenError,

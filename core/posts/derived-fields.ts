@@ -5,7 +5,7 @@ import { linkKey, slugify } from "./identity.ts";
 /**
  * The stored fields of a post that follow from what a person typed: its slug (from the title), its
  * link key (from the link, to find duplicates), a deal's kind (coupon or deal) and its discount.
- * Posting (core/submissions) and the console's edit (core/console-posts) both derive them here, so
+ * Posting (core/posts/submissions) and the console's edit (core/posts (console-*.ts)) both derive them here, so
  * an edited post reads as if it had been posted that way.
  */
 

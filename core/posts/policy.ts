@@ -12,7 +12,7 @@ export function countsAsView(userAgent: string | undefined): boolean {
 /**
  * Whether a deal has ended at `at`: its end date has come. The one rule for "Expired" badges,
  * refusals and checks (record 0037); `posts.expired` is this rule kept by the minute sweep for the
- * lists' order (core/expiry/sweep.ts).
+ * lists' order (core/posts/expiry/sweep.ts).
  */
 export function hasEnded(post: { expires_at: Date | null }, at: Date): boolean {
   return post.expires_at !== null && post.expires_at.getTime() <= at.getTime();

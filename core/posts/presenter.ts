@@ -1,10 +1,10 @@
 import type { CurrentUser } from "../auth/sessions.ts";
 import { sanitizeCommentHtml, sanitizeRichHtml } from "../content/sanitize.ts";
 import { canSeeUnpublished, moderationState, type ModerationState } from "../moderation/policy.ts";
-import { presentDealCard, type DealCard } from "../deals/presenter.ts";
-import { presentLinkFields } from "../links/presenter.ts";
-import type { Freshness } from "../freshness/presenter.ts";
-import type { PriceHistory } from "../prices/presenter.ts";
+import { presentDealCard, type DealCard } from "../cards/presenter.ts";
+import { presentLinkFields } from "./links/presenter.ts";
+import type { Freshness } from "./freshness/presenter.ts";
+import type { PriceHistory } from "./prices/presenter.ts";
 import { postPath } from "./paths.ts";
 import type { CommentRow, PostDetailRow } from "./repository.ts";
 import { siteImage } from "../media/media-path.ts";

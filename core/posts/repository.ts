@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
-import { postCardQuery } from "../deals/deal-card-query.ts";
+import { postCardQuery } from "../cards/deal-card-query.ts";
 import { prepared, preparedStatement } from "../../db/prepared.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { claimedUserId } from "../accounts/schema.ts";
+import { claimedUserId } from "../people/accounts/schema.ts";
 import { text } from "../validation.ts";
 
 /** A post's public id, as its URL and the payloads carry it. */

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { CurrentUser } from "../auth/sessions.ts";
-import { findRelatedDeals } from "../deals/related-deals.ts";
-import { loadFreshness } from "../freshness/service.ts";
+import { findRelatedDeals } from "../cards/related-deals.ts";
+import { loadFreshness } from "./freshness/service.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
-import { priceHistoryOf } from "../prices/service.ts";
-import { findReaction } from "../reactions/member-reaction.ts";
+import { priceHistoryOf } from "./prices/service.ts";
+import { findReaction } from "./reactions/member-reaction.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -84,7 +84,7 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
       related_deals: related,
       // Beside the spec's fields (record 0038): last verified, coupon answers, the link check.
       freshness,
-      // Beside the spec's fields (record 0040): the product's prices (core/prices).
+      // Beside the spec's fields (record 0040): the product's prices (core/posts/prices).
       price_history: priceHistory,
     };
   }

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
 import type { PostType } from "../../db/schema.ts";
-import { dealCardQuery, isLive } from "../deals/deal-card-query.ts";
+import { dealCardQuery, isLive } from "../cards/deal-card-query.ts";
 
 /** What a feed lists: every deal, or one store's or one category's. */
 export type FeedScope =

@@ -116,7 +116,7 @@ export const SettingsBody = z.object({
   report_hide_threshold: optionalWholeNumber(1, SETTINGS_LIMITS.threshold, M.threshold),
   hold_new_user_posts: optionalBoolean,
   hold_new_user_days: optionalWholeNumber(0, SETTINGS_LIMITS.holdDays, M.holdDays),
-  // Distinct members whose "Expired?" marks expire a deal (core/expiry, record 0037).
+  // Distinct members whose "Expired?" marks expire a deal (core/posts/expiry, record 0037).
   expiry_mark_threshold: optionalWholeNumber(1, SETTINGS_LIMITS.expiryMarks, M.expiryMarks),
 });
 export type SettingsInput = z.output<typeof SettingsBody>;

@@ -8,7 +8,7 @@ import { insertMediaRecord } from "../media/image-records.ts";
 import { withStoredImage } from "../media/images.ts";
 import { deleteBlockedDomain, insertBlockedDomain, listBlockedDomains } from "./blocked-domains.ts";
 import { DEFAULT_DESCRIPTION, DEFAULT_SITE_NAME } from "./defaults.ts";
-import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "../expiry/schema.ts";
+import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "../posts/expiry/schema.ts";
 import * as repo from "./repository.ts";
 import {
   SETTINGS_MESSAGES,

@@ -13,7 +13,7 @@ const TAG = "Console: contact messages";
  * The Contact Us messages queue (`/api/admin/messages/*`): list by category and status, open one
  * with its replies, resolve or reopen it, reply by mail. Moderators and admins.
  */
-export const adminMessagesApi: ApiModule = (app, services) => {
+export const adminMessagesApi: ApiModule = async (app, { services }) => {
   const messages = services.contactConsole;
 
   apiRoute(app, {

@@ -1,4 +1,4 @@
-import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { BlockedDomainBody, SettingsBody, SiteImageBody } from "../../core/settings/schema.ts";
 import {
   ConsoleBlockedDomainResponse,
@@ -16,7 +16,7 @@ const IMAGE_NAMES = {
 };
 
 /** The console's settings page (administrators): site settings, footer, moderation, blocked domains. */
-export const adminSettingsApi: ApiModule = (app, services) => {
+export const adminSettingsApi: ApiModule = async (app, { services }) => {
   const settings = services.settings;
 
   apiRoute(app, {

@@ -6,7 +6,7 @@ import {
   UnsuspendBody,
   UsersQuery,
   VerifiedEducatorBody,
-} from "../../core/users/schema.ts";
+} from "../../core/people/roles/schema.ts";
 import {
   ConsoleUserDeletedResponse,
   ConsoleUserResponse,
@@ -18,7 +18,7 @@ import { apiRoute } from "./route.ts";
 const ROLE_NAMES = { member: "a member", moderator: "a moderator", admin: "an administrator" };
 
 /** The console's users page: list, roles, suspension, verified educators, deletion. */
-export const adminUsersApi: ApiModule = (app, services) => {
+export const adminUsersApi: ApiModule = async (app, { services }) => {
   const users = services.users;
 
   apiRoute(app, {

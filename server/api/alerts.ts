@@ -5,7 +5,7 @@ import {
   AlertPreviewBody,
   AlertSaveBody,
   DELIVERIES,
-} from "../../core/alerts/schema.ts";
+} from "../../core/member/alerts/schema.ts";
 import { DealCardSchema } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
@@ -29,7 +29,7 @@ export const AlertSchema = z.strictObject({
 const rssUrl = z.string().describe("the private RSS feed's address; keep it secret");
 
 /** Keyword alerts: the member's saved searches, preview and private feed. */
-export const alertsApi: ApiModule = (app, services) => {
+export const alertsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/alerts",

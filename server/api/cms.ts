@@ -4,7 +4,7 @@ import { CmsPageResponse, FeaturedStoresResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const cmsApi: ApiModule = (app, services) => {
+export const cmsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/cms_page",

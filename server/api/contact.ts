@@ -5,7 +5,7 @@ import { MessageResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const contactApi: ApiModule = (app, services) => {
+export const contactApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/contact_us",

@@ -6,7 +6,7 @@ import {
   ReviewRequestBody,
   SchoolDomainBody,
   SchoolEmailBody,
-} from "../../core/educators/schema.ts";
+} from "../../core/people/educators/schema.ts";
 import { byAccount } from "../plugins/rate-limit.ts";
 import {
   EducatorConsoleResponse,
@@ -34,7 +34,7 @@ const REQUEST_LIMIT = {
 const CONFIRM_LIMIT = { max: 20, timeWindow: "15 minutes" };
 
 /** Verified educators: the member's requests and own wishlist entry; the console's review. */
-export const educatorsApi: ApiModule = (app, services) => {
+export const educatorsApi: ApiModule = async (app, { services }) => {
   const educators = services.educators;
   const MEMBER = "Verified educators";
   const CONSOLE = "Console: verified educators";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MarkExpiredBody, ReopenDealBody } from "../../core/expiry/schema.ts";
+import { MarkExpiredBody, ReopenDealBody } from "../../core/posts/expiry/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
@@ -18,7 +18,7 @@ export const ExpiryStatusResponse = z.strictObject({
 });
 
 /** "Expired?" marks and reopening of deals. */
-export const expiryApi: ApiModule = (app, services) => {
+export const expiryApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/mark_expired",

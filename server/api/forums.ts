@@ -3,7 +3,7 @@ import { ForumsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const forumsApi: ApiModule = (app, services) => {
+export const forumsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/forums",

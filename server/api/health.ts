@@ -7,7 +7,7 @@ import { apiRoute } from "./route.ts";
  * "down" while the database does not answer. The database is asked at most once a second
  * (db/faults.ts), so the benchmark's baseline stays a trivial route.
  */
-export const healthApi: ApiModule = (app) => {
+export const healthApi: ApiModule = async (app) => {
   apiRoute(app, {
     method: "GET",
     url: "/health",

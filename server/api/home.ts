@@ -1,12 +1,12 @@
-import { ActingUserBody } from "../../core/accounts/schema.ts";
-import { PageBody } from "../../core/catalog/schema.ts";
-import { presentHome, presentHomeFilter, presentRecentPage } from "../../core/deals/presenter.ts";
-import { HomeFilterBody } from "../../core/deals/schema.ts";
+import { ActingUserBody } from "../../core/people/accounts/schema.ts";
+import { PageBody } from "../../core/list-query.ts";
+import { presentHome, presentHomeFilter, presentRecentPage } from "../../core/home/presenter.ts";
+import { HomeFilterBody } from "../../core/home/schema.ts";
 import { HomeFilterResponse, HomeResponse, RecentPageResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const homeApi: ApiModule = (app, services) => {
+export const homeApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/home",
@@ -16,7 +16,7 @@ export const homeApi: ApiModule = (app, services) => {
       "everyone: user_id is accepted and ignored)",
     body: ActingUserBody,
     response: HomeResponse,
-    handler: async () => presentHome(await services.deals.home()),
+    handler: async () => presentHome(await services.home.home()),
   });
   apiRoute(app, {
     method: "POST",
@@ -25,7 +25,7 @@ export const homeApi: ApiModule = (app, services) => {
     summary: "A page of Recent Deals (15), for LOAD MORE",
     body: PageBody,
     response: RecentPageResponse,
-    handler: async ({ input }) => presentRecentPage(await services.deals.recentPage(input.page)),
+    handler: async ({ input }) => presentRecentPage(await services.home.recentPage(input.page)),
   });
   apiRoute(app, {
     method: "POST",
@@ -34,6 +34,6 @@ export const homeApi: ApiModule = (app, services) => {
     summary: "Home lists of one merchant and/or category (By Merchant, By Category)",
     body: HomeFilterBody,
     response: HomeFilterResponse,
-    handler: async ({ input }) => presentHomeFilter(await services.deals.homeFilter(input)),
+    handler: async ({ input }) => presentHomeFilter(await services.home.homeFilter(input)),
   });
 };

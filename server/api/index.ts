@@ -1,27 +1,27 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import type { Services } from "../../core/services.ts";
-import { registerApiErrorHandling } from "./errors.ts";
+import { apiErrorsPlugin } from "./errors.ts";
 import { healthApi } from "./health.ts";
 import { homeApi } from "./home.ts";
-import { catalogApi } from "./catalog.ts";
+import { storesAndCategoriesApi } from "./stores-and-categories.ts";
 import { listingsApi } from "./listings.ts";
-import { openApiDocs } from "./docs.ts";
+import { openApiDocs } from "./openapi-docs.ts";
 import type { ApiModule } from "./route.ts";
-import { settingsApi } from "./settings.ts";
+import { siteSettingsApi } from "./site-settings.ts";
 import { profilesApi } from "./profiles.ts";
-import { communityApi } from "./community.ts";
+import { likesAndCommentsApi } from "./likes-and-comments.ts";
 import { submissionsApi } from "./submissions.ts";
 import { paymentsApi } from "./payments.ts";
 import { postsApi } from "./posts.ts";
 import { forumsApi } from "./forums.ts";
 import { contactApi } from "./contact.ts";
 import { cmsApi } from "./cms.ts";
-import { authApi } from "./auth.ts";
+import { accountsApi } from "./accounts.ts";
 import { adminUsersApi } from "./admin-users.ts";
 import { adminSettingsApi } from "./admin-settings.ts";
-import { consoleContentApi } from "./console-content.ts";
-import { adminCatalogApi } from "./admin-catalog.ts";
-import { adminContentApi } from "./admin-content.ts";
+import { adminPostsAndCommentsApi } from "./admin-posts-and-comments.ts";
+import { adminStoresAndCategoriesApi } from "./admin-stores-and-categories.ts";
+import { adminCuratedContentApi } from "./admin-curated-content.ts";
 import { adminMessagesApi } from "./admin-messages.ts";
 import { moderationApi } from "./moderation.ts";
 import { notificationsApi } from "./notifications.ts";
@@ -29,13 +29,13 @@ import { freshnessApi } from "./freshness.ts";
 import { educatorsApi } from "./educators.ts";
 import { priceHistoryApi } from "./price-history.ts";
 import { expiryApi } from "./expiry.ts";
-import { savedApi } from "./saved.ts";
+import { savedDealsAndFollowsApi } from "./saved-deals-and-follows.ts";
 import { alertsApi } from "./alerts.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
 const modules: ApiModule[] = [
   healthApi,
-  settingsApi,
+  siteSettingsApi,
   homeApi,
   submissionsApi,
   paymentsApi,
@@ -44,15 +44,15 @@ const modules: ApiModule[] = [
   contactApi,
   cmsApi,
   profilesApi,
-  communityApi,
-  authApi,
-  catalogApi,
+  likesAndCommentsApi,
+  accountsApi,
+  storesAndCategoriesApi,
   listingsApi,
   adminUsersApi,
   adminSettingsApi,
-  consoleContentApi,
-  adminCatalogApi,
-  adminContentApi,
+  adminPostsAndCommentsApi,
+  adminStoresAndCategoriesApi,
+  adminCuratedContentApi,
   adminMessagesApi,
   moderationApi,
   notificationsApi,
@@ -60,22 +60,22 @@ const modules: ApiModule[] = [
   educatorsApi,
   priceHistoryApi,
   expiryApi,
-  savedApi,
+  savedDealsAndFollowsApi,
   alertsApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];
 
-export async function registerApi(app: FastifyInstance, services: Services) {
-  await app.register(
-    async (api) => {
-      registerApiErrorHandling(api);
-      for (const register of modules) register(api, services);
-      // Unknown calls answer JSON here rather than falling through to the pages' catch-all.
-      api.all("/*", async (_request, reply) =>
-        reply.code(404).send({ status: false, message: "No such API call." }),
-      );
-    },
-    { prefix: "/api" },
+/**
+ * The JSON API, registered at the prefix /api: its own error handler answers the site's JSON
+ * convention (server/api/errors.ts), and each group of calls is a plugin inside it.
+ */
+export const apiPlugin: FastifyPluginAsync<{ services: Services }> = async (api, { services }) => {
+  await api.register(apiErrorsPlugin);
+  for (const module of modules) await api.register(module, { services });
+  // The one answer to an unknown call (tests/integration/foundation.test.ts). A route, not a
+  // not-found handler: the pages' catch-all route would otherwise take every unknown /api path.
+  api.all("/*", async (_request, reply) =>
+    reply.code(404).send({ status: false, message: "No such API call." }),
   );
-}
+};

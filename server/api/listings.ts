@@ -1,11 +1,10 @@
 import { presentFilterResult, presentListing } from "../../core/listings/presenter.ts";
 import { CategoryPageBody, FilterBody } from "../../core/listings/schema.ts";
-import { SPEC_FAILURES } from "./errors.ts";
 import { FilterResponse, ListingResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const listingsApi: ApiModule = (app, services) => {
+export const listingsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/category_page",
@@ -14,7 +13,6 @@ export const listingsApi: ApiModule = (app, services) => {
       "One page of a listing: type store or category (by slug), d (all deals, 15 a page) or g with slug 'educators' (educator forum posts, 12 a page)",
     body: CategoryPageBody,
     response: ListingResponse,
-    failure: SPEC_FAILURES.notFoundFalse,
     handler: async ({ input }) => presentListing(await services.listings.categoryPage(input)),
   });
   apiRoute(app, {
@@ -25,7 +23,6 @@ export const listingsApi: ApiModule = (app, services) => {
       "A listing narrowed by the Filter panel (stores, price and discount ranges); filter_type store | category | newdeals | search",
     body: FilterBody,
     response: FilterResponse,
-    failure: SPEC_FAILURES.notFoundFalse,
     handler: async ({ input }) => presentFilterResult(await services.listings.filter(input)),
   });
 };

@@ -6,7 +6,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** Reports by members, and the moderators' queue and decisions (record 0031). */
-export const moderationApi: ApiModule = (app, services) => {
+export const moderationApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/report",

@@ -3,7 +3,7 @@ import {
   MarkReadBody,
   NotificationsPage,
   NotificationsPageBody,
-} from "../../core/notifications/schema.ts";
+} from "../../core/member/notifications/schema.ts";
 import {
   EmailPreferencesResponse,
   EmailPreferencesSaveResponse,
@@ -14,7 +14,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** The signed-in member's in-site notifications and mail choices. */
-export const notificationsApi: ApiModule = (app, services) => {
+export const notificationsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/notifications",

@@ -1,11 +1,11 @@
-import { ActingUserBody } from "../../core/accounts/schema.ts";
+import { ActingUserBody } from "../../core/people/accounts/schema.ts";
 import { presentClientSecret } from "../../core/payments/presenter.ts";
 import { ClientSecretResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** The subscription payment page's calls (Stripe; 503 when the site has no keys). */
-export const paymentsApi: ApiModule = (app, services) => {
+export const paymentsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/subscriptions_setup_intent",

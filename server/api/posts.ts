@@ -4,7 +4,7 @@ import { ProductDetailsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-export const postsApi: ApiModule = (app, services) => {
+export const postsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/product_details",

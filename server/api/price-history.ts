@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { presentMerged, presentPriceHistoryResponse } from "../../core/prices/presenter.ts";
-import { MergeProductBody, PriceHistoryBody } from "../../core/prices/schema.ts";
+import { presentMerged, presentPriceHistoryResponse } from "../../core/posts/prices/presenter.ts";
+import { MergeProductBody, PriceHistoryBody } from "../../core/posts/prices/schema.ts";
 import { PricePoint } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
@@ -20,7 +20,7 @@ const MergedResponse = z.strictObject({
 });
 
 /** Price history (record 0040): a product's prices, and moderators' merges of products. */
-export const priceHistoryApi: ApiModule = (app, services) => {
+export const priceHistoryApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/price_history",

@@ -1,11 +1,11 @@
+import { MemberFollowBody } from "../../core/member/follows/schema.ts";
 import {
-  FollowSchema,
   OwnProfileSchema,
   ProfileUpdateSchema,
   PublicProfileSchema,
   profileUpdateMessage,
-} from "../../core/profiles/schema.ts";
-import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+} from "../../core/people/profiles/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import {
   DashboardResponse,
@@ -18,7 +18,7 @@ import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
 /** My Account, public profiles, follows and profile edits. */
-export const profilesApi: ApiModule = (app, services) => {
+export const profilesApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "POST",
     url: "/user_dashboard",
@@ -69,13 +69,13 @@ export const profilesApi: ApiModule = (app, services) => {
     url: "/profile_follow",
     tag: "Profiles",
     summary: "Follows (status 'Follow') or stops following (status 'UN FOLLOW') another user",
-    body: FollowSchema,
+    body: MemberFollowBody,
     response: FollowResponse,
     auth: true,
     rateLimit: RATE_LIMITS.follow,
     handler: async ({ input, request }) => ({
       status: "true",
-      ...(await services.profiles.follow(request.user, input)),
+      ...(await services.following.followMember(request.user, input)),
     }),
   });
 

@@ -565,7 +565,7 @@ export const ProfileUpdatedResponse = z.strictObject({ ...message, data: UserPro
 
 export const ClientSecretResponse = z.strictObject({ status: TRUE, client_secret: z.string() });
 
-// Console: users (core/users) -------------------------------------------------------------------
+// Console: users (core/people/roles) -------------------------------------------------------------------
 
 const ConsoleUser = z.strictObject({
   id: z.number(),

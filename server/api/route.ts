@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { requireRole, type StaffRole } from "../../core/auth/policy.ts";
 import { UnauthenticatedError, ValidationError } from "../../core/errors.ts";
@@ -75,7 +75,11 @@ export type ApiRoute = Omit<ApiRouteDefinition<BodySchema, z.ZodType>, "handler"
 /** Every registered call, for the OpenAPI document and the contract tests. */
 export const apiRoutes: ApiRoute[] = [];
 
-export type ApiModule = (app: FastifyInstance, services: Services) => void;
+/**
+ * A group of calls: a Fastify plugin, registered inside the /api plugin (server/api/index.ts),
+ * given the services.
+ */
+export type ApiModule = FastifyPluginAsync<{ services: Services }>;
 
 /** The body as the route's schema reads it; a missing body reads as `{}`. */
 function parseBody<Body extends z.ZodType>(schema: Body, body: unknown): z.output<Body> {

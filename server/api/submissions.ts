@@ -1,6 +1,13 @@
 import { SUBMIT_MESSAGES } from "../../core/constants.ts";
-import { DealSchema, DiscussionSchema, IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
-import { presentCreatedPost, presentSubmitOptions } from "../../core/submissions/presenter.ts";
+import {
+  DealSchema,
+  DiscussionSchema,
+  IMAGE_MESSAGES,
+} from "../../core/posts/submissions/schema.ts";
+import {
+  presentCreatedPost,
+  presentSubmitOptions,
+} from "../../core/posts/submissions/presenter.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import { CreatedPostResponse, SubmitOptionsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
@@ -9,7 +16,7 @@ import { apiRoute } from "./route.ts";
 const IMAGE_FORM = { fileField: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge };
 
 /** Submit Deals: `GET /submit_deal`, `POST /save_deal`, `POST /save_discussion`. */
-export const submissionsApi: ApiModule = (app, services) => {
+export const submissionsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
     url: "/submit_deal",

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { etagOfParts, splitAtNonce } from "../../core/cache/page-cache.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { etagOfParts, splitAtNonce } from "./page-cache-store.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -93,33 +94,36 @@ function notModified(reply: FastifyReply) {
  *   cookie, or a page made for it, to another.
  * - Everything else streams through untouched.
  */
-export async function registerHttpCache(app: FastifyInstance) {
-  app.addHook("onSend", async (request, reply, payload) => {
-    const cacheControl = publicCacheControl(request, reply);
-    if (cacheControl === undefined) {
-      if (request.method === "GET" && reply.statusCode === 200 && request.user && isHtml(reply)) {
-        reply.header("cache-control", PRIVATE_CACHE_CONTROL);
+export const httpCachePlugin = fp(
+  async (app) => {
+    app.addHook("onSend", async (request, reply, payload) => {
+      const cacheControl = publicCacheControl(request, reply);
+      if (cacheControl === undefined) {
+        if (request.method === "GET" && reply.statusCode === 200 && request.user && isHtml(reply)) {
+          reply.header("cache-control", PRIVATE_CACHE_CONTROL);
+        }
+        return payload;
       }
-      return payload;
-    }
-    reply.header(
-      "cache-control",
-      reply.hasHeader("set-cookie") ? PRIVATE_CACHE_CONTROL : cacheControl,
-    );
-    reply.header("vary", "Cookie, Authorization, Accept-Encoding");
+      reply.header(
+        "cache-control",
+        reply.hasHeader("set-cookie") ? PRIVATE_CACHE_CONTROL : cacheControl,
+      );
+      reply.header("vary", "Cookie, Authorization, Accept-Encoding");
 
-    if (cacheControl === PAGE_CACHE_CONTROL) {
-      // A page: its ETag, if any, is the page cache's; the body streams on.
-      const etag = reply.getHeader("etag");
-      if (typeof etag === "string" && matches(request, etag)) return notModified(reply);
-      return payload;
-    }
+      if (cacheControl === PAGE_CACHE_CONTROL) {
+        // A page: its ETag, if any, is the page cache's; the body streams on.
+        const etag = reply.getHeader("etag");
+        if (typeof etag === "string" && matches(request, etag)) return notModified(reply);
+        return payload;
+      }
 
-    const body = await toBuffer(payload);
-    if (!body) return payload;
-    const etag = etagOf(body, request.cspNonce);
-    reply.header("etag", etag);
-    if (matches(request, etag)) return notModified(reply);
-    return body;
-  });
-}
+      const body = await toBuffer(payload);
+      if (!body) return payload;
+      const etag = etagOf(body, request.cspNonce);
+      reply.header("etag", etag);
+      if (matches(request, etag)) return notModified(reply);
+      return body;
+    });
+  },
+  { name: "http-cache" },
+);

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import type { IncomingMessage } from "node:http";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../core/deps.ts";
 import { createVariantMaker, type VariantMaker } from "../../core/media/variant-maker.ts";
 import { isMediaPath, type S3MediaStorage } from "../../core/media/storage.ts";
 import { negotiatedVariantTarget } from "../../core/media/variants.ts";
+import { acceptedVariantFormat } from "../accept-header.ts";
 
 const MEDIA_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 
@@ -17,14 +18,14 @@ const negotiated = new WeakSet<IncomingMessage>();
  * (`/media/<stem>.<W>x<H>.w<w>`, core/media/variants.ts) becomes the URL of its AVIF or WebP file,
  * as the request's Accept header allows, query kept; every other URL is returned as it is. So the
  * folder, the bucket and the made-on-first-request paths below serve it unchanged, and each of
- * their answers says `Vary: Accept` (see registerMedia).
+ * their answers says `Vary: Accept` (see mediaPlugin).
  */
 export function negotiateMediaUrl(req: IncomingMessage): string {
   const url = req.url ?? "/";
   if (!url.startsWith("/media/")) return url;
   const queryAt = url.indexOf("?");
   const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-  const target = negotiatedVariantTarget(pathname, req.headers.accept);
+  const target = negotiatedVariantTarget(pathname, acceptedVariantFormat(req.headers.accept));
   if (!target) return url;
   negotiated.add(req);
   return queryAt === -1 ? target : target + url.slice(queryAt);
@@ -74,37 +75,32 @@ async function sendVariantOr404(
  * (S3_BUCKET), each is streamed from it, so a page may link /media/ whichever storage holds them
  * (docs/decisions/0046-media-storage.md). A responsive variant that is not there yet (the demo
  * content's, see core/media/variant-maker.ts) is made on its first request and kept, so the next
- * one is a plain file again; any other missing file is a 404.
+ * one is a plain file again; any other missing file is a 404. Registered with the prefix /media.
  */
-export async function registerMedia(app: FastifyInstance, deps: Pick<Deps, "media" | "log">) {
+export const mediaPlugin: FastifyPluginAsync<Pick<Deps, "media" | "log">> = async (scope, deps) => {
   const { media } = deps;
   const variants = createVariantMaker(deps);
   if (media.kind === "folder") fs.mkdirSync(media.dir, { recursive: true });
-  await app.register(
-    async (scope) => {
-      // A negotiated URL's answer depends on Accept: caches (the browser's, a proxy's) must keep
-      // the AVIF and the WebP apart. Every answer, 304s, made variants and 404s included.
-      scope.addHook("onSend", async (request, reply, payload) => {
-        if (negotiated.has(request.raw)) addVary(reply, "Accept");
-        return payload;
-      });
-      if (media.kind === "folder") {
-        await scope.register(fastifyStatic, {
-          root: media.dir,
-          prefix: "/",
-          decorateReply: false,
-          index: false,
-          maxAge: MEDIA_MAX_AGE_SECONDS * 1000,
-          setHeaders: (reply) => reply.header("x-content-type-options", "nosniff"),
-        });
-      } else {
-        scope.get("/*", (request, reply) => sendFromBucket(media, variants, request, reply));
-      }
-      scope.setNotFoundHandler((request, reply) => sendVariantOr404(variants, request, reply));
-    },
-    { prefix: "/media" },
-  );
-}
+  // A negotiated URL's answer depends on Accept: caches (the browser's, a proxy's) must keep
+  // the AVIF and the WebP apart. Every answer, 304s, made variants and 404s included.
+  scope.addHook("onSend", async (request, reply, payload) => {
+    if (negotiated.has(request.raw)) addVary(reply, "Accept");
+    return payload;
+  });
+  if (media.kind === "folder") {
+    await scope.register(fastifyStatic, {
+      root: media.dir,
+      prefix: "/",
+      decorateReply: false,
+      index: false,
+      maxAge: MEDIA_MAX_AGE_SECONDS * 1000,
+      setHeaders: (reply) => reply.header("x-content-type-options", "nosniff"),
+    });
+  } else {
+    scope.get("/*", (request, reply) => sendFromBucket(media, variants, request, reply));
+  }
+  scope.setNotFoundHandler((request, reply) => sendVariantOr404(variants, request, reply));
+};
 
 async function sendFromBucket(
   media: S3MediaStorage,

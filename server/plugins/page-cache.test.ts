@@ -2,7 +2,7 @@ import cookie from "@fastify/cookie";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { createChangeFeed } from "../../core/cache/changes.ts";
-import { pageRenderedFor, registerPageCache } from "./page-cache.ts";
+import { pageCachePlugin, pageRenderedFor } from "./page-cache.ts";
 
 /** A page route that tells the cache it rendered `renderedUrl(request.url)`. */
 async function appRendering(renderedUrl: (url: string) => string) {
@@ -10,7 +10,7 @@ async function appRendering(renderedUrl: (url: string) => string) {
   await app.register(cookie);
   app.decorateRequest("user", null);
   let renders = 0;
-  registerPageCache(app, { changes: createChangeFeed(console), enabled: true });
+  await app.register(pageCachePlugin, { changes: createChangeFeed(console), enabled: true });
   app.get("/*", async (request, reply) => {
     renders += 1;
     pageRenderedFor(request, `http://localhost:3000${renderedUrl(request.url)}`);

@@ -1,17 +1,13 @@
 import { Readable, Transform } from "node:stream";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import { themeFromCookieHeader } from "../../app/lib/theme.ts";
 import { SUSPENSION_NOTICE_COOKIE } from "../../core/auth/suspension.ts";
 import { CHANGE_TOPICS, type ChangeFeed } from "../../core/cache/changes.ts";
-import { acceptsToken } from "../../core/accept-header.ts";
-import {
-  PageCache,
-  type HitWork,
-  type PageEncoding,
-  type PageEntry,
-} from "../../core/cache/page-cache.ts";
+import { acceptsToken } from "../accept-header.ts";
+import { PageCache, type HitWork, type PageEncoding, type PageEntry } from "./page-cache-store.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
-import { OAUTH_FLOW_COOKIE } from "../oauth.ts";
+import { OAUTH_FLOW_COOKIE } from "../routes/oauth.ts";
 import { isHtmlType } from "./http-cache.ts";
 
 /** What the page cache decided for this request: served a stored page, or may store this one. */
@@ -75,107 +71,109 @@ function keyOf(request: FastifyRequest): string {
  * - A miss streams to the client as React renders it, and a copy goes into the cache as it passes
  *   when the answer is a public 200 HTML page with no Set-Cookie and without the visitor's XSRF
  *   token in it.
- * - Any change in `deps.changes`, of this process or another (core/cache/broadcast.ts), drops it.
+ * - Any change in `deps.changes`, of this process or another (server/change-broadcast.ts), drops it.
  */
-export function registerPageCache(
-  app: FastifyInstance,
-  options: { changes: ChangeFeed; enabled: boolean; limits?: Partial<typeof PAGE_CACHE_LIMITS> },
-): PageCache | null {
-  app.decorateRequest("pageCache", null);
-  if (!options.enabled) return null;
-  const limits = { ...PAGE_CACHE_LIMITS, ...options.limits };
-  const cache = new PageCache(limits);
-  const unsubscribe = options.changes.on(CHANGE_TOPICS, () => cache.clear());
-  app.addHook("onClose", async () => unsubscribe());
+export const pageCachePlugin = fp<{
+  changes: ChangeFeed;
+  enabled: boolean;
+  limits?: Partial<typeof PAGE_CACHE_LIMITS>;
+}>(
+  async (app, options) => {
+    app.decorateRequest("pageCache", null);
+    if (!options.enabled) return;
+    const limits = { ...PAGE_CACHE_LIMITS, ...options.limits };
+    const cache = new PageCache(limits);
+    const unsubscribe = options.changes.on(CHANGE_TOPICS, () => cache.clear());
+    app.addHook("onClose", async () => unsubscribe());
 
-  // After every onRequest hook: the session plugin's `request.user` is known.
-  app.addHook("preParsing", async (request, reply, payload) => {
-    if (!isAnonymousPageRequest(request)) return payload;
-    const key = keyOf(request);
-    const entry = cache.get(key);
-    if (!entry) {
-      request.pageCache = { key, generation: cache.generation, noStore: false, onHit: [] };
-      return payload;
-    }
-    request.pageCache = { hit: entry };
-    const visitor = { ip: request.ip, userAgent: request.headers["user-agent"] };
-    for (const work of entry.onHit) {
-      try {
-        work(visitor);
-      } catch (error) {
-        request.log.error({ msg: "the page cache's per-visitor work failed", err: error });
+    // After every onRequest hook: the session plugin's `request.user` is known.
+    app.addHook("preParsing", async (request, reply, payload) => {
+      if (!isAnonymousPageRequest(request)) return payload;
+      const key = keyOf(request);
+      const entry = cache.get(key);
+      if (!entry) {
+        request.pageCache = { key, generation: cache.generation, noStore: false, onHit: [] };
+        return payload;
       }
-    }
-    // The page goes out as it was rendered; the policy admits its own scripts by their hashes.
-    request.cspScriptHashes = entry.scriptHashes;
-    reply.header("content-type", entry.contentType);
-    reply.header("etag", entry.etag);
-    const encoding = pageEncodingFor(request.headers["accept-encoding"]);
-    if (encoding) reply.header("content-encoding", encoding);
-    await reply.send(encoding ? cache.encoded(entry, encoding) : entry.body);
-    return reply;
-  });
-
-  app.addHook("onSend", async (request, reply, payload) => {
-    const state = request.pageCache;
-    if (!state || "hit" in state || state.noStore) return payload;
-    if (
-      request.method !== "GET" ||
-      reply.statusCode !== 200 ||
-      request.user ||
-      reply.hasHeader("set-cookie") ||
-      !isHtmlType(reply.getHeader("content-type")) ||
-      !String(reply.getHeader("cache-control") ?? "").startsWith("public")
-    ) {
-      return payload;
-    }
-    const page = {
-      nonce: request.cspNonce,
-      contentType: String(reply.getHeader("content-type")),
-    };
-    /** A page that asked for this visitor's XSRF token (a form) is theirs alone. */
-    const store = (body: Buffer) => {
-      if (state.noStore || request.xsrfState?.token) return;
-      cache.set(state.key, { ...page, body, onHit: state.onHit }, state.generation);
-    };
-    if (typeof payload === "string" || Buffer.isBuffer(payload)) {
-      const body = Buffer.from(payload);
-      if (body.length <= limits.maxEntryBytes) store(body);
-      return payload;
-    }
-    if (!(payload instanceof Readable)) return payload;
-
-    // Streamed on to the client chunk by chunk as React writes it; a copy is kept on the way.
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const tee = new Transform({
-      transform(chunk: Buffer | string, _encoding, callback) {
-        const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-        if (!state.noStore) {
-          size += bytes.length;
-          if (size > limits.maxEntryBytes) {
-            state.noStore = true;
-            chunks.length = 0;
-          } else {
-            chunks.push(bytes);
-          }
+      request.pageCache = { hit: entry };
+      const visitor = { ip: request.ip, userAgent: request.headers["user-agent"] };
+      for (const work of entry.onHit) {
+        try {
+          work(visitor);
+        } catch (error) {
+          request.log.error({ msg: "the page cache's per-visitor work failed", err: error });
         }
-        callback(null, bytes);
-      },
-      flush(callback) {
-        store(Buffer.concat(chunks));
-        callback();
-      },
+      }
+      // The page goes out as it was rendered; the policy admits its own scripts by their hashes.
+      request.cspScriptHashes = entry.scriptHashes;
+      reply.header("content-type", entry.contentType);
+      reply.header("etag", entry.etag);
+      const encoding = pageEncodingFor(request.headers["accept-encoding"]);
+      if (encoding) reply.header("content-encoding", encoding);
+      await reply.send(encoding ? cache.encoded(entry, encoding) : entry.body);
+      return reply;
     });
-    payload.once("error", (error) => {
-      state.noStore = true;
-      tee.destroy(error);
-    });
-    return payload.pipe(tee);
-  });
 
-  return cache;
-}
+    app.addHook("onSend", async (request, reply, payload) => {
+      const state = request.pageCache;
+      if (!state || "hit" in state || state.noStore) return payload;
+      if (
+        request.method !== "GET" ||
+        reply.statusCode !== 200 ||
+        request.user ||
+        reply.hasHeader("set-cookie") ||
+        !isHtmlType(reply.getHeader("content-type")) ||
+        !String(reply.getHeader("cache-control") ?? "").startsWith("public")
+      ) {
+        return payload;
+      }
+      const page = {
+        nonce: request.cspNonce,
+        contentType: String(reply.getHeader("content-type")),
+      };
+      /** A page that asked for this visitor's XSRF token (a form) is theirs alone. */
+      const store = (body: Buffer) => {
+        if (state.noStore || request.xsrfState?.token) return;
+        cache.set(state.key, { ...page, body, onHit: state.onHit }, state.generation);
+      };
+      if (typeof payload === "string" || Buffer.isBuffer(payload)) {
+        const body = Buffer.from(payload);
+        if (body.length <= limits.maxEntryBytes) store(body);
+        return payload;
+      }
+      if (!(payload instanceof Readable)) return payload;
+
+      // Streamed on to the client chunk by chunk as React writes it; a copy is kept on the way.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const tee = new Transform({
+        transform(chunk: Buffer | string, _encoding, callback) {
+          const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+          if (!state.noStore) {
+            size += bytes.length;
+            if (size > limits.maxEntryBytes) {
+              state.noStore = true;
+              chunks.length = 0;
+            } else {
+              chunks.push(bytes);
+            }
+          }
+          callback(null, bytes);
+        },
+        flush(callback) {
+          store(Buffer.concat(chunks));
+          callback();
+        },
+      });
+      payload.once("error", (error) => {
+        state.noStore = true;
+        tee.destroy(error);
+      });
+      return payload.pipe(tee);
+    });
+  },
+  { name: "page-cache", dependencies: ["@fastify/cookie"] },
+);
 
 /** Marks this request's page as not to be stored (a render that failed after it began). */
 export function doNotStorePage(request: FastifyRequest): void {

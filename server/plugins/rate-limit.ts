@@ -1,5 +1,6 @@
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import fp from "fastify-plugin";
 import type { Db } from "../../db/index.ts";
 import { postgresRateLimitStore } from "./rate-limit-store.ts";
 
@@ -129,61 +130,61 @@ function tooManyRequests(after: string) {
 export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; db: Db };
 
 /** Registers the limiter unless RATE_LIMIT=off; routes opt in through their config. */
-export async function registerRateLimits(
-  app: FastifyInstance,
-  options: { enabled: boolean; store: RateLimitStore },
-) {
-  if (!options.enabled) return;
-  // Before the plugin's own hook sees the route: a grouped route's allowance is taken from the
-  // plugin, which would count it per route, and checked by the group's one limiter instead.
-  const groupLimiters = new Map<string, ReturnType<FastifyInstance["createRateLimit"]>>();
-  app.addHook("onRoute", (route) => {
-    const config = route.config as
-      { rateLimit?: RouteRateLimit | false; groupLimits?: RouteRateLimit[] } | undefined;
-    const limit = config?.rateLimit;
-    const grouped = [...(limit && limit.group ? [limit] : []), ...(config?.groupLimits ?? [])];
-    if (!grouped.length) return;
-    if (limit && limit.group) route.config = { ...route.config, rateLimit: false };
-    for (const { group, max, timeWindow, allowList } of grouped) {
-      if (!group) continue;
-      // Routes are added after the plugin below is registered, so createRateLimit exists by now.
-      let limiter = groupLimiters.get(group);
-      if (!limiter) {
-        limiter = app.createRateLimit({
-          max,
-          timeWindow,
-          keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
-        });
-        groupLimiters.set(group, limiter);
+export const rateLimitPlugin = fp<{ enabled: boolean; store: RateLimitStore }>(
+  async (app, options) => {
+    if (!options.enabled) return;
+    // Before the plugin's own hook sees the route: a grouped route's allowance is taken from the
+    // plugin, which would count it per route, and checked by the group's one limiter instead.
+    const groupLimiters = new Map<string, ReturnType<FastifyInstance["createRateLimit"]>>();
+    app.addHook("onRoute", (route) => {
+      const config = route.config as
+        { rateLimit?: RouteRateLimit | false; groupLimits?: RouteRateLimit[] } | undefined;
+      const limit = config?.rateLimit;
+      const grouped = [...(limit && limit.group ? [limit] : []), ...(config?.groupLimits ?? [])];
+      if (!grouped.length) return;
+      if (limit && limit.group) route.config = { ...route.config, rateLimit: false };
+      for (const { group, max, timeWindow, allowList } of grouped) {
+        if (!group) continue;
+        // Routes are added after the plugin below is registered, so createRateLimit exists by now.
+        let limiter = groupLimiters.get(group);
+        if (!limiter) {
+          limiter = app.createRateLimit({
+            max,
+            timeWindow,
+            keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
+          });
+          groupLimiters.set(group, limiter);
+        }
+        addLimitCheck(route, limiter, allowList);
       }
-      addLimitCheck(route, limiter, allowList);
-    }
-  });
-  const { store } = options;
-  await app.register(rateLimit, {
-    global: false,
-    // A shared store that cannot be reached lets the request through rather than failing it.
-    ...(store.kind === "postgres"
-      ? { store: postgresRateLimitStore(store.db), skipOnError: true }
-      : {}),
-    errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
-  });
-
-  // The plugin runs one limit per route: a route's per-address allowance is a second limiter,
-  // checked after the first, with the same 429 answer and Retry-After header.
-  app.addHook("onRoute", (route) => {
-    const perAddress = (route.config as { rateLimit?: RouteRateLimit } | undefined)?.rateLimit
-      ?.perAddress;
-    if (!perAddress) return;
-    const routeKey = `${route.method}${route.url}`;
-    const limiter = app.createRateLimit({
-      ...perAddress,
-      // The PostgreSQL store sees one key space for every limiter made this way.
-      keyGenerator: (request) => `${routeKey}:address:${clientAddress(request)}`,
     });
-    addLimitCheck(route, limiter);
-  });
-}
+    const { store } = options;
+    await app.register(rateLimit, {
+      global: false,
+      // A shared store that cannot be reached lets the request through rather than failing it.
+      ...(store.kind === "postgres"
+        ? { store: postgresRateLimitStore(store.db), skipOnError: true }
+        : {}),
+      errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
+    });
+
+    // The plugin runs one limit per route: a route's per-address allowance is a second limiter,
+    // checked after the first, with the same 429 answer and Retry-After header.
+    app.addHook("onRoute", (route) => {
+      const perAddress = (route.config as { rateLimit?: RouteRateLimit } | undefined)?.rateLimit
+        ?.perAddress;
+      if (!perAddress) return;
+      const routeKey = `${route.method}${route.url}`;
+      const limiter = app.createRateLimit({
+        ...perAddress,
+        // The PostgreSQL store sees one key space for every limiter made this way.
+        keyGenerator: (request) => `${routeKey}:address:${clientAddress(request)}`,
+      });
+      addLimitCheck(route, limiter);
+    });
+  },
+  { name: "rate-limits" },
+);
 
 type RateLimiter = ReturnType<FastifyInstance["createRateLimit"]>;
 

@@ -1,10 +1,10 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS_POLICY, registerSecurityHeaders } from "./security-headers.ts";
+import { PERMISSIONS_POLICY, securityHeadersPlugin } from "./security-headers.ts";
 
 async function headersOf(options: { https?: boolean; mediaBaseUrl?: string; url?: string } = {}) {
   const app = Fastify();
-  await registerSecurityHeaders(app, {
+  await app.register(securityHeadersPlugin, {
     dev: false,
     https: options.https ?? false,
     mediaBaseUrl: options.mediaBaseUrl,

@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import helmet from "@fastify/helmet";
-import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -137,42 +137,42 @@ export function isBuildScriptOrSheet(url: string, contentType: string): boolean 
  * would find browsers refusing it.
  * Nothing here reads or buffers the body: caching is server/plugins/http-cache.ts.
  */
-export async function registerSecurityHeaders(
-  app: FastifyInstance,
-  options: { dev: boolean; https: boolean; mediaBaseUrl?: string },
-) {
-  const { dev } = options;
-  const imageSources = mediaImageSource(options.mediaBaseUrl);
-  await app.register(helmet, {
-    contentSecurityPolicy: false,
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: options.https,
-    crossOriginResourcePolicy: { policy: "same-site" },
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-  });
+export const securityHeadersPlugin = fp<{ dev: boolean; https: boolean; mediaBaseUrl?: string }>(
+  async (app, options) => {
+    const { dev } = options;
+    const imageSources = mediaImageSource(options.mediaBaseUrl);
+    await app.register(helmet, {
+      contentSecurityPolicy: false,
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: options.https,
+      crossOriginResourcePolicy: { policy: "same-site" },
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    });
 
-  app.decorateRequest("cspNonce", "");
-  app.decorateRequest("cspScriptHashes", null);
-  app.addHook("onRequest", async (request) => {
-    request.cspNonce = newCspNonce();
-  });
+    app.decorateRequest("cspNonce", "");
+    app.decorateRequest("cspScriptHashes", null);
+    app.addHook("onRequest", async (request) => {
+      request.cspNonce = newCspNonce();
+    });
 
-  app.addHook("onSend", async (request, reply, payload) => {
-    const contentType = String(reply.getHeader("content-type") ?? "");
-    if (isBuildScriptOrSheet(request.url, contentType)) {
-      for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name);
+    app.addHook("onSend", async (request, reply, payload) => {
+      const contentType = String(reply.getHeader("content-type") ?? "");
+      if (isBuildScriptOrSheet(request.url, contentType)) {
+        for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name);
+        return payload;
+      }
+      const isHtml = contentType.startsWith("text/html");
+      reply.header("permissions-policy", PERMISSIONS_POLICY);
+      reply.header(
+        "content-security-policy",
+        policy(
+          isHtml ? pageScriptSources(request.cspNonce, request.cspScriptHashes, dev) : "'self'",
+          dev,
+          imageSources,
+        ),
+      );
       return payload;
-    }
-    const isHtml = contentType.startsWith("text/html");
-    reply.header("permissions-policy", PERMISSIONS_POLICY);
-    reply.header(
-      "content-security-policy",
-      policy(
-        isHtml ? pageScriptSources(request.cspNonce, request.cspScriptHashes, dev) : "'self'",
-        dev,
-        imageSources,
-      ),
-    );
-    return payload;
-  });
-}
+    });
+  },
+  { name: "security-headers" },
+);

@@ -191,7 +191,7 @@ test("change password: the browser gets a new session and the page keeps working
   await page.getByLabel("Confirm Password").fill("Newer#Chalk55");
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(page.getByText("Your password has been changed.")).toBeVisible();
-  // The session token was replaced (server/api/auth.ts); the XSRF token followed it, so the next
+  // The session token was replaced (server/api/accounts.ts); the XSRF token followed it, so the next
   // form on the same page still saves.
   expect(await session()).toBeTruthy();
   expect(await session()).not.toBe(before);

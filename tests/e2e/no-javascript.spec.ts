@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ACCOUNT_MESSAGES } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES } from "../../core/people/accounts/schema.ts";
 import { expect, test } from "./fixtures.ts";
 
 // Sign-in, sign-out and the form kit's forms are real form posts (docs/decisions/0079): they work

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
-import { insertEmailToken } from "../../core/accounts/repository.ts";
+import { insertEmailToken } from "../../core/people/accounts/repository.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { hashToken } from "../../core/auth/sessions.ts";
 import { createTestApp, type TestApp } from "./app.ts";
@@ -478,7 +478,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     body: { user_id: w.member.id },
   }),
 
-  // The console: users (core/users) and settings (core/settings).
+  // The console: users (core/people/roles) and settings (core/settings).
   "GET /admin/users": async (w) => ({ client: (await freshStaff(w, "moderator")).client }),
   "POST /admin/users/role": async (w) => ({
     client: (await freshStaff(w, "admin")).client,
@@ -545,7 +545,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     await w.t.deps.db.insertInto("blocked_domains").values({ domain }).execute();
     return { client: (await freshStaff(w, "admin")).client, body: { domain } };
   },
-  // The console's content calls (server/api/console-content.ts).
+  // The console's content calls (server/api/admin-posts-and-comments.ts).
   "GET /admin/dashboard": async (w) => ({ client: (await moderator(w)).client }),
   "GET /admin/posts": async (w) => ({ client: (await moderator(w)).client }),
   "POST /admin/posts/update": async (w) => ({
@@ -785,7 +785,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     },
   }),
 
-  // Verified educators (core/educators).
+  // Verified educators (core/people/educators).
   "GET /educator_verification": async (w) => ({ client: (await freshMember(w)).client }),
   "POST /educator_verification/school_email": async (w) => ({
     client: (await freshMember(w)).client,

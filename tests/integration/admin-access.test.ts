@@ -10,7 +10,7 @@ import { createTestUser } from "../helpers/users.ts";
  * test fails: the table is the one list of the console's permissions.
  */
 const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
-  // Users (core/users): moderators run the list, suspensions and the verified mark; roles and
+  // Users (core/people/roles): moderators run the list, suspensions and the verified mark; roles and
   // deletion are the administrators'.
   "GET /admin/users": "moderator",
   "POST /admin/users/role": "admin",
@@ -24,7 +24,7 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "POST /admin/settings/image": "admin",
   "POST /admin/blocked_domains/add": "admin",
   "POST /admin/blocked_domains/remove": "admin",
-  // Dashboard, posts, comments and the audit log (server/api/console-content.ts).
+  // Dashboard, posts, comments and the audit log (server/api/admin-posts-and-comments.ts).
   "GET /admin/dashboard": "moderator",
   "GET /admin/posts": "moderator",
   "POST /admin/posts/update": "moderator",

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SETTINGS_MESSAGES } from "../../core/settings/schema.ts";
 import { BLOCKED_DOMAIN_MESSAGES } from "../../core/settings/blocked-domains.ts";
-import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { mediaFiles, multipartBody, pngImage } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";

@@ -1,18 +1,18 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertEmailToken } from "../../core/accounts/repository.ts";
+import { insertEmailToken } from "../../core/people/accounts/repository.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { hashToken } from "../../core/auth/sessions.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
-import { USER_POLICY_MESSAGES } from "../../core/users/policy.ts";
-import { USER_MESSAGES, USERS_PAGE_SIZE } from "../../core/users/schema.ts";
+import { USER_POLICY_MESSAGES } from "../../core/people/roles/policy.ts";
+import { USER_MESSAGES, USERS_PAGE_SIZE } from "../../core/people/roles/schema.ts";
 import type { UserRole } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * The console's users calls (core/users): the list, roles with the last-administrator rule,
+ * The console's users calls (core/people/roles): the list, roles with the last-administrator rule,
  * suspension (its sessions and tokens end at once; sign-in says why), the verified-educator mark
  * and deletion, each audited in its own transaction.
  */

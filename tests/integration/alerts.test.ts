@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alertDigestJob, alertInstantJob, alertMatchJob } from "../../core/alerts/jobs.ts";
-import { ALERT_MESSAGES as M } from "../../core/alerts/schema.ts";
+import { alertDigestJob, alertInstantJob, alertMatchJob } from "../../core/member/alerts/jobs.ts";
+import { ALERT_MESSAGES as M } from "../../core/member/alerts/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
 import { multipartBody } from "../helpers/multipart.ts";

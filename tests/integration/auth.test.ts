@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES as M } from "../../core/people/accounts/schema.ts";
 import { CONFIRM_EMAIL_FIRST, requireConfirmedUser } from "../../core/auth/policy.ts";
 import { findSessionUser, hashToken } from "../../core/auth/sessions.ts";
 import { SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";

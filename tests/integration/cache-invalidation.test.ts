@@ -69,7 +69,7 @@ async function postDeal(title: string): Promise<{ id: number; uniqueId: string }
 
 const homeRecent = async () => (await read("/api/home", {})).recent_deals.recent_arr as Json[];
 
-describe("the home lists (core/deals/service.ts)", () => {
+describe("the home lists (core/home/service.ts)", () => {
   it("show a new deal, a like, a comment and a renamed author on the next read", async () => {
     await homeRecent();
     const deal = await postDeal("Cache test: fresh crayons");
@@ -110,7 +110,7 @@ describe("the home lists (core/deals/service.ts)", () => {
   });
 });
 
-describe("the deal lists' counts, anchors, bounds and rankings (core/deals/paging.ts)", () => {
+describe("the deal lists' counts, anchors, bounds and rankings (core/cards/paging.ts)", () => {
   it("count a new deal in /newdeals and a new discussion in the forum list", async () => {
     const newDeals = async () =>
       (await read("/api/category_page", { type: "d", page: 1 })).response.deal_data_pagination

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findCardsByIds } from "../../core/deals/deal-card-query.ts";
+import { findCardsByIds } from "../../core/cards/deal-card-query.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
-// core/deals/deal-card-query.ts: the cards of one list of ids are read once in a few seconds, and
+// core/cards/deal-card-query.ts: the cards of one list of ids are read once in a few seconds, and
 // dropped at once by any change a card shows.
 
 let t: TestApp;

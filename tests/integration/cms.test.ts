@@ -35,7 +35,7 @@ describe("POST /api/cms_page", () => {
       payload: { slug: "terms-of-nothing" },
     });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toMatchObject({ status: false, message: "No Data Found" });
+    expect(unknown.json()).toMatchObject({ status: "false", message: "No Data Found" });
     for (const payload of [{}, { slug: "" }, { slug: 5 }]) {
       const response = await t.app.inject({ method: "POST", url: "/api/cms_page", payload });
       expect(response.statusCode).toBe(422);

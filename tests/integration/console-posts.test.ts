@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CurrentUser } from "../../core/auth/sessions.ts";
-import { AUTHOR_IDS_MAX } from "../../core/console-posts/repository.ts";
+import { AUTHOR_IDS_MAX } from "../../core/posts/console-repository.ts";
 import { insertMediaRecord } from "../../core/media/image-records.ts";
 import { storeUploadedImage } from "../../core/media/images.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES as M } from "../../core/people/accounts/schema.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { findSessionUser } from "../../core/auth/sessions.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { DEFAULT_CLIENTS, startOidcProvider, type OidcProvider } from "../helpers/oidc.ts";
 import { TestClient } from "../helpers/session.ts";
 
-// Deleting an account needs a recent sign-in (core/accounts/policy.ts), judged by the app's clock.
+// Deleting an account needs a recent sign-in (core/people/accounts/policy.ts), judged by the app's clock.
 
 const PASSWORD = "Right#Pass42";
 

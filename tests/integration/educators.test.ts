@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { domainOf, matchSchoolDomain } from "../../core/educators/domains.ts";
-import { EDUCATOR_MESSAGES } from "../../core/educators/schema.ts";
+import { domainOf, matchSchoolDomain } from "../../core/people/educators/domains.ts";
+import { EDUCATOR_MESSAGES } from "../../core/people/educators/schema.ts";
 import { sendMailJob } from "../../core/mail/queue.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { auditOf, insertComment, insertPost, signedInStaff } from "../helpers/console.ts";

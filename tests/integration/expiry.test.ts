@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANCHOR_STRIDE } from "../../core/deals/paging.ts";
-import { DEAL_SORTS, type DealSort } from "../../core/deals/deal-sort.ts";
-import * as dealsRepo from "../../core/deals/repository.ts";
-import { EXPIRY_MESSAGES } from "../../core/expiry/schema.ts";
-import { sweepExpiry } from "../../core/expiry/repository.ts";
-import { dealExpiryJob } from "../../core/expiry/sweep.ts";
+import { ANCHOR_STRIDE } from "../../core/cards/paging.ts";
+import { DEAL_SORTS, type DealSort } from "../../core/cards/deal-sort.ts";
+import * as dealsRepo from "../../core/cards/repository.ts";
+import { EXPIRY_MESSAGES } from "../../core/posts/expiry/schema.ts";
+import { sweepExpiry } from "../../core/posts/expiry/repository.ts";
+import { dealExpiryJob } from "../../core/posts/expiry/sweep.ts";
 import { SETTINGS_MESSAGES } from "../../core/settings/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { auditOf, insertPost } from "../helpers/console.ts";

@@ -123,7 +123,7 @@ describe("POST /api/profile_follow", () => {
       status: "Follow",
     });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ status: false, message: "No Data Found" });
+    expect(unknown.json()).toEqual({ status: "false", message: "No Data Found" });
 
     const gone = await createTestUser(t.deps.db);
     await t.deps.db

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
-import { trendingDays } from "../../core/deals/repository.ts";
+import { trendingDays } from "../../core/cards/repository.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRESHNESS_MESSAGES } from "../../core/freshness/schema.ts";
+import { FRESHNESS_MESSAGES } from "../../core/posts/freshness/schema.ts";
 import type { NewPost } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";

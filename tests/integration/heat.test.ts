@@ -7,7 +7,7 @@ import {
   findTrendingDeals,
   trendingDays,
   trendingQuery,
-} from "../../core/deals/repository.ts";
+} from "../../core/cards/repository.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";

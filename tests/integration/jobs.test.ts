@@ -1,4 +1,4 @@
-import { dealExpiryJob } from "../../core/expiry/sweep.ts";
+import { dealExpiryJob } from "../../core/posts/expiry/sweep.ts";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -231,7 +231,7 @@ describe("the site's jobs", () => {
   it("schedules the nightly sweep, and every other kind with a cron, with the queue's own cron", async () => {
     const scheduled = JOB_KINDS.filter((kind) => kind.cron);
     expect(scheduled).toContain(sweepExpiredJob);
-    // The minute sweep of deals' expiry (core/expiry/sweep.ts).
+    // The minute sweep of deals' expiry (core/posts/expiry/sweep.ts).
     expect(scheduled).toContain(dealExpiryJob);
     const byKind = (a: { kind: string }, b: { kind: string }) => a.kind.localeCompare(b.kind);
     expect((await t.jobs.schedules()).sort(byKind)).toEqual(

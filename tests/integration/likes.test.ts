@@ -186,7 +186,7 @@ describe("POST /api/product_like_unlike", () => {
       .executeTakeFirstOrThrow();
     const response = await press("like", { post_id: removed.id, post_type: "" });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ status: false, message: "No Data Found" });
+    expect(response.json()).toEqual({ status: "false", message: "No Data Found" });
     expect(await reactionOf(member, removed.id)).toBeNull();
   });
 

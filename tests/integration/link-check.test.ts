@@ -7,12 +7,12 @@ import {
   linkCheckSweepJob,
   planLinkChecks,
   STORE_SPACING_SECONDS,
-} from "../../core/freshness/link-check-job.ts";
+} from "../../core/posts/freshness/link-check-job.ts";
 import {
   checkLink,
   isAllowedAddress,
   type LinkCheckSettings,
-} from "../../core/freshness/link-check.ts";
+} from "../../core/posts/freshness/link-check.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
 import { waitForJobs } from "../helpers/jobs.ts";

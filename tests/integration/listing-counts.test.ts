@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countScope, countScopes, type DealScope } from "../../core/deals/deal-scope.ts";
+import { countScope, countScopes, type DealScope } from "../../core/cards/deal-scope.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 // The listing totals and members' post counts the database keeps (migrations 022 and 027) against

@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANCHOR_STRIDE, createDealPager } from "../../core/deals/paging.ts";
-import { DEAL_SORTS, type DealSort } from "../../core/deals/deal-sort.ts";
-import * as repo from "../../core/deals/repository.ts";
-import { findCardsByIds, findCardsByIdsQuery } from "../../core/deals/deal-card-query.ts";
-import type { DealScope } from "../../core/deals/repository.ts";
-import { dealExpiryJob } from "../../core/expiry/sweep.ts";
+import { ANCHOR_STRIDE, createDealPager } from "../../core/cards/paging.ts";
+import { DEAL_SORTS, type DealSort } from "../../core/cards/deal-sort.ts";
+import * as repo from "../../core/cards/repository.ts";
+import { findCardsByIds, findCardsByIdsQuery } from "../../core/cards/deal-card-query.ts";
+import type { DealScope } from "../../core/cards/repository.ts";
+import { dealExpiryJob } from "../../core/posts/expiry/sweep.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 

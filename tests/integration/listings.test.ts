@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ANCHOR_STRIDE } from "../../core/deals/paging.ts";
-import { dealExpiryJob } from "../../core/expiry/sweep.ts";
+import { ANCHOR_STRIDE } from "../../core/cards/paging.ts";
+import { dealExpiryJob } from "../../core/posts/expiry/sweep.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notificationMailJob } from "../../core/notifications/mail-job.ts";
+import { notificationMailJob } from "../../core/member/notifications/mail-job.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";

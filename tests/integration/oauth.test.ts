@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES as M } from "../../core/people/accounts/schema.ts";
 import { findSessionUser } from "../../core/auth/sessions.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { DEMO_EMAIL } from "../../db/demo/seed.ts";

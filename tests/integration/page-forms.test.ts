@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES } from "../../core/people/accounts/schema.ts";
 import type { MailMessage } from "../../core/mail/mailer.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { CONTACT_MESSAGES, SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";

@@ -168,7 +168,7 @@ describe("POST /api/product_details", () => {
     ]) {
       const response = await details(payload);
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ status: false, message: "No Data Found" });
+      expect(response.json()).toMatchObject({ status: "false", message: "No Data Found" });
     }
   });
 

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findCardsByIdsQuery } from "../../core/deals/deal-card-query.ts";
-import { relatedDealsQuery } from "../../core/deals/related-deals.ts";
-import { findScopeCardsQuery } from "../../core/deals/repository.ts";
-import { userDealIdsQuery } from "../../core/profiles/repository.ts";
+import { findCardsByIdsQuery } from "../../core/cards/deal-card-query.ts";
+import { relatedDealsQuery } from "../../core/cards/related-deals.ts";
+import { findScopeCardsQuery } from "../../core/cards/repository.ts";
+import { userDealIdsQuery } from "../../core/people/profiles/repository.ts";
 import { prepared, preparedStatement } from "../../db/prepared.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 

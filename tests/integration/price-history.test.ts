@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HISTORY_MESSAGES, MERGE_MESSAGES } from "../../core/prices/schema.ts";
+import { HISTORY_MESSAGES, MERGE_MESSAGES } from "../../core/posts/prices/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { auditOf, insertPost, signedInStaff } from "../helpers/console.ts";
 import { multipartBody } from "../helpers/multipart.ts";

@@ -244,7 +244,7 @@ describe("POST /api/user_profile", () => {
       payload: { user_id: 987654 },
     });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ status: false, message: "No Data Found" });
+    expect(unknown.json()).toEqual({ status: "false", message: "No Data Found" });
 
     const gone = await createTestUser(t.deps.db);
     await t.deps.db

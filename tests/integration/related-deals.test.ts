@@ -4,7 +4,7 @@ import {
   RELATED_CANDIDATES,
   RELATED_DEALS_LIMIT,
   findRelatedDeals,
-} from "../../core/deals/related-deals.ts";
+} from "../../core/cards/related-deals.ts";
 import type { NewPost } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FEED_MAX_PAGES, FOLLOW_MESSAGES } from "../../core/following/schema.ts";
-import { SAVED_MESSAGES } from "../../core/saved/schema.ts";
+import { FEED_MAX_PAGES, FOLLOW_MESSAGES } from "../../core/member/follows/schema.ts";
+import { SAVED_MESSAGES } from "../../core/member/saved/schema.ts";
 import { PAGE_SIZE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";

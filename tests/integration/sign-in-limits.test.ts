@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES as M } from "../../core/people/accounts/schema.ts";
 import { hashPassword } from "../../core/auth/password.ts";
 import { SIGN_IN_LIMITS, signInKey } from "../../core/auth/sign-in-attempts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";

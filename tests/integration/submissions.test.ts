@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUBMIT_MESSAGES } from "../../core/constants.ts";
 import { CONFIRM_EMAIL_FIRST } from "../../core/auth/policy.ts";
-import { DEAL_MESSAGES, DISCUSSION_MESSAGES } from "../../core/submissions/schema.ts";
+import { DEAL_MESSAGES, DISCUSSION_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { startLocalHttps, type LocalHttps } from "../helpers/local-https.ts";
 import { mediaFiles, multipartBody, pngImage } from "../helpers/multipart.ts";

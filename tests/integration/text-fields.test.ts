@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_MESSAGES as M } from "../../core/accounts/schema.ts";
+import { ACCOUNT_MESSAGES as M } from "../../core/people/accounts/schema.ts";
 import { NOT_TEXT_MESSAGE } from "../../core/validation.ts";
 import { failureBodySchema } from "../../server/api/errors.ts";
 import { apiRoutes } from "../../server/api/route.ts";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES } from "../../core/constants.ts";
-import { IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { mediaFiles, multipartBody, pngImage, type FilePart } from "../helpers/multipart.ts";
 import { TestClient } from "../helpers/session.ts";

@@ -88,14 +88,34 @@ describe("import boundaries", () => {
     [
       "a route module importing a repository",
       "app/routes/home.tsx",
-      'import "../../core/deals/repository.ts";',
+      'import "../../core/cards/repository.ts";',
     ],
-    ["core importing the server", "core/deals/service.ts", 'import "../../server/app.ts";'],
-    ["core importing the app", "core/deals/service.ts", 'import "../../app/lib/format.ts";'],
+    ["core importing the server", "core/home/service.ts", 'import "../../server/app.ts";'],
+    ["core importing the app", "core/home/service.ts", 'import "../../app/lib/format.ts";'],
     [
       "a feature importing another feature's repository",
       "core/forums/service.ts",
-      'import "../deals/repository.ts";',
+      'import "../cards/repository.ts";',
+    ],
+    [
+      "a feature importing the repository of the feature it sits in",
+      "core/posts/comments/service.ts",
+      'import "../repository.ts";',
+    ],
+    [
+      "a feature importing the repository of a feature inside it",
+      "core/posts/service.ts",
+      'import "./comments/repository.ts";',
+    ],
+    [
+      "a feature inside another importing a third feature's repository",
+      "core/posts/comments/service.ts",
+      'import "../../cards/repository.ts";',
+    ],
+    [
+      "a feature importing another feature's repository through the alias",
+      "core/forums/service.ts",
+      'import "#core/posts/repository.ts";',
     ],
   ])("refuses %s", async (_case, filePath, code) => {
     expect(await rulesBroken(filePath, code)).toContain("no-restricted-imports");
@@ -105,21 +125,21 @@ describe("import boundaries", () => {
     expect(
       await rulesBroken(
         "core/forums/service.ts",
-        'import "./repository.ts";\nimport "../deals/deal-card-query.ts";',
+        'import "./repository.ts";\nimport "./console-repository.ts";\nimport "../cards/deal-card-query.ts";',
       ),
     ).toEqual([]);
   });
 
   it("finds a cycle when there is one", () => {
     const graph = importGraph(sourceFiles());
-    // core/deals/repository.ts imports deal-card-query.ts: the reverse import closes a cycle.
-    graph.set("core/deals/deal-card-query.ts", [
-      ...(graph.get("core/deals/deal-card-query.ts") ?? []),
-      "core/deals/repository.ts",
+    // core/cards/repository.ts imports deal-card-query.ts: the reverse import closes a cycle.
+    graph.set("core/cards/deal-card-query.ts", [
+      ...(graph.get("core/cards/deal-card-query.ts") ?? []),
+      "core/cards/repository.ts",
     ]);
     expect(findCycles(graph).map((cycle) => [...cycle].sort())).toContainEqual([
-      "core/deals/deal-card-query.ts",
-      "core/deals/repository.ts",
+      "core/cards/deal-card-query.ts",
+      "core/cards/repository.ts",
     ]);
   });
 

@@ -8,8 +8,8 @@ import { DealGrid } from "../../app/components/DealCard.tsx";
 import { Avatar } from "../../app/components/Avatar.tsx";
 import { IMAGE_SIZES, ResponsiveImage } from "../../app/components/ResponsiveImage.tsx";
 import { MediaBaseProvider } from "../../app/lib/media-url.tsx";
-import { presentDealCard } from "../../core/deals/presenter.ts";
-import type { DealCardRow } from "../../core/deals/deal-card-query.ts";
+import { presentDealCard } from "../../core/cards/presenter.ts";
+import type { DealCardRow } from "../../core/cards/deal-card-query.ts";
 
 afterEach(cleanup);
 

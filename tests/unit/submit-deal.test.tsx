@@ -4,7 +4,7 @@ import { useState } from "react";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SUBMIT_MESSAGES } from "../../core/constants.ts";
-import { DEAL_MESSAGES, IMAGE_MESSAGES } from "../../core/submissions/schema.ts";
+import { DEAL_MESSAGES, IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { SubmitDealForm } from "../../app/components/SubmitDealForm.tsx";
 import { Tabs } from "../../app/components/Tabs.tsx";
 import { uploadWithProgress } from "../../app/lib/upload.ts";

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { Link, useRevalidator } from "react-router";
-import type { ProductDeal } from "../../../core/prices/presenter.ts";
-import { MergeProductBody } from "../../../core/prices/schema.ts";
+import type { ProductDeal } from "../../../core/posts/prices/presenter.ts";
+import { MergeProductBody } from "../../../core/posts/prices/schema.ts";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
 import { formatDate, formatPrice } from "../../lib/format.ts";

@@ -1,4 +1,4 @@
-import type { PendingWishlistEntry } from "../../../core/educators/presenter.ts";
+import type { PendingWishlistEntry } from "../../../core/people/educators/presenter.ts";
 import { formatDate } from "../../lib/format.ts";
 import { ConsoleAction } from "./ConsoleAction.tsx";
 import { ConsoleTable } from "./ConsoleTable.tsx";

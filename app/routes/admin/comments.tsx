@@ -1,7 +1,7 @@
 import { Link, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
-import type { ConsoleComment } from "../../../core/console-comments/presenter.ts";
-import { COMMENT_STATES, CommentListQuery } from "../../../core/console-comments/schema.ts";
+import type { ConsoleComment } from "../../../core/posts/comments/console-presenter.ts";
+import { COMMENT_STATES, CommentListQuery } from "../../../core/posts/comments/console-schema.ts";
 import { Pager } from "../../components/Pager.tsx";
 import { BulkBar, type BulkChoice } from "../../components/console/BulkBar.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";

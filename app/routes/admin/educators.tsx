@@ -1,7 +1,7 @@
 import { Link, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
-import type { PendingEducatorReview } from "../../../core/educators/presenter.ts";
-import { SchoolDomainBody } from "../../../core/educators/schema.ts";
+import type { PendingEducatorReview } from "../../../core/people/educators/presenter.ts";
+import { SchoolDomainBody } from "../../../core/people/educators/schema.ts";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";

@@ -1,7 +1,7 @@
 import { Link, useLoaderData, useLocation } from "react-router";
 import { requestContext } from "#app-context";
-import type { ConsolePost } from "../../../core/console-posts/presenter.ts";
-import { POST_SORTS, POST_STATUSES, PostListQuery } from "../../../core/console-posts/schema.ts";
+import type { ConsolePost } from "../../../core/posts/console-presenter.ts";
+import { POST_SORTS, POST_STATUSES, PostListQuery } from "../../../core/posts/console-schema.ts";
 import { Pager } from "../../components/Pager.tsx";
 import { BulkBar, type BulkChoice } from "../../components/console/BulkBar.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";

@@ -4,16 +4,21 @@ import type { HeldPost, QueueItemStatus, ReportGroup } from "../../../core/moder
 import { REPORT_REASONS } from "../../../core/moderation/schema.ts";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
-import { pageNumber } from "../../components/ProfileView.tsx";
 import { Pager } from "../../components/Pager.tsx";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { formatDate } from "../../lib/format.ts";
 import type { Route } from "./+types/reports";
+import { pageFromQuery } from "../../../core/list-query.ts";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const user = requireConsoleUser(ctx, "moderator");
-  return { queue: await ctx.services.moderation.queue(user, pageNumber(request)) };
+  return {
+    queue: await ctx.services.moderation.queue(
+      user,
+      pageFromQuery(new URL(request.url).searchParams.get("page")),
+    ),
+  };
 }
 
 export const meta: Route.MetaFunction = () => [

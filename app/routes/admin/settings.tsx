@@ -8,7 +8,7 @@ import {
   SettingsBody,
   type SiteImageField,
 } from "../../../core/settings/schema.ts";
-import { IMAGE_ACCEPT, imageFileError } from "../../../core/submissions/schema.ts";
+import { IMAGE_ACCEPT, imageFileError } from "../../../core/posts/submissions/schema.ts";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";

@@ -3,8 +3,8 @@ import { Form, useLoaderData, useRevalidator, useSearchParams } from "react-rout
 import { requestContext } from "#app-context";
 import { hasRole } from "../../../core/auth/policy.ts";
 import { formatSuspensionEnd } from "../../../core/auth/suspension.ts";
-import type { ConsoleUser } from "../../../core/users/presenter.ts";
-import { USER_ROLES, USER_STATUSES, UsersQuery } from "../../../core/users/schema.ts";
+import type { ConsoleUser } from "../../../core/people/roles/presenter.ts";
+import { USER_ROLES, USER_STATUSES, UsersQuery } from "../../../core/people/roles/schema.ts";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable, type ConsoleColumn } from "../../components/console/ConsoleTable.tsx";

@@ -1,0 +1,270 @@
+import { sql } from "kysely";
+import type { DbOrTx } from "../../../db/index.ts";
+import type { OAuthProviderName } from "./schema.ts";
+
+export type EmailTokenPurpose = "confirm" | "reset";
+
+const accountColumns = [
+  "users.id",
+  "users.name",
+  "users.email",
+  "users.password_hash",
+  "users.image_url",
+  "users.email_verified_at",
+] as const;
+
+export type AccountRow = NonNullable<Awaited<ReturnType<typeof findLiveUserById>>>;
+
+/** A live (not deleted) account by address, case-insensitively (served by users_email_live_key). */
+export function findLiveUserByEmail(db: DbOrTx, email: string) {
+  return db
+    .selectFrom("users")
+    .select(accountColumns)
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+export function findLiveUserById(db: DbOrTx, id: number) {
+  return db
+    .selectFrom("users")
+    .select(accountColumns)
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+export async function insertUser(
+  db: DbOrTx,
+  user: {
+    name: string;
+    email: string;
+    passwordHash: string | null;
+    imageUrl?: string | null;
+    emailVerifiedAt?: Date | null;
+  },
+): Promise<AccountRow> {
+  return db
+    .insertInto("users")
+    .values({
+      name: user.name,
+      email: user.email,
+      password_hash: user.passwordHash,
+      image_url: user.imageUrl ?? null,
+      email_verified_at: user.emailVerifiedAt ?? null,
+    })
+    .returning(accountColumns)
+    .executeTakeFirstOrThrow();
+}
+
+export async function setPasswordHash(db: DbOrTx, userId: number, passwordHash: string, now: Date) {
+  await db
+    .updateTable("users")
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** Marks the address confirmed unless it already was. */
+export async function markEmailVerified(db: DbOrTx, userId: number, now: Date) {
+  await db
+    .updateTable("users")
+    .set({ email_verified_at: now, updated_at: now })
+    .where("id", "=", userId)
+    .where("email_verified_at", "is", null)
+    .execute();
+}
+
+// Mailed single-use codes --------------------------------------------------------------------
+
+export async function insertEmailToken(
+  db: DbOrTx,
+  token: { userId: number; purpose: EmailTokenPurpose; tokenHash: string; expiresAt: Date },
+) {
+  await db
+    .insertInto("email_tokens")
+    .values({
+      user_id: token.userId,
+      purpose: token.purpose,
+      token_hash: token.tokenHash,
+      expires_at: token.expiresAt,
+    })
+    .execute();
+}
+
+/** The code with this hash and purpose, with its live account; used or expired codes included. */
+export function findEmailToken(db: DbOrTx, purpose: EmailTokenPurpose, tokenHash: string) {
+  return db
+    .selectFrom("email_tokens")
+    .innerJoin("users", "users.id", "email_tokens.user_id")
+    .select([
+      "email_tokens.id as token_id",
+      "email_tokens.expires_at",
+      "email_tokens.used_at",
+      ...accountColumns,
+    ])
+    .where("email_tokens.token_hash", "=", tokenHash)
+    .where("email_tokens.purpose", "=", purpose)
+    .where("users.deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+/**
+ * Uses a code once: true for the one caller that marked it, false when it was already used (two
+ * clicks racing each other cannot both succeed).
+ */
+export async function consumeEmailToken(db: DbOrTx, tokenId: number, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("email_tokens")
+    .set({ used_at: now })
+    .where("id", "=", tokenId)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Retires every unused code of a purpose, e.g. older reset links once a new one is mailed. */
+export async function retireEmailTokens(
+  db: DbOrTx,
+  userId: number,
+  purpose: EmailTokenPurpose,
+  now: Date,
+) {
+  await db
+    .updateTable("email_tokens")
+    .set({ used_at: now })
+    .where("user_id", "=", userId)
+    .where("purpose", "=", purpose)
+    .where("used_at", "is", null)
+    .execute();
+}
+
+// Social sign-in ----------------------------------------------------------------------------------
+
+export function findUserByOAuthAccount(db: DbOrTx, provider: OAuthProviderName, subject: string) {
+  return db
+    .selectFrom("oauth_accounts")
+    .innerJoin("users", "users.id", "oauth_accounts.user_id")
+    .select(accountColumns)
+    .where("oauth_accounts.provider", "=", provider)
+    .where("oauth_accounts.provider_user_id", "=", subject)
+    .where("users.deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+export async function linkOAuthAccount(
+  db: DbOrTx,
+  userId: number,
+  provider: OAuthProviderName,
+  subject: string,
+) {
+  await db
+    .insertInto("oauth_accounts")
+    .values({ user_id: userId, provider, provider_user_id: subject })
+    .onConflict((oc) => oc.columns(["provider", "provider_user_id"]).doNothing())
+    .execute();
+}
+
+// Sessions -------------------------------------------------------------------------------------
+
+/**
+ * The account's suspension, read under a share lock: a suspension being written at the same time
+ * (which also ends the account's sessions) waits for the new session, or the new session for it.
+ */
+export function findSuspensionForSignIn(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("users")
+    .select(["suspended_at", "suspended_until", "suspension_reason"])
+    .where("id", "=", userId)
+    .forShare()
+    .executeTakeFirst();
+}
+
+export async function findSessionCreatedAt(db: DbOrTx, sessionId: number): Promise<Date | null> {
+  const row = await db
+    .selectFrom("sessions")
+    .select("created_at")
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  return row?.created_at ?? null;
+}
+
+// Account deletion (docs/decisions/0014-account-deletion.md) --------------------------------
+
+/**
+ * Removes a person's data and leaves an anonymous row behind, so their posts and comments keep
+ * their place in threads under "Deleted user". Returns the avatar path the row had, if any.
+ */
+export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombstone: string) {
+  const unliked = await db
+    .deleteFrom("likes")
+    .where("user_id", "=", userId)
+    .returning("post_id")
+    .execute();
+  if (unliked.length > 0) {
+    await recountReactions(
+      db,
+      unliked.map((row) => row.post_id),
+    );
+  }
+  await db
+    .deleteFrom("follows")
+    .where((eb) => eb.or([eb("follower_id", "=", userId), eb("followee_id", "=", userId)]))
+    .execute();
+  await db.deleteFrom("oauth_accounts").where("user_id", "=", userId).execute();
+  await db.deleteFrom("oauth_link_requests").where("user_id", "=", userId).execute();
+  await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();
+  // Verification requests keep a school address and a note: personal data. Wishlist entries still
+  // waiting for review go too; approved ones stay public, as the member's posts do.
+  await db.deleteFrom("educator_requests").where("user_id", "=", userId).execute();
+  await db
+    .deleteFrom("teachers_wishlist")
+    .where("user_id", "=", userId)
+    .where("status", "!=", "approved")
+    .execute();
+  await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
+  await db.deleteFrom("contact_messages").where("user_id", "=", userId).execute();
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  const before = await db
+    .selectFrom("users")
+    .select("image_url")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  await db
+    .updateTable("users")
+    .set({
+      name: "Deleted user",
+      email: tombstone,
+      password_hash: null,
+      image_url: null,
+      dob: null,
+      gender: null,
+      biography: "",
+      mobile: "",
+      website: "",
+      address: "",
+      email_verified_at: null,
+      deleted_at: now,
+      updated_at: now,
+    })
+    .where("id", "=", userId)
+    .execute();
+  return { avatarUrl: before?.image_url ?? null };
+}
+
+/** Recounts likes and unlikes of some posts from the likes table, and their trending score. */
+async function recountReactions(db: DbOrTx, postIds: number[]) {
+  await sql`
+    WITH counts AS (
+      SELECT p.id,
+             (SELECT count(*)::int FROM likes l WHERE l.post_id = p.id AND l.reaction = 'like') AS likes,
+             (SELECT count(*)::int FROM likes l WHERE l.post_id = p.id AND l.reaction = 'unlike') AS unlikes
+        FROM posts p
+       WHERE p.id = ANY(${postIds}::bigint[])
+    )
+    UPDATE posts
+       SET likes_count = counts.likes,
+           unlikes_count = counts.unlikes
+      FROM counts
+     WHERE posts.id = counts.id`.execute(db);
+}

@@ -1,0 +1,207 @@
+import { z } from "zod";
+import { text } from "../../validation.ts";
+
+/**
+ * Input schemas of every account form and call. The browser forms and the JSON API validate with
+ * the same schema, so both show the spec's messages (section 5) word for word.
+ */
+
+export const ACCOUNT_MESSAGES = {
+  nameRequired: "Name is required !",
+  nameTooShort: "Name should be more than 2 character!",
+  nameTooLong: "Name should be at most 100 characters.",
+  emailRequired: "Email is required !",
+  emailInvalid: "Please enter a valid email address.",
+  passwordRequired: "Password is required !",
+  passwordRule:
+    "Password should at least one digit,one uppercase letter,one lowercase letter,one special character,and password between 4-32 characters in length.",
+  passwordCommon:
+    "This password is one of the most commonly used passwords and is easy to guess. Please choose another.",
+  confirmRequired: "Confirm Password is required !",
+  confirmMismatch: "Password and Confirm password should be same.",
+  oldPasswordRequired: "Old Password is required !",
+  newPasswordRequired: "New Password is required !",
+  newConfirmMismatch: "New and Confirm Password should be same. ",
+  oldPasswordWrong: "Your old password is not correct.",
+  emailTaken: "The email has already been taken.",
+  registered: "Registered Successfully !",
+  signinSuccess: "Successfully Login",
+  signinFailed: "These credentials do not match our records.",
+  /** Not the spec's: sign-in to one address is slowed, then locked, after repeated failures. */
+  signinLocked:
+    "Too many failed sign-in attempts for this account. Please try again later, or reset your password.",
+  loggedOut: "You have been logged out.",
+  forgotSent: "Password sent successfully to this email Id.",
+  forgotNotFound: "Not Email id Found.",
+  /** How the forgot-password page shows the server's forgotNotFound (the spec's error list). */
+  forgotNotFoundShown: "Email Id not found.",
+  resetDone: "Your password has been reset. Please log in with your new password.",
+  resetLinkInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
+  passwordChanged: "Your password has been changed.",
+  confirmationCodeRequired: "The confirmation code is missing.",
+  emailConfirmed: "Your email address has been confirmed. Thank you!",
+  confirmationInvalid:
+    "This confirmation link is invalid or has expired. Please ask for a new one.",
+  confirmationUsed:
+    "This confirmation link has already been used. Your email address is confirmed: you can log in.",
+  confirmationResent:
+    "If an account with this email address is waiting for confirmation, we have sent it a new link.",
+  deleteSigninFailed: "No Data Found !",
+  userDeleted: "User deleted successfully.",
+  deleteConfirmQuestion: "Are you want to delete account ?",
+  deleteNeedsRecentSignin: "For your safety, please sign in again before deleting your account.",
+  socialFailed: "Something went wrong in social login. please try again later.",
+  socialTokenRequired: "An id_token or access_token from the provider is required.",
+} as const;
+
+const M = ACCOUNT_MESSAGES;
+
+/** 4-32 characters with at least one digit, one upper-case letter, one lower-case letter and one
+ * other (special) character. */
+export function meetsPasswordRule(password: string): boolean {
+  const length = [...password].length;
+  return (
+    length >= 4 &&
+    length <= 32 &&
+    /\d/.test(password) &&
+    /[A-Z]/.test(password) &&
+    /[a-z]/.test(password) &&
+    /[^A-Za-z0-9\s]/.test(password)
+  );
+}
+
+/**
+ * A text field that may arrive missing or null, read as "" so that the spec's "… is required !"
+ * shows. Anything else that is not text (a number, a list, an object) is refused by text(), never
+ * converted: `String({ toString: 1 })` throws (tests/integration/text-fields.test.ts).
+ */
+const looseText = () =>
+  z.preprocess((value) => (value === null || value === undefined ? "" : value), text());
+
+const requiredText = (message: string) => looseText().pipe(z.string().min(1, message));
+
+const email = () =>
+  looseText()
+    .transform((value) => value.trim())
+    .pipe(
+      z.string().min(1, M.emailRequired).max(254, M.emailInvalid).pipe(z.email(M.emailInvalid)),
+    );
+
+const name = () =>
+  looseText()
+    .transform((value) => value.trim())
+    .pipe(z.string().min(1, M.nameRequired).min(2, M.nameTooShort).max(100, M.nameTooLong));
+
+const newPassword = (requiredMessage: string) =>
+  requiredText(requiredMessage).refine(meetsPasswordRule, M.passwordRule);
+
+/** An optional `user_id` as the spec's payloads carry it; checked against the session, never trusted. */
+export const claimedUserId = z.union([text(), z.number()]).nullish();
+
+export type ClaimedUserId = z.output<typeof claimedUserId>;
+
+/**
+ * `{ user_id }`: the payload of every call that names only the acting user (`POST /api/home`,
+ * `/api/user_deleted`, `/api/subscriptions_setup_intent`, `/api/create-intent`).
+ */
+export const ActingUserBody = z.object({ user_id: claimedUserId });
+
+export type ActingUserInput = z.output<typeof ActingUserBody>;
+
+/** POST /api/signup {name, email, password}. */
+export const SignupSchema = z.object({
+  name: name(),
+  email: email(),
+  password: newPassword(M.passwordRequired),
+});
+
+/** The Register form: the sign-up fields plus the confirmation the browser checks. */
+export const RegisterFormSchema = SignupSchema.extend({
+  confirm_password: requiredText(M.confirmRequired),
+}).refine((form) => form.confirm_password === form.password, {
+  message: M.confirmMismatch,
+  path: ["confirm_password"],
+});
+
+/** POST /api/signin {email, password}: only "required" here, so a wrong format reads as a
+ * failed sign-in rather than hinting at which accounts exist. */
+export const SigninSchema = z.object({
+  email: requiredText(M.emailRequired).transform((value) => value.trim()),
+  password: requiredText(M.passwordRequired),
+});
+
+/**
+ * POST /api/signin as the site's own login page sends it: the spec's fields, plus the page's
+ * return path (`next`), answered back checked by core/auth/return-path.ts (record 0035).
+ */
+export const SigninRequestSchema = SigninSchema.extend({
+  next: text({ error: "next must be a path on this site." }).optional(),
+});
+
+/** POST /api/forgot_password {email}. */
+export const ForgotPasswordSchema = z.object({ email: email() });
+
+/** POST /api/resend_confirmation {email}. */
+export const ResendConfirmationSchema = z.object({ email: email() });
+
+/** POST /api/verify {confirmation_code}. */
+export const VerifySchema = z.object({
+  confirmation_code: requiredText(M.confirmationCodeRequired).transform((value) => value.trim()),
+});
+
+/** POST /api/reset_password {token, password, password_confirmation}. */
+export const ResetPasswordSchema = z
+  .object({
+    token: requiredText(M.resetLinkInvalid),
+    password: newPassword(M.passwordRequired),
+    password_confirmation: requiredText(M.confirmRequired),
+  })
+  .refine((form) => form.password_confirmation === form.password, {
+    message: M.confirmMismatch,
+    path: ["password_confirmation"],
+  });
+
+/** POST /api/change_password {old_password, new_password, new_password_confirmation, user_id}. */
+export const ChangePasswordSchema = z
+  .object({
+    old_password: requiredText(M.oldPasswordRequired),
+    new_password: newPassword(M.newPasswordRequired),
+    new_password_confirmation: requiredText(M.confirmRequired),
+    user_id: claimedUserId,
+  })
+  .refine((form) => form.new_password_confirmation === form.new_password, {
+    message: M.newConfirmMismatch,
+    path: ["new_password_confirmation"],
+  });
+
+export const OAUTH_PROVIDERS = ["google", "facebook"] as const;
+export type OAuthProviderName = (typeof OAUTH_PROVIDERS)[number];
+
+/**
+ * POST /api/social_signin and /api/social_signin_deleted {provider, provider_id, name, email,
+ * profile_img}: the spec's claims are only hints; the provider's token (`id_token`, or an
+ * `access_token` checked at the provider's userinfo endpoint) is what proves who is asking.
+ */
+export const SocialSigninSchema = z
+  .object({
+    provider: z.enum(OAUTH_PROVIDERS, { message: "provider must be google or facebook." }),
+    provider_id: looseText(),
+    name: looseText(),
+    email: looseText(),
+    profile_img: looseText(),
+    id_token: looseText(),
+    access_token: looseText(),
+  })
+  .refine((body) => body.id_token !== "" || body.access_token !== "", {
+    message: M.socialTokenRequired,
+    path: ["id_token"],
+  });
+
+export type SignupInput = z.output<typeof SignupSchema>;
+export type SigninInput = z.output<typeof SigninSchema>;
+export type ForgotPasswordInput = z.output<typeof ForgotPasswordSchema>;
+export type ResendConfirmationInput = z.output<typeof ResendConfirmationSchema>;
+export type VerifyInput = z.output<typeof VerifySchema>;
+export type ResetPasswordInput = z.output<typeof ResetPasswordSchema>;
+export type ChangePasswordInput = z.output<typeof ChangePasswordSchema>;
+export type SocialSigninInput = z.output<typeof SocialSigninSchema>;
