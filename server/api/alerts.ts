@@ -6,9 +6,9 @@ import {
   AlertSaveBody,
   DELIVERIES,
 } from "../../core/member/alerts/schema.ts";
-import { DealCardSchema } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { DealCardSchema } from "../../core/cards/responses.ts";
 
 /** One keyword alert as its owner sees it (docs/decisions/0045-alert-matching.md). */
 export const AlertSchema = z.strictObject({

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { presentMerged, presentPriceHistoryResponse } from "../../core/posts/prices/presenter.ts";
 import { MergeProductBody, PriceHistoryBody } from "../../core/posts/prices/schema.ts";
-import { PricePoint } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { PricePoint } from "../../core/posts/prices/responses.ts";
 
 const PriceHistoryResponse = z.strictObject({
   status: z.literal("true"),

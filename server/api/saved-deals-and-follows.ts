@@ -3,9 +3,9 @@ import { FollowToggleBody, MyFeedBody } from "../../core/member/follows/schema.t
 import { presentListing } from "../../core/listings/presenter.ts";
 import { SaveDealToggleBody, SavedDealsBody } from "../../core/member/saved/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { ListingResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { ListingResponse } from "../../core/listings/responses.ts";
 
 /** `POST /api/save_deal_toggle` (record 0043). */
 export const SaveToggleResponse = z.strictObject({

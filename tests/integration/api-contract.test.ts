@@ -6,7 +6,7 @@ import { API_CALLS, send, startApiWorld, type ApiWorld } from "../helpers/api-ca
 
 /**
  * Every registered /api call, made with a valid request against the demo data, answers what its
- * route declares (server/api/responses.ts): the spec's field names, their types, nothing more.
+ * route declares (core/<feature>/responses.ts): the spec's field names, their types, nothing more.
  */
 
 let world: ApiWorld;
