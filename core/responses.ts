@@ -35,3 +35,8 @@ export const ShortPagination = z.strictObject({
   current_page: count,
   last_page: count,
 });
+
+/** `GET /api/health`: liveness for load balancers. */
+export const HealthResponse = z
+  .strictObject({ status: z.enum(["ok", "unavailable"]), database: z.enum(["up", "down"]) })
+  .describe("Liveness; more fields describe the parts the server depends on");

@@ -1,10 +1,6 @@
-import { z } from "zod";
+import { HealthResponse } from "../../core/responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
-
-const HealthResponse = z
-  .strictObject({ status: z.enum(["ok", "unavailable"]), database: z.enum(["up", "down"]) })
-  .describe("Liveness; more fields describe the parts the server depends on");
 
 /**
  * Health for load balancers: `status` "ok" and `database` "up", or 503 with "unavailable" and

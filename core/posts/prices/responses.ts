@@ -15,3 +15,17 @@ export const PriceHistory = z
     lowest_in_90d: z.boolean(),
   })
   .describe("Not in the spec: the product's price history (decision 0040)");
+
+export const PriceHistoryResponse = z.strictObject({
+  status: z.literal("true"),
+  points: z.array(PricePoint).describe("oldest first"),
+});
+
+export const MergedResponse = z.strictObject({
+  status: z.literal("true"),
+  message: z.string(),
+  product_id: z
+    .number()
+    .describe("the product's id (a group of deals); not a card's product_id, which names a deal"),
+  deals: z.array(z.string()).describe("unique_ids of the product's deals after the merge"),
+});
