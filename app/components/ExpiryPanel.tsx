@@ -5,8 +5,6 @@ import { apiCall } from "../lib/api.ts";
 import { messageOf } from "../lib/api-form.ts";
 import { loginPath } from "../lib/pending-action.ts";
 
-type ExpiryAnswer = ExpiryStatus & { status: string; message: string };
-
 /**
  * The deal page's "Expired?" (record 0037): how many members say the deal has ended ("2 of 3
  * members say this has expired"), a button for a signed-in member to say so too
@@ -30,7 +28,7 @@ export function ExpiryPanel() {
   async function send(path: "/mark_expired" | "/reopen_deal") {
     setBusy(true);
     setMessage(null);
-    const result = await apiCall<ExpiryAnswer>(path, { unique_id: state.unique_id });
+    const result = await apiCall(path, { unique_id: state.unique_id });
     setBusy(false);
     if (!result.ok) {
       setMessage({ text: messageOf(result.data), error: true });

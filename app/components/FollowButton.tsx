@@ -54,7 +54,7 @@ export function FollowButton({ userId, name, isFollow, viewerId }: FollowButtonP
   async function send(status: typeof FOLLOW | typeof UN_FOLLOW) {
     setPending(true);
     setMessage(null);
-    const result = await apiCall<{ message?: string }>("/profile_follow", {
+    const result = await apiCall("/profile_follow", {
       loggedin_user_id: viewerId,
       user_id: userId,
       status,

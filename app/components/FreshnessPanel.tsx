@@ -45,7 +45,7 @@ export function FreshnessPanel({ details, viewerId, at }: FreshnessPanelProps) {
 
   async function send(path: "/coupon_feedback" | "/confirm_deal", body: Record<string, unknown>) {
     setBusy(true);
-    const result = await apiCall<{ message?: unknown; freshness?: Freshness }>(path, {
+    const result = await apiCall(path, {
       unique_id: post.unique_id,
       ...body,
     });

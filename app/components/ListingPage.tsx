@@ -76,12 +76,13 @@ export function ListingPage({
     if (!needsFetch) return;
     let cancelled = false;
     setFetching(true);
-    void apiCall<ListingResponse<DealCard>>("/filter", JSON.parse(payload)).then((result) => {
+    void apiCall("/filter", JSON.parse(payload)).then((result) => {
       if (cancelled) return;
       setFetching(false);
       // The spec: listing failures only stop the spinner.
       if (result.ok && result.data.status === "true") {
-        setFetched({ key, sort, listing: result.data });
+        // A store's or category's listing holds deal cards only, never educator posts.
+        setFetched({ key, sort, listing: result.data as ListingResponse<DealCard> });
       }
     });
     return () => {
@@ -113,7 +114,7 @@ export function ListingPage({
   const filterJson = JSON.stringify(filter);
   const countDeals = useCallback(
     async (next: PanelFilter) => {
-      const result = await apiCall<ListingResponse<DealCard>>("/filter", {
+      const result = await apiCall("/filter", {
         ...filterPayload(JSON.parse(filterJson), next, 1, sort),
         expired,
       });

@@ -33,11 +33,14 @@ function CheckoutForm({ userId }: { userId: number }) {
       setPaying(false);
       return;
     }
-    const intent = await apiCall<{ client_secret?: string; message?: string }>("/create-intent", {
+    const intent = await apiCall("/create-intent", {
       user_id: userId,
     });
     if (!intent.ok || !intent.data.client_secret) {
-      setError(intent.data.message || "The payment could not be started. Please try again.");
+      setError(
+        (!intent.ok && intent.data.message) ||
+          "The payment could not be started. Please try again.",
+      );
       setPaying(false);
       return;
     }

@@ -39,7 +39,7 @@ export function SaveButton({ uniqueId, title }: { uniqueId: string; title: strin
   async function send() {
     setBusy(true);
     setMessage(null);
-    const result = await apiCall<{ saved?: boolean; message?: string }>("/save_deal_toggle", {
+    const result = await apiCall("/save_deal_toggle", {
       unique_id: uniqueId,
     });
     if (result.ok && typeof result.data.saved === "boolean") setSaved(result.data.saved);

@@ -51,7 +51,7 @@ export function ScopeFollowButton({
   async function send() {
     setBusy(true);
     setMessage(null);
-    const result = await apiCall<{ following?: boolean; message?: string }>("/follow_toggle", {
+    const result = await apiCall("/follow_toggle", {
       type,
       id,
     });

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+import type { ApiTable } from "../../core/api-table.ts";
 import { XSRF_COOKIE } from "../../core/constants.ts";
 
 export interface ApiResult<T = Record<string, unknown>> {
@@ -12,15 +14,67 @@ export function xsrfToken(): string {
   return match ? decodeURIComponent(match.slice(XSRF_COOKIE.length + 1)) : "";
 }
 
+type Method = "GET" | "POST";
+
+/** A call's path below /api, as core/api-table.ts lists it. */
+export type ApiPath = keyof ApiTable;
+
+/** The paths that answer a method. */
+export type ApiPathFor<M extends Method> = {
+  [P in ApiPath]: M extends keyof ApiTable[P] ? P : never;
+}[ApiPath];
+
+/**
+ * What a call answers on success: the output of its response schema (core/<feature>/responses.ts).
+ * A failure answers the site's failure shape instead (`message`, `errors`), read with `messageOf`.
+ */
+export type ApiAnswerOf<P extends ApiPath, M extends Method = "POST"> =
+  ApiTable[P] extends Record<M, { response: infer Response extends z.ZodType }>
+    ? z.output<Response>
+    : never;
+
+/**
+ * A failure's answer: the site's `{ status: false, message, errors }`, or one of the spec's own
+ * failure shapes (server/api/errors.ts). Read its message with `messageOf` (app/lib/api-form.ts):
+ * a few spec calls send `message` as an object.
+ */
+export interface ApiFailure {
+  status?: string | boolean;
+  message?: string;
+  errors?: Record<string, string>;
+}
+
+/** A typed call's result: the success answer when `ok`, the failure's answer otherwise. */
+export type ApiOutcome<Answer> =
+  { ok: true; status: number; data: Answer } | { ok: false; status: number; data: ApiFailure };
+
 /**
  * Calls the site's own JSON API from the browser, echoing the XSRF cookie as the spec's CSRF
- * header. Never throws: a network failure comes back as status 0 with a message.
+ * header. Never throws: a network failure comes back as status 0 with a message. The answer's type
+ * comes from the call's response schema, through core/api-table.ts (record 0080).
  */
-export async function apiCall<T = Record<string, unknown>>(
+export async function apiCall<P extends ApiPathFor<"GET">>(
+  path: P,
+): Promise<ApiOutcome<ApiAnswerOf<P, "GET">>>;
+export async function apiCall<P extends ApiPathFor<M>, M extends Method = "POST">(
+  path: P,
+  body: Record<string, unknown> | FormData | undefined,
+  method?: M,
+): Promise<ApiOutcome<ApiAnswerOf<P, M>>>;
+/**
+ * A call whose caller names the answer's type itself: kept for the form kit's callers
+ * (app/lib/api-form.ts), whose `useApiForm` reads one result type for success and failure.
+ */
+export async function apiCall<T extends object>(
+  path: ApiPath,
+  body?: Record<string, unknown> | FormData,
+  method?: Method,
+): Promise<ApiResult<T>>;
+export async function apiCall(
   path: string,
   body?: Record<string, unknown> | FormData,
-  method: "GET" | "POST" = body === undefined ? "GET" : "POST",
-): Promise<ApiResult<T>> {
+  method: Method = body === undefined ? "GET" : "POST",
+): Promise<ApiOutcome<unknown> | ApiResult<unknown>> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (method !== "GET") headers["x-xsrf-token"] = xsrfToken();
   let payload: BodyInit | undefined;
@@ -36,13 +90,15 @@ export async function apiCall<T = Record<string, unknown>>(
       body: payload,
       credentials: "same-origin",
     });
-    const data = (await response.json().catch(() => ({}))) as T;
-    return { ok: response.ok, status: response.status, data };
+    const data = await response.json().catch(() => ({}));
+    return response.ok
+      ? { ok: true, status: response.status, data }
+      : { ok: false, status: response.status, data: data as ApiFailure };
   } catch {
     return {
       ok: false,
       status: 0,
-      data: { status: false, message: "Network error. Check your connection and try again." } as T,
+      data: { status: false, message: "Network error. Check your connection and try again." },
     };
   }
 }

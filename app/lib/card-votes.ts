@@ -94,10 +94,7 @@ async function flush() {
   queue = [];
   for (let i = 0; i < ids.length; i += MAX_IDS_PER_CALL) {
     const chunk = ids.slice(i, i + MAX_IDS_PER_CALL);
-    const result = await apiCall<{
-      reactions?: { post_id: number; is_liked: 1 | 2 }[];
-      saved?: number[];
-    }>("/my_reactions", { post_ids: chunk });
+    const result = await apiCall("/my_reactions", { post_ids: chunk });
     const found = new Map<number, Reaction>();
     const saved = new Set<number>();
     if (result.ok) {
@@ -160,7 +157,7 @@ async function submitSave(post: SavablePost, want: boolean) {
   state.saved.set(post.id, want);
   state.messages.delete(post.id);
   emit();
-  const answer = await apiCall<{ saved?: boolean; message?: string }>("/save_deal_toggle", {
+  const answer = await apiCall("/save_deal_toggle", {
     unique_id: post.unique_id,
   });
   state.saving.delete(post.id);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { messageOf } from "./api-form.ts";
-import { apiCall } from "./api.ts";
+import { apiCall, type ApiPathFor } from "./api.ts";
 
 export type ConfirmOutcome =
   { state: "loading" } | { state: "done"; message: string } | { state: "failed"; message: string };
@@ -10,7 +10,10 @@ export type ConfirmOutcome =
  * browser posts the code once the page runs, never the server while rendering, so a mail scanner
  * that only fetches the link does not use the code up. Posts once, and says how it went.
  */
-export function useConfirmLink(call: string, body: Record<string, string>): ConfirmOutcome {
+export function useConfirmLink(
+  call: ApiPathFor<"POST">,
+  body: Record<string, string>,
+): ConfirmOutcome {
   const [outcome, setOutcome] = useState<ConfirmOutcome>({ state: "loading" });
   const sent = useRef(false);
   const payload = JSON.stringify(body);

@@ -1,6 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
-import type { presentAll } from "../../core/catalog/presenter.ts";
-import { apiCall } from "./api.ts";
+import { apiCall, type ApiAnswerOf } from "./api.ts";
 
 /**
  * The home page's By Merchant and By Category options, loaded by the browser from the spec's
@@ -23,20 +22,17 @@ export interface FilterChoices {
   categories: FilterChoice[];
 }
 
-/** `GET /api/stores_list` and `/api/category_list`, as core/catalog/presenter.ts makes them. */
-type CatalogList = ReturnType<typeof presentAll<FilterChoice>>;
-
 let loaded: FilterChoices | null = null;
 let loading: Promise<void> | null = null;
 const listeners = new Set<() => void>();
 
 async function fetchChoices(): Promise<FilterChoices | null> {
   const [stores, categories] = await Promise.all([
-    apiCall<CatalogList>("/stores_list"),
-    apiCall<CatalogList>("/category_list"),
+    apiCall("/stores_list"),
+    apiCall("/category_list"),
   ]);
   if (!stores.ok || !categories.ok) return null;
-  const pick = (list: CatalogList) =>
+  const pick = (list: ApiAnswerOf<"/stores_list" | "/category_list", "GET">) =>
     list.response.selected_data.map(({ id, title }) => ({ id, title }));
   return { merchants: pick(stores.data), categories: pick(categories.data) };
 }

@@ -23,13 +23,7 @@ export async function sendVote(
   post: { id: number; post_type: "d" | "g" },
   btnType: Reaction,
 ): Promise<VoteAnswer> {
-  const result = await apiCall<{
-    is_liked?: number;
-    likes?: number;
-    unlikes?: number;
-    temperature?: number;
-    message?: string;
-  }>("/product_like_unlike", {
+  const result = await apiCall("/product_like_unlike", {
     user_id: voterId,
     post_id: post.id,
     post_type: post.post_type,

@@ -8,7 +8,7 @@ import type { DealCardView } from "../../core/cards/card-view.ts";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { DealGrid } from "../components/DealCard.tsx";
 import { Field } from "../components/Form.tsx";
-import { apiCall } from "../lib/api.ts";
+import { apiCall, type ApiPathFor } from "../lib/api.ts";
 import { messageOf, useTypedBeforeHydration } from "../lib/api-form.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/alerts.css";
@@ -124,10 +124,7 @@ function usePreview(draft: Draft) {
     let current = true;
     setState((s) => ({ ...s, loading: true }));
     const timer = setTimeout(async () => {
-      const result = await apiCall<{ total: number; deal_data: DealCardView[] }>(
-        "/alert_preview",
-        JSON.parse(key) as Record<string, unknown>,
-      );
+      const result = await apiCall("/alert_preview", JSON.parse(key) as Record<string, unknown>);
       if (!current) return;
       if (result.ok) {
         setState({
@@ -196,11 +193,7 @@ export default function Alerts() {
     event?.preventDefault();
     setBusy("save");
     setStatus(null);
-    const result = await apiCall<{
-      alert: AlertView;
-      rss_url?: string;
-      errors?: Record<string, string>;
-    }>("/alert_save", {
+    const result = await apiCall("/alert_save", {
       id: draft.id,
       ...criteria(draft),
       only_hot: draft.only_hot,
@@ -225,10 +218,15 @@ export default function Alerts() {
     }
   }
 
-  async function act(key: string, url: string, body: Record<string, unknown>, done?: string) {
+  async function act<P extends ApiPathFor<"POST">>(
+    key: string,
+    url: P,
+    body: Record<string, unknown>,
+    done?: string,
+  ) {
     setBusy(key);
     setStatus(null);
-    const result = await apiCall<{ rss_url?: string; id?: number; message?: string }>(url, body);
+    const result = await apiCall(url, body);
     setBusy(null);
     if (!result.ok) {
       setStatus({

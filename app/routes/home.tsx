@@ -8,7 +8,6 @@ import {
   type DealCardView,
   type SharedCards,
 } from "../../core/cards/card-view.ts";
-import type { presentHomeFilter, presentRecentPage } from "../../core/home/presenter.ts";
 import { DealGrid } from "../components/DealCard.tsx";
 import { WishlistCarousel } from "../components/WishlistCarousel.tsx";
 import { apiCall } from "../lib/api.ts";
@@ -125,9 +124,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     feed: { title: "New deals", path: "/rss/newdeals.xml" },
   });
 
-type HomeFilterResponse = ReturnType<typeof presentHomeFilter>;
-type RecentPageResponse = ReturnType<typeof presentRecentPage>;
-
 /** Appends a page, leaving out deals already listed (new posts shift later pages by a few). */
 function appendDeals(listed: DealCardView[], more: DealCardView[]): DealCardView[] {
   const seen = new Set(listed.map((d) => d.unique_id));
@@ -137,15 +133,19 @@ function appendDeals(listed: DealCardView[], more: DealCardView[]): DealCardView
 /** A further page of recent deals, of the filtered lists or of the unfiltered ones (the spec's calls). */
 async function fetchRecentPage(filter: HomeFilter, page: number) {
   if (isFiltered(filter)) {
-    const r = await apiCall<HomeFilterResponse>("/category_store_filter_home", {
+    const r = await apiCall("/category_store_filter_home", {
       store_id: filter.store ?? "",
       category_id: filter.category ?? "",
       page,
     });
-    return { ok: r.ok, deals: r.data.recent_deals_data, pagination: r.data.pagination };
+    return r.ok
+      ? { ok: true as const, deals: r.data.recent_deals_data, pagination: r.data.pagination }
+      : { ok: false as const };
   }
-  const r = await apiCall<RecentPageResponse>("/recent_deal_pagination", { page });
-  return { ok: r.ok, deals: r.data.recent_deals, pagination: r.data.recent_deals_pagination };
+  const r = await apiCall("/recent_deal_pagination", { page });
+  return r.ok
+    ? { ok: true as const, deals: r.data.recent_deals, pagination: r.data.recent_deals_pagination }
+    : { ok: false as const };
 }
 
 /**

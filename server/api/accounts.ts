@@ -15,17 +15,17 @@ import type { SignInContext } from "../../core/people/accounts/service.ts";
 import { safeReturnPath } from "../../core/auth/return-path.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import { SPEC_FAILURES } from "./errors.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
 import {
   AccountDeletedResponse,
   AccountResponse,
   ChangePasswordResponse,
-  MessageResponse,
   SigninResponse,
   SignupResponse,
   SocialSigninResponse,
-} from "./responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/people/accounts/responses.ts";
+import { MessageResponse } from "../../core/responses.ts";
 
 function signInContext(request: FastifyRequest): SignInContext {
   return {

@@ -24,22 +24,23 @@ import {
   SocialLinkMoveBody,
   SocialLinkUpdateBody,
 } from "../../core/settings/social-links-schema.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
+import { MovedAndDeletedResponse } from "../../core/catalog/responses.ts";
 import {
-  MovedAndDeletedResponse,
-  ConsoleDoneResponse,
   FeaturedListResponse,
+  PageSavedResponse,
+  PagesListResponse,
+  WishlistListResponse,
+  WishlistSavedResponse,
+} from "../../core/cms/responses.ts";
+import {
   ForumCategorySavedResponse,
   ForumSavedResponse,
   ForumsConsoleResponse,
-  PageSavedResponse,
-  PagesListResponse,
-  SocialLinkSavedResponse,
-  SocialLinksListResponse,
-  WishlistListResponse,
-  WishlistSavedResponse,
-} from "./admin-content-responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/forums/responses.ts";
+import { ConsoleDoneResponse } from "../../core/responses.ts";
+import { SocialLinkSavedResponse, SocialLinksListResponse } from "../../core/settings/responses.ts";
 
 const done = (message: string) => ({ status: "true", message });
 

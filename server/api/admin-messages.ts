@@ -3,9 +3,9 @@ import {
   ContactReplyBody,
   messagesQueryOf,
 } from "../../core/contact/console-schema.ts";
-import { ContactMessageResponse, ContactMessagesResponse } from "./admin-content-responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { ContactMessageResponse, ContactMessagesResponse } from "../../core/contact/responses.ts";
 
 const TAG = "Console: contact messages";
 

@@ -21,16 +21,18 @@ import {
   PostUpdateBody,
 } from "../../core/posts/console-schema.ts";
 import { presentDashboardResponse } from "../../core/console/dashboard/presenter.ts";
+import { apiRoute, type ApiModule } from "./route.ts";
+import { AdminAuditResponse } from "../../core/audit/responses.ts";
+import { AdminDashboardResponse } from "../../core/console/dashboard/responses.ts";
 import {
-  AdminAuditResponse,
   AdminCommentsActionResponse,
   AdminCommentsResponse,
-  AdminDashboardResponse,
+} from "../../core/posts/comments/responses.ts";
+import {
+  AdminPostUpdatedResponse,
   AdminPostsBulkResponse,
   AdminPostsResponse,
-  AdminPostUpdatedResponse,
-} from "./console-content-responses.ts";
-import { apiRoute, type ApiModule } from "./route.ts";
+} from "../../core/posts/responses.ts";
 
 const TAG = "Console";
 

@@ -1,13 +1,13 @@
 import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { BlockedDomainBody, SettingsBody, SiteImageBody } from "../../core/settings/schema.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
 import {
   ConsoleBlockedDomainResponse,
   ConsoleSettingsResponse,
   ConsoleSettingsSavedResponse,
   ConsoleSiteImageResponse,
-} from "./responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/settings/responses.ts";
 
 const IMAGE_NAMES = {
   website_logo: "logo",

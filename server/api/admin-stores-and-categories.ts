@@ -12,13 +12,13 @@ import {
 } from "../../core/catalog/console-schema.ts";
 import { listQueryOf } from "../../core/console/content-fields.ts";
 import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
-import {
-  MovedAndDeletedResponse,
-  CatalogListResponse,
-  CatalogSavedResponse,
-} from "./admin-content-responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import {
+  CatalogListResponse,
+  CatalogSavedResponse,
+  MovedAndDeletedResponse,
+} from "../../core/catalog/responses.ts";
 
 const IMAGE_FORM = { fileField: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge };
 const TAG = "Console: stores and categories";

@@ -7,13 +7,13 @@ import {
   UsersQuery,
   VerifiedEducatorBody,
 } from "../../core/people/roles/schema.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
 import {
   ConsoleUserDeletedResponse,
   ConsoleUserResponse,
   ConsoleUsersResponse,
-} from "./responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/people/roles/responses.ts";
 
 const ROLE_NAMES = { member: "a member", moderator: "a moderator", admin: "an administrator" };
 

@@ -1,8 +1,8 @@
 import { presentCmsPageResponse, presentFeaturedStoresResponse } from "../../core/cms/presenter.ts";
 import { CmsPageBody } from "../../core/cms/schema.ts";
-import { CmsPageResponse, FeaturedStoresResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { CmsPageResponse, FeaturedStoresResponse } from "../../core/cms/responses.ts";
 
 export const cmsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {

@@ -1,9 +1,9 @@
 import { presentContactSubmitted } from "../../core/contact/presenter.ts";
 import { ContactBody, contactFailureMessage } from "../../core/contact/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { MessageResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { MessageResponse } from "../../core/responses.ts";
 
 export const contactApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {

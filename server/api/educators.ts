@@ -8,6 +8,8 @@ import {
   SchoolEmailBody,
 } from "../../core/people/educators/schema.ts";
 import { byAccount } from "../plugins/rate-limit.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
 import {
   EducatorConsoleResponse,
   EducatorMessageResponse,
@@ -16,9 +18,7 @@ import {
   OwnWishlistSavedResponse,
   PendingWishlistResponse,
   SchoolDomainsResponse,
-} from "./educators-responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/people/educators/responses.ts";
 
 /**
  * Asking to be verified mails a link or files a note: counted per account and per address, on top

@@ -1,7 +1,7 @@
 import { presentForumList } from "../../core/forums/presenter.ts";
-import { ForumsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { ForumsResponse } from "../../core/forums/responses.ts";
 
 export const forumsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {

@@ -1,8 +1,8 @@
 import { ConfirmDealBody, CouponFeedbackBody } from "../../core/posts/freshness/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { FreshnessAnswerResponse } from "./freshness-responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { FreshnessAnswerResponse } from "../../core/posts/freshness/responses.ts";
 
 /** Members' word on whether a deal still works (record 0038, "Freshness"). */
 export const freshnessApi: ApiModule = async (app, { services }) => {

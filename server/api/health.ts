@@ -1,4 +1,4 @@
-import { HealthResponse } from "./responses.ts";
+import { HealthResponse } from "../../core/responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 

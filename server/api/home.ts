@@ -2,9 +2,9 @@ import { ActingUserBody } from "../../core/people/accounts/schema.ts";
 import { PageBody } from "../../core/list-query.ts";
 import { presentHome, presentHomeFilter, presentRecentPage } from "../../core/home/presenter.ts";
 import { HomeFilterBody } from "../../core/home/schema.ts";
-import { HomeFilterResponse, HomeResponse, RecentPageResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { HomeFilterResponse, HomeResponse, RecentPageResponse } from "../../core/home/responses.ts";
 
 export const homeApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {

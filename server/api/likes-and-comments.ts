@@ -2,9 +2,10 @@ import { AddCommentSchema } from "../../core/posts/comments/schema.ts";
 import { LikeSchema, MyReactionsSchema } from "../../core/posts/reactions/schema.ts";
 import { presentMyReactions, presentReaction } from "../../core/posts/reactions/presenter.ts";
 import { RATE_LIMITS, clientAddress } from "../plugins/rate-limit.ts";
-import { CommentAddedResponse, MyReactionsResponse, ReactionResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { CommentAddedResponse } from "../../core/posts/comments/responses.ts";
+import { MyReactionsResponse, ReactionResponse } from "../../core/posts/reactions/responses.ts";
 
 /** Likes and comments on deals and discussions. */
 export const likesAndCommentsApi: ApiModule = async (app, { services }) => {

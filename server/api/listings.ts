@@ -1,8 +1,8 @@
 import { presentFilterResult, presentListing } from "../../core/listings/presenter.ts";
 import { CategoryPageBody, FilterBody } from "../../core/listings/schema.ts";
-import { FilterResponse, ListingResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { FilterResponse, ListingResponse } from "../../core/listings/responses.ts";
 
 export const listingsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {

@@ -1,9 +1,13 @@
 import { presentModeration } from "../../core/moderation/presenter.ts";
 import { ModerateBody, QueuePage, ReportBody } from "../../core/moderation/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { ModerateResponse, ReportQueueResponse, ReportSentResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import {
+  ModerateResponse,
+  ReportQueueResponse,
+  ReportSentResponse,
+} from "../../core/moderation/responses.ts";
 
 /** Reports by members, and the moderators' queue and decisions (record 0031). */
 export const moderationApi: ApiModule = async (app, { services }) => {

@@ -4,14 +4,14 @@ import {
   NotificationsPage,
   NotificationsPageBody,
 } from "../../core/member/notifications/schema.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
 import {
   EmailPreferencesResponse,
   EmailPreferencesSaveResponse,
   NotificationsReadResponse,
   NotificationsResponse,
-} from "./responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/member/notifications/responses.ts";
 
 /** The signed-in member's in-site notifications and mail choices. */
 export const notificationsApi: ApiModule = async (app, { services }) => {

@@ -1,8 +1,8 @@
 import { ActingUserBody } from "../../core/people/accounts/schema.ts";
 import { presentClientSecret } from "../../core/payments/presenter.ts";
-import { ClientSecretResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { ClientSecretResponse } from "../../core/payments/responses.ts";
 
 /** The subscription payment page's calls (Stripe; 503 when the site has no keys). */
 export const paymentsApi: ApiModule = async (app, { services }) => {

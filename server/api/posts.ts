@@ -1,8 +1,8 @@
 import { presentProductDetailsResponse } from "../../core/posts/presenter.ts";
 import { ProductDetailsBody } from "../../core/posts/schema.ts";
-import { ProductDetailsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { ProductDetailsResponse } from "../../core/posts/responses.ts";
 
 export const postsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {

@@ -1,23 +1,8 @@
-import { z } from "zod";
 import { presentMerged, presentPriceHistoryResponse } from "../../core/posts/prices/presenter.ts";
 import { MergeProductBody, PriceHistoryBody } from "../../core/posts/prices/schema.ts";
-import { PricePoint } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
-
-const PriceHistoryResponse = z.strictObject({
-  status: z.literal("true"),
-  points: z.array(PricePoint).describe("oldest first"),
-});
-
-const MergedResponse = z.strictObject({
-  status: z.literal("true"),
-  message: z.string(),
-  product_id: z
-    .number()
-    .describe("the product's id (a group of deals); not a card's product_id, which names a deal"),
-  deals: z.array(z.string()).describe("unique_ids of the product's deals after the merge"),
-});
+import { MergedResponse, PriceHistoryResponse } from "../../core/posts/prices/responses.ts";
 
 /** Price history (record 0040): a product's prices, and moderators' merges of products. */
 export const priceHistoryApi: ApiModule = async (app, { services }) => {

@@ -7,15 +7,15 @@ import {
 } from "../../core/people/profiles/schema.ts";
 import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
 import {
   DashboardResponse,
   FollowResponse,
   OwnProfileResponse,
   ProfileUpdatedResponse,
   PublicProfileResponse,
-} from "./responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/people/profiles/responses.ts";
 
 /** My Account, public profiles, follows and profile edits. */
 export const profilesApi: ApiModule = async (app, { services }) => {

@@ -1,28 +1,12 @@
-import { z } from "zod";
 import { FollowToggleBody, MyFeedBody } from "../../core/member/follows/schema.ts";
 import { presentListing } from "../../core/listings/presenter.ts";
 import { SaveDealToggleBody, SavedDealsBody } from "../../core/member/saved/schema.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { ListingResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
-
-/** `POST /api/save_deal_toggle` (record 0043). */
-export const SaveToggleResponse = z.strictObject({
-  status: z.literal("true"),
-  message: z.string(),
-  unique_id: z.string(),
-  saved: z.boolean().describe("the deal is now among the member's saved deals"),
-});
-
-/** `POST /api/follow_toggle` (record 0043). */
-export const FollowToggleResponse = z.strictObject({
-  status: z.literal("true"),
-  message: z.string(),
-  type: z.enum(["store", "category"]),
-  id: z.number().int(),
-  following: z.boolean().describe("the member now follows the store or category"),
-});
+import { ListingResponse } from "../../core/listings/responses.ts";
+import { SaveToggleResponse } from "../../core/member/saved/responses.ts";
+import { FollowToggleResponse } from "../../core/member/follows/responses.ts";
 
 /** Saved deals, followed stores and categories, and the personal feed (record 0043). */
 export const savedDealsAndFollowsApi: ApiModule = async (app, { services }) => {

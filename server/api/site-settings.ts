@@ -1,7 +1,7 @@
 import { presentGeneralSettings, presentSocialLinks } from "../../core/settings/presenter.ts";
-import { GeneralSettingsResponse, SocialResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import { GeneralSettingsResponse, SocialResponse } from "../../core/settings/responses.ts";
 
 export const siteSettingsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {

@@ -1,13 +1,13 @@
 import { PageBody } from "../../core/list-query.ts";
 import { presentAll, presentCatalogPage } from "../../core/catalog/presenter.ts";
+import type { ApiModule } from "./route.ts";
+import { apiRoute } from "./route.ts";
 import {
   CategoriesPageResponse,
   CategoriesResponse,
   StoresPageResponse,
   StoresResponse,
-} from "./responses.ts";
-import type { ApiModule } from "./route.ts";
-import { apiRoute } from "./route.ts";
+} from "../../core/catalog/responses.ts";
 
 /** Public lists change rarely; browsers and CDNs may reuse them this long. */
 const CATALOG_CACHE_SECONDS = 300;

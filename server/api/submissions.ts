@@ -9,9 +9,12 @@ import {
   presentSubmitOptions,
 } from "../../core/posts/submissions/presenter.ts";
 import { RATE_LIMITS } from "../plugins/rate-limit.ts";
-import { CreatedPostResponse, SubmitOptionsResponse } from "./responses.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
+import {
+  CreatedPostResponse,
+  SubmitOptionsResponse,
+} from "../../core/posts/submissions/responses.ts";
 
 const IMAGE_FORM = { fileField: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge };
 

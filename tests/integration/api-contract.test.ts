@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { apiTable } from "../../core/api-table.ts";
 import { MULTI_LINE, SINGLE_LINE } from "../../core/validation.ts";
 import { apiRoutes, type ApiRoute } from "../../server/api/route.ts";
 import { API_CALLS, send, startApiWorld, type ApiWorld } from "../helpers/api-calls.ts";
 
 /**
  * Every registered /api call, made with a valid request against the demo data, answers what its
- * route declares (server/api/responses.ts): the spec's field names, their types, nothing more.
+ * route declares (core/<feature>/responses.ts): the spec's field names, their types, nothing more.
  */
 
 let world: ApiWorld;
@@ -28,6 +29,21 @@ describe("the API contract", () => {
     }
     expect(registered.filter((call) => !API_CALLS[call])).toEqual([]);
     expect(Object.keys(API_CALLS).filter((call) => !registered.includes(call))).toEqual([]);
+  });
+
+  it("lists every registered call in the browser's table with the same schemas, and no other", () => {
+    const table = apiTable as Record<string, Record<string, { body?: unknown; response: unknown }>>;
+    const listed = Object.entries(table)
+      .flatMap(([url, methods]) => Object.keys(methods).map((method) => `${method} ${url}`))
+      .sort();
+    expect(listed).toEqual(apiRoutes.map(key).sort());
+    const differing = apiRoutes
+      .filter((route) => {
+        const entry = table[route.url]?.[route.method];
+        return entry?.response !== route.response || entry?.body !== route.body;
+      })
+      .map(key);
+    expect(differing).toEqual([]);
   });
 
   it("answers every call as its response schema says", async () => {

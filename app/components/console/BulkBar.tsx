@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { useRevalidator } from "react-router";
-import { apiCall } from "../../lib/api.ts";
+import { apiCall, type ApiPathFor } from "../../lib/api.ts";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 
 export interface BulkChoice {
@@ -9,7 +9,7 @@ export interface BulkChoice {
   /** Asks "Are you sure?" first with this text (deletes, removals); {n} is the count. */
   confirm?: string;
   /** A call of its own, sent { ids, reason } (deletes); otherwise the bar's call with `action`. */
-  call?: string;
+  call?: ApiPathFor<"POST">;
 }
 
 interface BulkBarProps {
@@ -18,7 +18,7 @@ interface BulkBarProps {
   /** "post" and "posts": what the rows are. */
   noun: readonly [string, string];
   /** The /api/admin call, e.g. "/admin/posts/bulk". */
-  call: string;
+  call: ApiPathFor<"POST">;
   choices: BulkChoice[];
   /** After a success: clear the selection. */
   onDone: () => void;

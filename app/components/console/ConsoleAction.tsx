@@ -1,11 +1,11 @@
 import { useId, useState } from "react";
 import { useRevalidator } from "react-router";
-import { apiCall } from "../../lib/api.ts";
+import { apiCall, type ApiPathFor } from "../../lib/api.ts";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 
 export interface ConsoleActionProps {
   /** The /api/admin call, e.g. "/admin/moderate". */
-  call: string;
+  call: ApiPathFor<"POST">;
   /** The call's body; `reason` is added when the action asks for one. */
   body: Record<string, unknown>;
   label: string;

@@ -1,12 +1,12 @@
 import { useId, useState } from "react";
 import { useRevalidator } from "react-router";
-import { apiCall } from "../../lib/api.ts";
+import { apiCall, type ApiPathFor } from "../../lib/api.ts";
 import { messageOf, type ApiAnswer } from "../../lib/api-form.ts";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 
 export interface ConsoleDeleteButtonProps {
   /** The admin call, e.g. "/admin/stores/delete". */
-  call: string;
+  call: ApiPathFor<"POST">;
   /** The call's body besides move_to, e.g. { id: 3 }. */
   body: Record<string, unknown>;
   /** What is deleted, as the dialog names it: "the store “Target”". */

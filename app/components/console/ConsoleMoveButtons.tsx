@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { useRevalidator } from "react-router";
-import { apiCall } from "../../lib/api.ts";
+import { apiCall, type ApiPathFor } from "../../lib/api.ts";
 import { messageOf, type ApiAnswer } from "../../lib/api-form.ts";
 
 export interface ConsoleMoveButtonsProps {
   /** The admin call, e.g. "/admin/wishlist/move". */
-  call: string;
+  call: ApiPathFor<"POST">;
   /** The call's body besides direction, e.g. { id: 3 }. */
   body: Record<string, unknown>;
   /** The row's name, for screen readers: "Move Target up". */

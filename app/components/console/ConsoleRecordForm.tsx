@@ -1,6 +1,6 @@
 import { useId } from "react";
 import type { z } from "zod";
-import { apiCall } from "../../lib/api.ts";
+import { apiCall, type ApiPathFor } from "../../lib/api.ts";
 import { useApiForm, type ApiAnswer } from "../../lib/api-form.ts";
 import { Field, FormAlert, SubmitButton, type FieldProps } from "../Form.tsx";
 
@@ -22,7 +22,7 @@ export interface RecordField {
 export interface ConsoleRecordFormProps {
   heading: string;
   /** The admin call, e.g. "/admin/wishlist/create". */
-  call: string;
+  call: ApiPathFor<"POST">;
   /** The shared zod schema the server parses the fields with. */
   schema: z.ZodType;
   fields: RecordField[];

@@ -14,7 +14,7 @@ export interface OrderedRecordsConsoleProps<Item extends { id: number; position:
   title: string;
   intro: ReactNode;
   /** The admin calls' prefix: `${calls}/create`, `/update`, `/move` and `/delete`. */
-  calls: string;
+  calls: "/admin/social" | "/admin/wishlist";
   items: Item[];
   /** Admins delete; moderators add, edit and reorder. */
   canDelete: boolean;

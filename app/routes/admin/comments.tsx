@@ -144,7 +144,7 @@ export default function ConsoleComments() {
           {
             value: "delete",
             label: "Delete for good",
-            call: "/admin/comments/delete",
+            call: "/admin/comments/delete" as const,
             confirm:
               "Delete {n} for good? Comments with replies stay as “This comment was deleted.”",
           },

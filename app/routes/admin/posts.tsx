@@ -187,7 +187,7 @@ export default function ConsolePosts() {
           {
             value: "delete",
             label: "Delete for good",
-            call: "/admin/posts/delete",
+            call: "/admin/posts/delete" as const,
             confirm: "Delete {n} for good? Their comments, likes and images go with them.",
           },
         ]

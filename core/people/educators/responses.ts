@@ -1,10 +1,5 @@
 import { z } from "zod";
-
-/** What the verified-educator calls answer (server/api/educators.ts); see responses.ts. */
-
-const TRUE = z.literal("true");
-const isoDateTime = z.string().describe("ISO 8601 date and time");
-const message = { status: TRUE, message: z.string() };
+import { TRUE, isoDateTime, message } from "../../responses.ts";
 
 const OwnRequest = z.strictObject({
   id: z.number(),
