@@ -91,9 +91,8 @@ export async function apiCall(
       credentials: "same-origin",
     });
     const data = await response.json().catch(() => ({}));
-    return response.ok
-      ? { ok: true, status: response.status, data }
-      : { ok: false, status: response.status, data: data as ApiFailure };
+    // A failed call's body is the site's failure shape (server/api/errors.ts).
+    return { ok: response.ok, status: response.status, data } as ApiOutcome<unknown>;
   } catch {
     return {
       ok: false,

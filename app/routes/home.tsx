@@ -130,7 +130,10 @@ function appendDeals(listed: DealCardView[], more: DealCardView[]): DealCardView
   return [...listed, ...more.filter((d) => !seen.has(d.unique_id))];
 }
 
-/** A further page of recent deals, of the filtered lists or of the unfiltered ones (the spec's calls). */
+/**
+ * A further page of recent deals, of the filtered lists or of the unfiltered ones (the spec's
+ * calls); false when the call failed.
+ */
 async function fetchRecentPage(filter: HomeFilter, page: number) {
   if (isFiltered(filter)) {
     const r = await apiCall("/category_store_filter_home", {
@@ -138,14 +141,10 @@ async function fetchRecentPage(filter: HomeFilter, page: number) {
       category_id: filter.category ?? "",
       page,
     });
-    return r.ok
-      ? { ok: true as const, deals: r.data.recent_deals_data, pagination: r.data.pagination }
-      : { ok: false as const };
+    return r.ok && { deals: r.data.recent_deals_data, pagination: r.data.pagination };
   }
   const r = await apiCall("/recent_deal_pagination", { page });
-  return r.ok
-    ? { ok: true as const, deals: r.data.recent_deals, pagination: r.data.recent_deals_pagination }
-    : { ok: false as const };
+  return r.ok && { deals: r.data.recent_deals, pagination: r.data.recent_deals_pagination };
 }
 
 /**
@@ -211,7 +210,7 @@ function useHomeLists(data: LoaderData) {
     setState((s) => {
       if (s.source !== asked) return s;
       // The spec: the button hides on error.
-      if (!next.ok) return { ...s, failed: true };
+      if (!next) return { ...s, failed: true };
       return {
         ...s,
         lists: {
