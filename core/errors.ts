@@ -2,8 +2,8 @@ import { NO_DATA_FOUND } from "./constants.ts";
 
 /**
  * What went wrong, in the domain's words. Services throw only these; each door decides what a
- * kind means to its client (server/api/errors.ts maps them to HTTP statuses, page loaders to
- * their 404). Anything else a service throws is a fault of the server.
+ * kind means to its client (HTTP_STATUS_OF below, read by the JSON API and the page forms; page
+ * loaders answer their 404). Anything else a service throws is a fault of the server.
  */
 export type DomainErrorKind =
   /** The input breaks a rule; `errors` says which field and why. */
@@ -24,6 +24,23 @@ export type DomainErrorKind =
   | "upstream"
   /** Too many attempts: refused until a moment the error names (sign-in guessing limits). */
   | "too_many";
+
+/**
+ * The HTTP status each kind answers, at both doors that speak HTTP: the JSON API
+ * (server/api/errors.ts) and a form posted to its page (app/lib/form-action.server.ts). A number
+ * per kind, so that the two doors cannot disagree; core itself sends nothing.
+ */
+export const HTTP_STATUS_OF: Record<DomainErrorKind, number> = {
+  validation: 422,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  rejected: 400,
+  unavailable: 503,
+  upstream: 502,
+  too_many: 429,
+};
 
 export class DomainError extends Error {
   constructor(

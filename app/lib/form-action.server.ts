@@ -5,7 +5,7 @@ import {
   DomainError,
   TooManyAttemptsError,
   ValidationError,
-  type DomainErrorKind,
+  HTTP_STATUS_OF,
 } from "../../core/errors.ts";
 import { issuesToFieldErrors } from "../../core/validation.ts";
 import type { FormOutcome } from "./api-form.ts";
@@ -15,19 +15,6 @@ import type { FormOutcome } from "./api-form.ts";
  * hydration or without JavaScript, checked with the same zod schema and run by the same service
  * as its JSON call, answered with the `{ errors, message }` the kit shows.
  */
-
-/** What each kind of domain error answers to a posted form; never a 500 for the visitor's input. */
-const FORM_STATUS_OF: Record<DomainErrorKind, number> = {
-  validation: 422,
-  not_found: 404,
-  conflict: 409,
-  forbidden: 403,
-  unauthenticated: 401,
-  rejected: 400,
-  unavailable: 503,
-  upstream: 502,
-  too_many: 429,
-};
 
 /** Fields never written back into the page (a password stays with the visitor who typed it). */
 const SECRET_FIELD = /password/i;
@@ -97,6 +84,6 @@ export async function formAction<S extends z.ZodType>(
       error instanceof TooManyAttemptsError
         ? { "Retry-After": String(error.retryAfterSeconds) }
         : {};
-    return data(failed(errors, message), { status: FORM_STATUS_OF[error.kind], headers });
+    return data(failed(errors, message), { status: HTTP_STATUS_OF[error.kind], headers });
   }
 }

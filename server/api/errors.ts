@@ -6,24 +6,11 @@ import {
   DomainError,
   TooManyAttemptsError,
   ValidationError,
-  type DomainErrorKind,
+  HTTP_STATUS_OF,
 } from "../../core/errors.ts";
 import { issuesToFieldErrors } from "../../core/validation.ts";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../../db/faults.ts";
 import { endForGoneClient, isClientGone } from "../client-gone.ts";
-
-/** What each kind of domain error means over HTTP: the one place core's errors get a status. */
-export const HTTP_STATUS_OF: Record<DomainErrorKind, number> = {
-  validation: 422,
-  not_found: 404,
-  conflict: 409,
-  forbidden: 403,
-  unauthenticated: 401,
-  rejected: 400,
-  unavailable: 503,
-  upstream: 502,
-  too_many: 429,
-};
 
 /**
  * How one call's failures read, where the spec fixes it. Without a shape a failure is the site's
