@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../../db/index.ts";
+import { followerCount } from "./member-follow-query.ts";
 import type { FollowScope } from "./schema.ts";
 
 export function findStore(db: DbOrTx, id: number) {
@@ -203,33 +204,14 @@ export async function findFollowedScopes(db: DbOrTx, userId: number) {
 
 // Members ---------------------------------------------------------------------------------------
 
-/** A member one may follow (not deleted): their name, and how many follow them (follows_followee_idx). */
+/** A member one may follow (not deleted): their name, and how many follow them. */
 export function findFollowee(db: DbOrTx, userId: number) {
   return db
     .selectFrom("users")
-    .select((eb) => [
-      "users.name",
-      eb
-        .selectFrom("follows")
-        .innerJoin("users as f", "f.id", "follows.follower_id")
-        .select(sql<number>`count(*)`.as("n"))
-        .whereRef("follows.followee_id", "=", "users.id")
-        .where("f.deleted_at", "is", null)
-        .as("followers"),
-    ])
+    .select((eb) => ["users.name", followerCount(eb)])
     .where("users.id", "=", userId)
     .where("users.deleted_at", "is", null)
     .executeTakeFirst();
-}
-
-export async function isFollowingMember(db: DbOrTx, followerId: number, followeeId: number) {
-  const row = await db
-    .selectFrom("follows")
-    .select("follower_id")
-    .where("follower_id", "=", followerId)
-    .where("followee_id", "=", followeeId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 export async function followMember(db: DbOrTx, followerId: number, followeeId: number) {

@@ -8,6 +8,7 @@ import type { Deps } from "../../deps.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { Listing } from "../../listings/presenter.ts";
 import { notifyNewFollower } from "../notifications/events.ts";
+import { isFollowingMember } from "./member-follow-query.ts";
 import { assertCanFollow } from "./policy.ts";
 import * as repo from "./repository.ts";
 import {
@@ -122,7 +123,7 @@ export function createFollowingService({ db, now, changes }: Deps) {
       const followee = await db.transaction().execute(async (trx) => {
         if (!(await repo.findFollowee(trx, followeeId))) throw new NotFoundError();
         if (status !== FOLLOW) await repo.unfollowMember(trx, actor.id, followeeId);
-        else if (!(await repo.isFollowingMember(trx, actor.id, followeeId))) {
+        else if (!(await isFollowingMember(trx, actor.id, followeeId))) {
           await repo.followMember(trx, actor.id, followeeId);
           await notifyNewFollower(trx, { followeeId, actor });
         }

@@ -4,6 +4,7 @@ import type { PostType } from "../../../db/schema.ts";
 import { prepared } from "../../../db/prepared.ts";
 import { ACTIVE, findCardsByIds } from "../../cards/deal-card-query.ts";
 import { keptPostCount } from "../../cards/deal-scope.ts";
+import { followerCount } from "../../member/follows/member-follow-query.ts";
 
 /**
  * A live (not deleted) user with every count a profile shows, in one round trip. The post counts
@@ -31,13 +32,7 @@ export function findProfileUser(db: DbOrTx, userId: number) {
       "users.verified_educator",
       keptPostCount("user", "users.id", "deal").as("deal_count"),
       keptPostCount("user", "users.id", "coupon").as("coupon_count"),
-      eb
-        .selectFrom("follows")
-        .innerJoin("users as f", "f.id", "follows.follower_id")
-        .select(sql<number>`count(*)`.as("n"))
-        .whereRef("follows.followee_id", "=", "users.id")
-        .where("f.deleted_at", "is", null)
-        .as("followers"),
+      followerCount(eb),
       eb
         .selectFrom("follows")
         .innerJoin("users as f", "f.id", "follows.followee_id")
@@ -80,16 +75,6 @@ export function findFollowings(db: DbOrTx, userId: number, limit: number) {
 }
 
 export type FollowUserRow = Awaited<ReturnType<typeof findFollowers>>[number];
-
-export async function isFollowing(db: DbOrTx, followerId: number, followeeId: number) {
-  const row = await db
-    .selectFrom("follows")
-    .select("follower_id")
-    .where("follower_id", "=", followerId)
-    .where("followee_id", "=", followeeId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /**
  * The ids of a page of the user's live deals and coupons, newest first, from posts_feed_user_idx

@@ -18,6 +18,7 @@ import {
   presentUserProfile,
   type ProfilePage,
 } from "./presenter.ts";
+import { isFollowingMember } from "../../member/follows/member-follow-query.ts";
 import * as repo from "./repository.ts";
 import {
   PROFILE_UPDATED,
@@ -41,7 +42,7 @@ export function createProfilesService(deps: Deps) {
       repo.findFollowers(db, userId, FOLLOW_PREVIEW_LIMIT),
       repo.findFollowings(db, userId, FOLLOW_PREVIEW_LIMIT),
       repo.findUserDeals(db, userId, page, PAGE_SIZE.listing),
-      viewer && !owner ? repo.isFollowing(db, viewer.id, userId) : false,
+      viewer && !owner ? isFollowingMember(db, viewer.id, userId) : false,
       owner ? repo.findSubscriptions(db, userId, PROFILE_SUBSCRIPTIONS_LIMIT) : null,
     ]);
     const at = now();
