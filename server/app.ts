@@ -59,6 +59,12 @@ const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit][] = [
   ["/forgotpassword", RATE_LIMITS.forgotPassword],
   ["/reset-password/[^/?]+", RATE_LIMITS.resetPassword],
   ["/verify", RATE_LIMITS.resendConfirmation],
+  // Its first step signs in again, as POST /api/signin does.
+  ["/delete-account", RATE_LIMITS.signin],
+  // One route for the page's two forms, whose posts the limit cannot tell apart before the body.
+  ["/user/profile-edit", RATE_LIMITS.changePassword],
+  ["/user/verify-educator", RATE_LIMITS.educatorRequest],
+  ["/user/wishlist/new", RATE_LIMITS.wishlistSubmit],
 ];
 
 function pageFormLimits(): RouteRateLimit[] {

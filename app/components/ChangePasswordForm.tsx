@@ -1,17 +1,26 @@
 import { ChangePasswordSchema } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { messageOf, useApiForm, type FormOutcome } from "../lib/api-form.ts";
 import { NewPasswordFields } from "./AuthCard.tsx";
-import { Field, FormAlert, SubmitButton } from "./Form.tsx";
+import { Field, FormAlert, KitForm, SubmitButton } from "./Form.tsx";
 
 const EMPTY = { old_password: "", new_password: "", new_password_confirmation: "" };
 
 /**
  * Change password (POST /api/change_password), embedded in the edit-profile page. Its message stays
- * 5 s, as the spec says; the user's other devices are signed out by the server.
+ * 5 s, as the spec says; the user's other devices are signed out by the server. Posted to the page
+ * without JavaScript, it sends `intent=password` (app/routes/profile-edit.tsx) and shows `posted`.
  */
-export function ChangePasswordForm({ userId }: { userId: number }) {
+export function ChangePasswordForm({
+  userId,
+  csrfToken,
+  posted,
+}: {
+  userId: number;
+  csrfToken: string;
+  posted?: FormOutcome;
+}) {
   const form = useApiForm(
     ChangePasswordSchema,
     (values) => apiCall("/change_password", { ...values, user_id: userId }),
@@ -19,17 +28,17 @@ export function ChangePasswordForm({ userId }: { userId: number }) {
       form.reset();
       form.show({ text: messageOf(result.data), tone: "success" });
     },
-    { initial: EMPTY, messageMs: DELAYS_MS.passwordChangeFeedback },
+    { initial: EMPTY, posted, messageMs: DELAYS_MS.passwordChangeFeedback },
   );
 
   return (
-    <form
-      ref={form.ref}
+    <KitForm
+      form={form}
+      csrfToken={csrfToken}
       className="form change-password-form"
-      onSubmit={form.submit}
-      noValidate
       aria-label="Change password"
     >
+      <input type="hidden" name="intent" value="password" />
       <FormAlert message={form.message} />
       <Field
         {...form.bind("old_password")}
@@ -44,6 +53,6 @@ export function ChangePasswordForm({ userId }: { userId: number }) {
       <div>
         <SubmitButton busy={form.busy}>Change Password</SubmitButton>
       </div>
-    </form>
+    </KitForm>
   );
 }

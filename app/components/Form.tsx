@@ -206,6 +206,8 @@ export function KitForm({
   children: ReactNode;
   "aria-label"?: string;
   "aria-describedby"?: string;
+  /** Multipart for a form with a file input, so the page's action receives the file. */
+  encType?: "multipart/form-data";
 }) {
   return (
     <Form

@@ -38,6 +38,18 @@ export async function postedValues(request: Request): Promise<Record<string, str
   return values;
 }
 
+/**
+ * The bytes of the file chosen in a multipart form's `field`, or null when none was (an empty
+ * file input still sends a part with no name and no bytes, as server/api/multipart-form.ts reads
+ * it). Call it before `formAction`, which reads the body. Whether the bytes are an image of the
+ * allowed size is the service's check, as for the JSON call.
+ */
+export async function postedFile(request: Request, field: string): Promise<Buffer | null> {
+  const file = (await request.clone().formData()).get(field);
+  if (!(file instanceof Blob) || file.size === 0) return null;
+  return Buffer.from(await file.arrayBuffer());
+}
+
 function shown(values: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).filter(([name]) => !SECRET_FIELD.test(name)));
 }

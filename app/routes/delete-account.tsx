@@ -1,20 +1,32 @@
-import { useState } from "react";
-import { useLoaderData } from "react-router";
+import { useState, useSyncExternalStore } from "react";
+import { Form, data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { requestContext } from "#app-context";
-import { ACCOUNT_MESSAGES, SigninSchema } from "../../core/people/accounts/schema.ts";
+import {
+  ACCOUNT_MESSAGES,
+  ActingUserBody,
+  SigninSchema,
+} from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
+import { TooManyAttemptsError } from "../../core/errors.ts";
 import { AuthCard } from "../components/AuthCard.tsx";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { CsrfField, Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, useApiForm, type ApiAnswer, type ApiForm } from "../lib/api-form.ts";
+import {
+  messageOf,
+  useApiForm,
+  type ApiAnswer,
+  type ApiForm,
+  type FormOutcome,
+} from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/delete-account";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user } = context.get(requestContext);
+  const { user, csrfToken } = context.get(requestContext);
   const search = new URL(request.url).searchParams;
   const socialError = search.get("social_error");
   return {
@@ -26,7 +38,85 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         : socialError
           ? ACCOUNT_MESSAGES.socialFailed
           : null,
+    csrfToken: csrfToken(),
   };
+}
+
+/** The page carries this visitor's XSRF token: never a shared cache's copy. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return {
+    "Cache-Control": "private, no-store",
+    ...(retryAfter ? { "Retry-After": retryAfter } : {}),
+  };
+};
+
+const KEPT = "Your account has not been deleted.";
+
+/** The page's steps, told apart by the posted `intent`: sign in again, then Yes or No. */
+type Step = "signin" | "delete" | "keep";
+
+/** A step's answer; `userId` is the account just signed in to, to ask about. */
+type StepOutcome = FormOutcome & { step: Step; userId: number | null };
+
+/**
+ * The page's forms posted without JavaScript. Signing in again runs the same check and service as
+ * `POST /api/signin` (and starts the session, as it does); Yes runs `POST /api/user_deleted`'s
+ * service for the session's user, which needs that recent sign-in, and ends the session.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, user, session } = context.get(requestContext);
+  const intent = (await request.clone().formData()).get("intent");
+  const answered = (
+    step: Step,
+    answer: Awaited<ReturnType<typeof formAction>>,
+    userId: number | null = null,
+  ) => data<StepOutcome>({ ...answer.data, step, userId }, answer.init ?? undefined);
+
+  if (intent === "keep") {
+    return data<StepOutcome>({
+      ok: true,
+      values: {},
+      errors: {},
+      message: KEPT,
+      step: "keep",
+      userId: null,
+    });
+  }
+  if (intent === "delete") {
+    const answer = await formAction(
+      request,
+      ActingUserBody,
+      async (input) => {
+        const { message } = await services.accounts.deleteAccount(user, input);
+        session.end();
+        return message;
+      },
+      // The session's user, never one named in the form.
+      { also: { user_id: user ? String(user.id) : "" }, next: "/" },
+    );
+    return answered("delete", answer);
+  }
+  let userId: number | null = null;
+  const answer = await formAction(
+    request,
+    SigninSchema,
+    async (input) => {
+      const signedIn = await services.accounts.signin(input, {
+        userAgent: request.headers.get("user-agent") ?? "",
+        previousSessionId: user?.sessionId,
+      });
+      session.start(signedIn.token);
+      userId = signedIn.user.id;
+      return "";
+    },
+    {
+      // The spec's one message for a failed sign-in here; a refusal for too many failures says so.
+      failureMessage: (error) =>
+        error instanceof TooManyAttemptsError ? error.message : ACCOUNT_MESSAGES.deleteSigninFailed,
+    },
+  );
+  return answered("signin", answer, userId);
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -38,7 +128,13 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 /** The first step: what deletion removes, and the sign-in form (or Google/Facebook). */
-function SignInAgain({ form }: { form: ApiForm<{ email: string; password: string }> }) {
+function SignInAgain({
+  form,
+  csrfToken,
+}: {
+  form: ApiForm<{ email: string; password: string }>;
+  csrfToken: string;
+}) {
   return (
     <>
       <p>
@@ -46,13 +142,8 @@ function SignInAgain({ form }: { form: ApiForm<{ email: string; password: string
         likes, follows and subscriptions are removed; the deals, discussions and comments you posted
         stay on the site as written by &ldquo;Deleted user&rdquo;.
       </p>
-      <form
-        ref={form.ref}
-        className="form"
-        onSubmit={form.submit}
-        noValidate
-        aria-label="Sign in to delete your account"
-      >
+      <KitForm form={form} csrfToken={csrfToken} aria-label="Sign in to delete your account">
+        <input type="hidden" name="intent" value="signin" />
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
         <Field
           {...form.bind("password")}
@@ -63,7 +154,7 @@ function SignInAgain({ form }: { form: ApiForm<{ email: string; password: string
         <div>
           <SubmitButton busy={form.busy}>Sign in</SubmitButton>
         </div>
-      </form>
+      </KitForm>
       <SocialSignIn intent="delete" />
     </>
   );
@@ -72,13 +163,59 @@ function SignInAgain({ form }: { form: ApiForm<{ email: string; password: string
 /** The confirm modal's "form": nothing to fill in, only the answer Yes. */
 const NO_FIELDS = z.object({});
 
+const subscribeNever = () => () => {};
+
+/** False on the server and while the page hydrates, true on every later render in the browser. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeNever,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The modal's question as a form of the page, for a browser without JavaScript (a closed <dialog>
+ * shows nothing there): Yes and No post their `intent`. Once hydrated, the modal asks instead.
+ */
+function ConfirmWithoutScripts({ csrfToken }: { csrfToken: string }) {
+  return (
+    <Form method="post" className="form card" aria-labelledby="delete-confirm-question">
+      <CsrfField token={csrfToken} />
+      <h2 id="delete-confirm-question" className="confirm-dialog-title">
+        {ACCOUNT_MESSAGES.deleteConfirmQuestion}
+      </h2>
+      <p>This cannot be undone.</p>
+      <div className="confirm-dialog-actions">
+        <button type="submit" name="intent" value="keep" className="btn btn-outline">
+          No
+        </button>
+        <button type="submit" name="intent" value="delete" className="btn btn-danger">
+          Yes
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** The action's answer if it is `step`'s. */
+function postedStep(
+  posted: ReturnType<typeof useActionData<typeof action>>,
+  step: Step,
+): FormOutcome | undefined {
+  return posted?.step === step ? posted : undefined;
+}
+
 /**
  * Delete account: sign in again (password, or Google/Facebook), answer 'Are you want to delete
  * account ?', and the server removes the account's personal data and every session.
  */
 export default function DeleteAccount() {
-  const { confirmUserId, socialError } = useLoaderData<typeof loader>();
-  const [userId, setUserId] = useState<number | null>(confirmUserId);
+  const { confirmUserId, socialError, csrfToken } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  // Signed in again by the form posted to the page: ask at once, as after the JSON call.
+  const [userId, setUserId] = useState<number | null>(confirmUserId ?? posted?.userId ?? null);
 
   const signIn = useApiForm(
     SigninSchema,
@@ -90,6 +227,7 @@ export default function DeleteAccount() {
     },
     {
       initial: { email: "", password: "" },
+      posted: postedStep(posted, "signin"),
       // The spec's one message for a failed sign-in here; a refusal for too many failures says so.
       failureMessage: (result) =>
         result.status === 429
@@ -107,7 +245,7 @@ export default function DeleteAccount() {
       // The server ended every session; a full navigation shows the signed-out site.
       form.later(() => window.location.assign("/"), DELAYS_MS.redirect);
     },
-    { initial: {} },
+    { initial: {}, posted: postedStep(posted, "delete") ?? postedStep(posted, "keep") },
   );
 
   async function confirmDeletion() {
@@ -119,14 +257,20 @@ export default function DeleteAccount() {
 
   function keepAccount() {
     setUserId(null);
-    confirm.show({ text: "Your account has not been deleted.", tone: "success" });
+    confirm.show({ text: KEPT, tone: "success" });
   }
 
   return (
     <AuthCard title="Delete account">
       {socialError && <p className="alert alert-danger">{socialError}</p>}
+      {posted?.ok && posted.next && (
+        <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=${posted.next}`} />
+      )}
       <FormAlert message={confirm.message ?? signIn.message} />
-      {!confirm.done && <SignInAgain form={signIn} />}
+      {userId !== null && !hydrated && <ConfirmWithoutScripts csrfToken={csrfToken} />}
+      {!confirm.done && !(posted?.step === "delete" && posted.ok) && (
+        <SignInAgain form={signIn} csrfToken={csrfToken} />
+      )}
       <ConfirmDialog
         open={userId !== null}
         title={ACCOUNT_MESSAGES.deleteConfirmQuestion}

@@ -1,19 +1,38 @@
-import { Link, redirect, useLoaderData } from "react-router";
+import { Link, redirect, useActionData, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { EmailPreferencesSaveBody } from "../../core/member/notifications/schema.ts";
-import { FormAlert, SubmitButton } from "../components/Form.tsx";
+import {
+  EmailPreferencesFormBody,
+  EmailPreferencesSaveBody,
+} from "../../core/member/notifications/schema.ts";
+import { FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/notifications.css";
 import type { Route } from "./+types/email-settings";
 
 /** The signed-in member's mail choices; a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services, user, csrfToken } = context.get(requestContext);
+  if (!user) throw redirect(loginRedirectFor(request));
+  return { ...(await services.notifications.emailPreferences(user)), csrfToken: csrfToken() };
+}
+
+/**
+ * The form posted to the page: its boxes read as `POST /api/email_preferences_save`'s on/off
+ * (an unticked box is off), checked by that call's schema and saved by the same service. A
+ * visitor goes to /login, as the loader sends them.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  return services.notifications.emailPreferences(user);
+  return formAction(
+    request,
+    EmailPreferencesFormBody,
+    async (input) => (await services.notifications.saveEmailPreferences(user, input)).message,
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -21,7 +40,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 /** /user/settings/email: which kinds of mail the member receives, each on or off. */
 export default function EmailSettings() {
-  const { kinds } = useLoaderData<typeof loader>();
+  const { kinds, csrfToken } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
   const initial = Object.fromEntries(kinds.map((k) => [k.kind, String(k.enabled)])) as Record<
     string,
     string
@@ -35,7 +55,7 @@ export default function EmailSettings() {
         tone: "success",
       });
     },
-    { initial, idPrefix: "email" },
+    { initial, posted, idPrefix: "email" },
   );
   return (
     <div className="container email-settings-page">
@@ -45,7 +65,7 @@ export default function EmailSettings() {
         <Link to="/user/notifications">notifications</Link>. Mails about your account (confirming
         your address, resetting your password) always go out.
       </p>
-      <form ref={form.ref} className="form card" onSubmit={form.submit} noValidate>
+      <KitForm form={form} csrfToken={csrfToken} className="form card">
         <fieldset className="email-kinds" aria-describedby="email-kinds-hint">
           <legend>Send me an email about</legend>
           <p id="email-kinds-hint" className="visually-hidden">
@@ -73,7 +93,7 @@ export default function EmailSettings() {
         <div>
           <SubmitButton busy={form.busy}>Save email settings</SubmitButton>
         </div>
-      </form>
+      </KitForm>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
+import { Link, data, redirect, useActionData, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
+import { ChangePasswordSchema } from "../../core/people/accounts/schema.ts";
 import type { UserProfile } from "../../core/people/profiles/presenter.ts";
 import {
   PROFILE_UPDATED,
@@ -10,17 +11,68 @@ import {
 } from "../../core/people/profiles/schema.ts";
 import { AvatarUpload } from "../components/AvatarUpload.tsx";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
-import { messageOf, useApiForm, type ApiAnswer } from "../lib/api-form.ts";
+import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
+import { messageOf, useApiForm, type ApiAnswer, type FormOutcome } from "../lib/api-form.ts";
+import { formAction, postedFile } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { useUpload } from "../lib/upload.ts";
 import type { Route } from "./+types/profile-edit";
 import "../styles/profile.css";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { services, user } = context.get(requestContext);
+  const { services, user, csrfToken } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  return { profile: await services.profiles.ownProfile(user, { user_id: user.id }) };
+  return {
+    profile: await services.profiles.ownProfile(user, { user_id: user.id }),
+    csrfToken: csrfToken(),
+  };
+}
+
+/** The page's two forms, told apart by their hidden `intent` field. */
+type Intent = "profile" | "password";
+
+/**
+ * Either form posted to the page, for the session's user (never one named in the form): the
+ * profile (multipart, with the picture) by `POST /api/profile_update`'s schema and service, whose
+ * image check reads the same bytes; the password by `POST /api/change_password`'s, which starts a
+ * new session as that call does. The answer carries the form's intent, so only that form shows
+ * it. A visitor goes to /login, as the loader sends them.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, user, session } = context.get(requestContext);
+  if (!user) throw redirect(loginRedirectFor(request));
+  const intent: Intent =
+    (await request.clone().formData()).get("intent") === "password" ? "password" : "profile";
+  const also = { user_id: String(user.id) };
+  // Read before formAction reads the body.
+  const image = intent === "profile" ? await postedFile(request, "image") : null;
+  const answer =
+    intent === "password"
+      ? await formAction(
+          request,
+          ChangePasswordSchema,
+          async (input) => {
+            const { message, token } = await services.accounts.changePassword(user, input, {
+              userAgent: request.headers.get("user-agent") ?? "",
+            });
+            session.start(token);
+            return message;
+          },
+          { also },
+        )
+      : await formAction(
+          request,
+          ProfileUpdateSchema,
+          async (input) => (await services.profiles.updateProfile(user, input, image)).message,
+          { also, validationMessage: profileUpdateMessage },
+        );
+  return data({ ...answer.data, intent }, answer.init ?? undefined);
+}
+
+/** The action's answer if it is `intent`'s form's. */
+function usePosted(intent: Intent): FormOutcome | undefined {
+  const posted = useActionData<typeof action>();
+  return posted?.intent === intent ? posted : undefined;
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -51,6 +103,7 @@ interface UpdateAnswer extends ApiAnswer {
 /** POST /api/profile_update as multipart (the picture, with upload progress); the form kit does the rest. */
 function useProfileForm(profile: UserProfile) {
   const revalidator = useRevalidator();
+  const posted = usePosted("profile");
   const upload = useUpload();
   const [file, setFile] = useState<File | null>(null);
   const form = useApiForm<ReturnType<typeof valuesOf>, UpdateAnswer>(
@@ -72,6 +125,7 @@ function useProfileForm(profile: UserProfile) {
     },
     {
       initial: valuesOf(profile),
+      posted,
       invalidMessage: profileUpdateMessage,
       failureMessage: (result) =>
         messageOf(result.data, "Sorry, your profile could not be saved. Please try again."),
@@ -84,10 +138,17 @@ function useProfileForm(profile: UserProfile) {
   return { form, file, chooseFile, progress: upload.progress };
 }
 
-function ProfileForm({ profile }: { profile: UserProfile }) {
+function ProfileForm({ profile, csrfToken }: { profile: UserProfile; csrfToken: string }) {
   const { form, file, chooseFile, progress } = useProfileForm(profile);
   return (
-    <form ref={form.ref} className="form profile-form" onSubmit={form.submit} noValidate>
+    <KitForm
+      form={form}
+      csrfToken={csrfToken}
+      encType="multipart/form-data"
+      className="form profile-form"
+      aria-label="Edit Profile"
+    >
+      <input type="hidden" name="intent" value="profile" />
       <AvatarUpload
         name={form.values.name}
         currentImage={profile.user_image}
@@ -147,13 +208,17 @@ function ProfileForm({ profile }: { profile: UserProfile }) {
           Back to My Account
         </Link>
       </div>
-    </form>
+    </KitForm>
   );
 }
 
-/** 'Want to change your password?' opens the change-password form (the spec). */
-function PasswordSection({ userId }: { userId: number }) {
+/**
+ * 'Want to change your password?' opens the change-password form (the spec). A browser without
+ * JavaScript cannot open it, so it gets the form at once, in <noscript>, where it posts to the page.
+ */
+function PasswordSection({ userId, csrfToken }: { userId: number; csrfToken: string }) {
   const [open, setOpen] = useState(false);
+  const posted = usePosted("password");
   return (
     <section className="card profile-password" aria-labelledby="password-toggle">
       <button
@@ -167,21 +232,24 @@ function PasswordSection({ userId }: { userId: number }) {
         Want to change your password?
       </button>
       <div id="change-password" hidden={!open}>
-        {open && <ChangePasswordForm userId={userId} />}
+        {open && <ChangePasswordForm userId={userId} csrfToken={csrfToken} />}
       </div>
+      <noscript>
+        <ChangePasswordForm userId={userId} csrfToken={csrfToken} posted={posted} />
+      </noscript>
     </section>
   );
 }
 
 export default function ProfileEdit() {
-  const { profile } = useLoaderData<typeof loader>();
+  const { profile, csrfToken } = useLoaderData<typeof loader>();
   return (
     <div className="container profile-edit">
       <h1 className="page-title">Edit Profile</h1>
       <div className="card">
-        <ProfileForm profile={profile} />
+        <ProfileForm profile={profile} csrfToken={csrfToken} />
       </div>
-      <PasswordSection userId={profile.user_id} />
+      <PasswordSection userId={profile.user_id} csrfToken={csrfToken} />
     </div>
   );
 }

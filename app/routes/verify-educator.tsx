@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
+import { Link, data, redirect, useActionData, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import {
@@ -10,19 +10,59 @@ import {
   SchoolEmailBody,
 } from "../../core/people/educators/schema.ts";
 import { EducatorBadge } from "../components/EducatorBadge.tsx";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { messageOf, useApiForm, type FormOutcome } from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { formatDateTime } from "../lib/date-time.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/verify-educator";
 
 /** The signed-in member's verification state; a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { services, user } = context.get(requestContext);
+  const { services, user, csrfToken } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
   if (!user.email_verified) return { confirmed: false as const };
-  return { confirmed: true as const, ...(await services.educators.status(user)) };
+  return {
+    confirmed: true as const,
+    ...(await services.educators.status(user)),
+    csrfToken: csrfToken(),
+  };
+}
+
+/** The page's two forms, told apart by their hidden `intent` field. */
+type Intent = "school_email" | "review";
+
+/**
+ * Either form posted to the page: the same check and service as its JSON call
+ * (`POST /api/educator_verification/school_email` or `/review`), and the answer is marked with
+ * the form's intent so that only that form shows it. A visitor goes to /login, as the loader
+ * sends them.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, user } = context.get(requestContext);
+  if (!user) throw redirect(loginRedirectFor(request));
+  const posted = await request.clone().formData();
+  const intent: Intent = posted.get("intent") === "review" ? "review" : "school_email";
+  const answer =
+    intent === "review"
+      ? await formAction(
+          request,
+          ReviewRequestBody,
+          async (input) => (await services.educators.requestReview(user, input)).message,
+        )
+      : await formAction(
+          request,
+          SchoolEmailBody,
+          async (input) => (await services.educators.requestBySchoolEmail(user, input)).message,
+        );
+  return data({ ...answer.data, intent }, answer.init ?? undefined);
+}
+
+/** The action's answer if it is `intent`'s form's. */
+function usePosted(intent: Intent): FormOutcome | undefined {
+  const posted = useActionData<typeof action>();
+  return posted?.intent === intent ? posted : undefined;
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -98,8 +138,15 @@ function RequestState({ request }: { request: NonNullable<Loaded["request"]> }) 
   );
 }
 
-function SchoolEmailForm({ accepted }: { accepted: Loaded["accepted_domains"] }) {
+function SchoolEmailForm({
+  accepted,
+  csrfToken,
+}: {
+  accepted: Loaded["accepted_domains"];
+  csrfToken: string;
+}) {
   const revalidator = useRevalidator();
+  const posted = usePosted("school_email");
   const form = useApiForm(
     SchoolEmailBody,
     (values) => apiCall("/educator_verification/school_email", values),
@@ -107,7 +154,7 @@ function SchoolEmailForm({ accepted }: { accepted: Loaded["accepted_domains"] })
       form.show({ text: messageOf(result.data, ""), tone: "success" }, { keep: true });
       void revalidator.revalidate();
     },
-    { initial: { email: "" }, idPrefix: "school" },
+    { initial: { email: "" }, posted, idPrefix: "school" },
   );
   const domains = [...accepted.built_in, ...accepted.listed].join(", ");
   return (
@@ -118,7 +165,8 @@ function SchoolEmailForm({ accepted }: { accepted: Loaded["accepted_domains"] })
         {EDUCATOR_LINK_TTL_HOURS} hours. Accepted: {domains}.
       </p>
       <FormAlert message={form.message} />
-      <form ref={form.ref} className="form" onSubmit={form.submit} noValidate>
+      <KitForm form={form} csrfToken={csrfToken} aria-label="With your school email address">
+        <input type="hidden" name="intent" value="school_email" />
         <Field
           {...form.bind("email")}
           label="School email address"
@@ -131,13 +179,14 @@ function SchoolEmailForm({ accepted }: { accepted: Loaded["accepted_domains"] })
         <div>
           <SubmitButton busy={form.busy}>Send confirmation link</SubmitButton>
         </div>
-      </form>
+      </KitForm>
     </section>
   );
 }
 
-function ReviewForm() {
+function ReviewForm({ csrfToken }: { csrfToken: string }) {
   const revalidator = useRevalidator();
+  const posted = usePosted("review");
   const form = useApiForm(
     ReviewRequestBody,
     (values) => apiCall("/educator_verification/review", values),
@@ -145,7 +194,7 @@ function ReviewForm() {
       form.show({ text: messageOf(result.data, ""), tone: "success" }, { keep: true });
       void revalidator.revalidate();
     },
-    { initial: { note: "" }, idPrefix: "review" },
+    { initial: { note: "" }, posted, idPrefix: "review" },
   );
   return (
     <section className="card" aria-labelledby="review-heading">
@@ -155,7 +204,8 @@ function ReviewForm() {
         (a school web page that lists you, for example). Please leave out anything private.
       </p>
       <FormAlert message={form.message} />
-      <form ref={form.ref} className="form" onSubmit={form.submit} noValidate>
+      <KitForm form={form} csrfToken={csrfToken} aria-label="With a moderator's review">
+        <input type="hidden" name="intent" value="review" />
         <Field
           {...form.bind("note")}
           label="A short note for the moderators"
@@ -168,7 +218,7 @@ function ReviewForm() {
         <div>
           <SubmitButton busy={form.busy}>Send for review</SubmitButton>
         </div>
-      </form>
+      </KitForm>
     </section>
   );
 }
@@ -176,6 +226,7 @@ function ReviewForm() {
 /** /user/verify-educator: ask to be verified by school address or by a moderator's review. */
 export default function VerifyEducator() {
   const data = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
   return (
     <div className="container educators-page">
       <h1 className="page-title">Get verified as an educator</h1>
@@ -203,11 +254,15 @@ export default function VerifyEducator() {
             profile, posts and comments, and can add their own Teachers Wishlist. Ask in either of
             two ways.
           </p>
+          {/* A form posted without JavaScript: its success, where the forms were. */}
+          {data.request?.status === "pending" && posted?.ok && posted.message && (
+            <FormAlert message={{ text: posted.message, tone: "success" }} />
+          )}
           {data.request && <RequestState request={data.request} />}
           {data.request?.status !== "pending" && (
             <>
-              <SchoolEmailForm accepted={data.accepted_domains} />
-              <ReviewForm />
+              <SchoolEmailForm accepted={data.accepted_domains} csrfToken={data.csrfToken} />
+              <ReviewForm csrfToken={data.csrfToken} />
             </>
           )}
         </>

@@ -1,19 +1,36 @@
-import { Link, redirect, useLoaderData, useRevalidator } from "react-router";
+import { Link, redirect, useActionData, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import { OwnWishlistBody } from "../../core/people/educators/schema.ts";
-import { Field, FormAlert, SubmitButton } from "../components/Form.tsx";
+import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/wishlist-new";
 
 /** The member's own entries and whether they may add one; a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
+  const { services, user, csrfToken } = context.get(requestContext);
+  if (!user) throw redirect(loginRedirectFor(request));
+  if (!user.email_verified) {
+    return { verified_educator: false, entries: [], csrfToken: csrfToken() };
+  }
+  return { ...(await services.educators.ownWishlist(user)), csrfToken: csrfToken() };
+}
+
+/**
+ * The form posted to the page: the same check and service as `POST /api/wishlist_submit`, which
+ * refuses anyone but a verified educator. A visitor goes to /login, as the loader sends them.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  if (!user.email_verified) return { verified_educator: false, entries: [] };
-  return services.educators.ownWishlist(user);
+  return formAction(
+    request,
+    OwnWishlistBody,
+    async (input) => (await services.educators.submitWishlist(user, input)).message,
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -31,8 +48,9 @@ const STATUS_WORDS = {
 
 const EMPTY = { first_name: "", last_name: "", school_location: "", amazon_wishlist: "" };
 
-function WishlistForm() {
+function WishlistForm({ csrfToken }: { csrfToken: string }) {
   const revalidator = useRevalidator();
+  const posted = useActionData<typeof action>();
   const form = useApiForm(
     OwnWishlistBody,
     (values) => apiCall("/wishlist_submit", values),
@@ -41,7 +59,7 @@ function WishlistForm() {
       form.reset();
       void revalidator.revalidate();
     },
-    { initial: EMPTY, idPrefix: "wishlist" },
+    { initial: EMPTY, posted, idPrefix: "wishlist" },
   );
   return (
     <section className="card" aria-labelledby="wishlist-form-heading">
@@ -56,13 +74,7 @@ function WishlistForm() {
         </p>
       </div>
       <FormAlert message={form.message} />
-      <form
-        ref={form.ref}
-        className="form"
-        onSubmit={form.submit}
-        noValidate
-        aria-describedby="wishlist-why"
-      >
+      <KitForm form={form} csrfToken={csrfToken} aria-describedby="wishlist-why">
         <Field {...form.bind("first_name")} label="First name" required maxLength={100} />
         <Field {...form.bind("last_name")} label="Last name" required maxLength={100} />
         <Field
@@ -84,14 +96,15 @@ function WishlistForm() {
         <div>
           <SubmitButton busy={form.busy}>Send for approval</SubmitButton>
         </div>
-      </form>
+      </KitForm>
     </section>
   );
 }
 
 /** /user/wishlist/new: a verified educator's own Teachers Wishlist entry, approved by moderators. */
 export default function NewWishlist() {
-  const { verified_educator, entries } = useLoaderData<typeof loader>();
+  const { verified_educator, entries, csrfToken } = useLoaderData<typeof loader>();
+  const posted = useActionData<typeof action>();
   const waiting = entries.some((entry) => entry.status === "pending");
   return (
     <div className="container educators-page">
@@ -118,11 +131,17 @@ export default function NewWishlist() {
             it.
           </p>
           {waiting ? (
-            <p className="alert alert-success">
-              Your wishlist is waiting for a moderator. You can send another once it is reviewed.
-            </p>
+            <>
+              {/* The form posted without JavaScript: its success, where the form was. */}
+              {posted?.ok && posted.message && (
+                <FormAlert message={{ text: posted.message, tone: "success" }} />
+              )}
+              <p className="alert alert-success">
+                Your wishlist is waiting for a moderator. You can send another once it is reviewed.
+              </p>
+            </>
           ) : (
-            <WishlistForm />
+            <WishlistForm csrfToken={csrfToken} />
           )}
         </>
       )}

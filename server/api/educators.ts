@@ -7,7 +7,7 @@ import {
   SchoolDomainBody,
   SchoolEmailBody,
 } from "../../core/people/educators/schema.ts";
-import { byAccount } from "../plugins/rate-limit.ts";
+import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 import {
@@ -20,16 +20,6 @@ import {
   SchoolDomainsResponse,
 } from "../../core/people/educators/responses.ts";
 
-/**
- * Asking to be verified mails a link or files a note: counted per account and per address, on top
- * of the service's own allowance of requests a day (docs/decisions/0041-verified-educators.md).
- */
-const REQUEST_LIMIT = {
-  max: 5,
-  timeWindow: "1 hour",
-  keyGenerator: byAccount,
-  perAddress: { max: 10, timeWindow: "1 hour" },
-};
 /** Opening links: per address, so nobody can guess codes quickly. */
 const CONFIRM_LIMIT = { max: 20, timeWindow: "15 minutes" };
 
@@ -64,7 +54,7 @@ export const educatorsApi: ApiModule = async (app, { services }) => {
     body: SchoolEmailBody,
     response: EducatorMessageResponse,
     auth: true,
-    rateLimit: REQUEST_LIMIT,
+    rateLimit: RATE_LIMITS.educatorRequest,
     handler: async ({ input, request }) => ({
       status: "true",
       ...(await educators.requestBySchoolEmail(request.user, input)),
@@ -79,7 +69,7 @@ export const educatorsApi: ApiModule = async (app, { services }) => {
     body: ReviewRequestBody,
     response: EducatorMessageResponse,
     auth: true,
-    rateLimit: REQUEST_LIMIT,
+    rateLimit: RATE_LIMITS.educatorRequest,
     handler: async ({ input, request }) => ({
       status: "true",
       ...(await educators.requestReview(request.user, input)),
@@ -137,7 +127,7 @@ export const educatorsApi: ApiModule = async (app, { services }) => {
     body: OwnWishlistBody,
     response: OwnWishlistSavedResponse,
     auth: true,
-    rateLimit: REQUEST_LIMIT,
+    rateLimit: RATE_LIMITS.wishlistSubmit,
     handler: async ({ input, request }) => ({
       status: "true",
       ...(await educators.submitWishlist(request.user, input)),

@@ -24,8 +24,9 @@ export interface RouteRateLimit extends Allowance {
    */
   perAddress?: Allowance;
   /**
-   * Routes that name the same group share one allowance per client address, instead of one each:
-   * a JSON call and the page form that runs the same service (docs/decisions/0079) are one door.
+   * Routes that name the same group share one allowance instead of one each, counted per client
+   * address, or by `keyGenerator` (and `perAddress`) when given: a JSON call and the page form
+   * that runs the same service (docs/decisions/0079) are one door.
    * A route may check several groups through its config's `groupLimits` (the pages' one route).
    */
   group?: string;
@@ -61,8 +62,11 @@ export const RATE_LIMITS = {
    * limit of core/auth/sign-in-attempts.ts.
    */
   signin: { max: 10, timeWindow: "15 minutes", group: "signin" },
-  /** The old password of a change is checked like a sign-in, on a count of its own. */
-  changePassword: { max: 10, timeWindow: "15 minutes" },
+  /**
+   * The old password of a change is checked like a sign-in, on a count of its own, shared with the
+   * edit-profile page's posts (its change-password form and, on the same page, its profile form).
+   */
+  changePassword: { max: 10, timeWindow: "15 minutes", group: "change-password" },
   /** Each of these is shared by its JSON call and its page's form (docs/decisions/0079). */
   signup: { max: 5, timeWindow: "1 hour", group: "signup" },
   forgotPassword: { max: 5, timeWindow: "1 hour", group: "forgot-password" },
@@ -96,6 +100,26 @@ export const RATE_LIMITS = {
     timeWindow: TEN_MINUTES,
     keyGenerator: byAccount,
     perAddress: { max: 60, timeWindow: TEN_MINUTES },
+  },
+  /**
+   * Asking to be verified as an educator mails a link or files a note: one count per account and
+   * per address for both ways of asking, their JSON calls and the verification page's forms
+   * (docs/decisions/0041-verified-educators.md; the service allows a few requests a day besides).
+   */
+  educatorRequest: {
+    max: 5,
+    timeWindow: "1 hour",
+    keyGenerator: byAccount,
+    perAddress: { max: 10, timeWindow: "1 hour" },
+    group: "educator-request",
+  },
+  /** `POST /api/wishlist_submit` and the new-wishlist page's form: counted like a request. */
+  wishlistSubmit: {
+    max: 5,
+    timeWindow: "1 hour",
+    keyGenerator: byAccount,
+    perAddress: { max: 10, timeWindow: "1 hour" },
+    group: "wishlist-submit",
   },
   /** Follow and UN FOLLOW. */
   follow: {
@@ -135,7 +159,7 @@ export const rateLimitPlugin = fp<{ enabled: boolean; store: RateLimitStore }>(
     if (!options.enabled) return;
     // Before the plugin's own hook sees the route: a grouped route's allowance is taken from the
     // plugin, which would count it per route, and checked by the group's one limiter instead.
-    const groupLimiters = new Map<string, ReturnType<FastifyInstance["createRateLimit"]>>();
+    const groupLimiters = new Map<string, ReturnType<FastifyInstance["createRateLimit"]>[]>();
     app.addHook("onRoute", (route) => {
       const config = route.config as
         { rateLimit?: RouteRateLimit | false; groupLimits?: RouteRateLimit[] } | undefined;
@@ -143,19 +167,32 @@ export const rateLimitPlugin = fp<{ enabled: boolean; store: RateLimitStore }>(
       const grouped = [...(limit && limit.group ? [limit] : []), ...(config?.groupLimits ?? [])];
       if (!grouped.length) return;
       if (limit && limit.group) route.config = { ...route.config, rateLimit: false };
-      for (const { group, max, timeWindow, allowList } of grouped) {
+      for (const { group, max, timeWindow, allowList, keyGenerator, perAddress } of grouped) {
         if (!group) continue;
         // Routes are added after the plugin below is registered, so createRateLimit exists by now.
-        let limiter = groupLimiters.get(group);
-        if (!limiter) {
-          limiter = app.createRateLimit({
-            max,
-            timeWindow,
-            keyGenerator: (request) => `group:${group}:address:${clientAddress(request)}`,
-          });
-          groupLimiters.set(group, limiter);
+        let limiters = groupLimiters.get(group);
+        if (!limiters) {
+          limiters = [
+            app.createRateLimit({
+              max,
+              timeWindow,
+              keyGenerator: keyGenerator
+                ? (request) => `group:${group}:${keyGenerator(request)}`
+                : (request) => `group:${group}:address:${clientAddress(request)}`,
+            }),
+          ];
+          // A group counted per account keeps its per-address allowance too, shared the same way.
+          if (perAddress) {
+            limiters.push(
+              app.createRateLimit({
+                ...perAddress,
+                keyGenerator: (request) => `group:${group}:per-address:${clientAddress(request)}`,
+              }),
+            );
+          }
+          groupLimiters.set(group, limiters);
         }
-        addLimitCheck(route, limiter, allowList);
+        for (const limiter of limiters) addLimitCheck(route, limiter, allowList);
       }
     });
     const { store } = options;

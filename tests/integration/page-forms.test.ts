@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_MESSAGES } from "../../core/people/accounts/schema.ts";
 import type { MailMessage } from "../../core/mail/mailer.ts";
 import { hashPassword } from "../../core/auth/password.ts";
-import { CONTACT_MESSAGES, SESSION_COOKIE, XSRF_COOKIE } from "../../core/constants.ts";
+import { CONTACT_MESSAGES, SESSION_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { FormBrowser, forms } from "../helpers/form-browser.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import { multipartBody } from "../helpers/multipart.ts";
-import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 // Sign-in, sign-out and the form kit's forms (docs/decisions/0079) posted without JavaScript, and
@@ -37,48 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-/** The attributes of every <form> of a page, and of the hidden _csrf inputs inside each. */
-function forms(html: string) {
-  return [...html.matchAll(/<form([^>]*)>([\s\S]*?)<\/form>/g)].map(([, attributes, inner]) => {
-    const attribute = (name: string) =>
-      new RegExp(`\\s${name}="([^"]*)"`).exec(attributes!)?.[1] ?? null;
-    return {
-      method: attribute("method"),
-      action: attribute("action"),
-      hidden: attribute("hidden") !== null,
-      csrf:
-        /name="_csrf"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="_csrf"/
-          .exec(inner!)
-          ?.slice(1)
-          .find(Boolean) ?? null,
-    };
-  });
-}
-
-/** A browser without JavaScript: it keeps cookies but sends no X-XSRF-TOKEN header. */
-class FormBrowser extends TestClient {
-  /** Opens a page first, as a visitor would; a page with a form sets the XSRF cookie. */
-  async open(url: string) {
-    const response = await this.get(url);
-    expect(response.statusCode).toBe(200);
-    return response;
-  }
-
-  postForm(url: string, fields: Record<string, string>) {
-    return this.request({
-      method: "POST",
-      url,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams(fields).toString(),
-      xsrf: false,
-    });
-  }
-
-  get xsrf() {
-    return this.cookies.get(XSRF_COOKIE) ?? "";
-  }
-}
 
 describe("the login page's form, posted without JavaScript", () => {
   it("carries the XSRF token in a hidden _csrf field and is never cached for others", async () => {

@@ -1,7 +1,22 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChangePasswordForm } from "../../app/components/ChangePasswordForm.tsx";
+
+/** The form on its page: a kit form is a React Router <Form>, which needs a data router. */
+function renderForm() {
+  const router = createMemoryRouter(
+    [
+      {
+        path: "/user/profile-edit",
+        element: <ChangePasswordForm userId={7} csrfToken="form-token" />,
+      },
+    ],
+    { initialEntries: ["/user/profile-edit"] },
+  );
+  return render(<RouterProvider router={router} />);
+}
 
 function fill(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -14,10 +29,24 @@ afterEach(() => {
 });
 
 describe("ChangePasswordForm", () => {
+  it("posts to its page with the XSRF token and its intent before hydration", () => {
+    const { container } = renderForm();
+    const form = container.querySelector("form")!;
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.getAttribute("action")).toBe("/user/profile-edit");
+    const hidden = Object.fromEntries(
+      [...form.querySelectorAll<HTMLInputElement>('input[type="hidden"]')].map((input) => [
+        input.name,
+        input.value,
+      ]),
+    );
+    expect(hidden).toEqual({ _csrf: "form-token", intent: "password" });
+  });
+
   it("shows the spec's messages without calling the server", async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal("fetch", fetchMock);
-    render(<ChangePasswordForm userId={7} />);
+    renderForm();
     fireEvent.click(screen.getByRole("button", { name: "Change Password" }));
     expect(await screen.findByText("Old Password is required !")).toBeTruthy();
     expect(screen.getByText("New Password is required !")).toBeTruthy();
@@ -42,7 +71,7 @@ describe("ChangePasswordForm", () => {
     );
     vi.stubGlobal("fetch", fetchMock);
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    render(<ChangePasswordForm userId={7} />);
+    renderForm();
     fill("Old Password", "Old#Pass1");
     fill("New Password", "New#Chalk77");
     fill("Confirm Password", "New#Chalk77");
@@ -80,7 +109,7 @@ describe("ChangePasswordForm", () => {
         ),
       ),
     );
-    render(<ChangePasswordForm userId={7} />);
+    renderForm();
     fill("Old Password", "Wrong#Pass1");
     fill("New Password", "New#Chalk77");
     fill("Confirm Password", "New#Chalk77");

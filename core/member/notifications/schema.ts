@@ -75,6 +75,19 @@ export const EmailPreferencesSaveBody = z
 
 export type EmailPreferencesSaveInput = z.output<typeof EmailPreferencesSaveBody>;
 
+/**
+ * The email-settings page's form as a browser posts it: a ticked box sends "on" and an unticked one
+ * nothing, so every kind the form shows and did not send is off. Read into the call's shape and
+ * checked by its schema (app/routes/email-settings.tsx).
+ */
+export const EmailPreferencesFormBody = z.preprocess(
+  (posted) =>
+    posted && typeof posted === "object"
+      ? { ...Object.fromEntries(EMAIL_KINDS.map((kind) => [kind, "off"])), ...posted }
+      : posted,
+  EmailPreferencesSaveBody,
+);
+
 /** The token of an unsubscribe link (`/unsubscribe?token=…`). */
 export const UnsubscribeToken = z.object({
   token: z.string().trim().min(1).max(200),
