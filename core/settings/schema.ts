@@ -28,6 +28,10 @@ export const SETTINGS_MESSAGES = {
   url: "Please enter a valid link starting with http:// or https://.",
   educatorPost: "Please enter the unique id of an educator post, such as ab3de5fgh2.",
   educatorPostMissing: "No live educator post has this unique id.",
+  /** The answers of a save and of the blocked-domain list's changes (JSON call and page form). */
+  saved: "The settings have been saved.",
+  blocked: (domain: string) => `Links to ${domain} are now refused.`,
+  unblocked: (domain: string) => `Links to ${domain} are allowed again.`,
   threshold: `The number of reports must be a whole number from 1 to ${SETTINGS_LIMITS.threshold}.`,
   holdDays: `The number of days must be a whole number from 0 to ${SETTINGS_LIMITS.holdDays}.`,
   holdPosts: "hold_new_user_posts must be true or false.",

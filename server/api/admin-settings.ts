@@ -1,5 +1,10 @@
 import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
-import { BlockedDomainBody, SettingsBody, SiteImageBody } from "../../core/settings/schema.ts";
+import {
+  BlockedDomainBody,
+  SETTINGS_MESSAGES,
+  SettingsBody,
+  SiteImageBody,
+} from "../../core/settings/schema.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 import {
@@ -44,7 +49,7 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
     auth: "admin",
     handler: async ({ input, request }) => ({
       status: "true",
-      message: "The settings have been saved.",
+      message: SETTINGS_MESSAGES.saved,
       ...(await settings.save(request.user, input)),
     }),
   });
@@ -86,7 +91,7 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
       const answer = await settings.blockDomain(request.user, input);
       return {
         status: "true",
-        message: `Links to ${answer.domain} are now refused.`,
+        message: SETTINGS_MESSAGES.blocked(answer.domain),
         ...answer,
       };
     },
@@ -104,7 +109,7 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
       const answer = await settings.unblockDomain(request.user, input);
       return {
         status: "true",
-        message: `Links to ${answer.domain} are allowed again.`,
+        message: SETTINGS_MESSAGES.unblocked(answer.domain),
         ...answer,
       };
     },
