@@ -204,7 +204,11 @@ export function KitForm({
   action?: string;
   className?: string;
   children: ReactNode;
+  // Passed on to the <Form> as they are, with the labels below.
+  /** "multipart/form-data" for a form with a file input. */
+  encType?: "multipart/form-data";
   "aria-label"?: string;
+  "aria-labelledby"?: string;
   "aria-describedby"?: string;
 }) {
   return (

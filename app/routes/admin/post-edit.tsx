@@ -13,6 +13,8 @@ import { StatusBadge } from "../../components/console/StatusBadge.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import { notFound } from "../../lib/errors.ts";
 // The rich editor's look lives with the Submit Deals form, the editor's first home.
 import "../../styles/submit.css";
@@ -28,6 +30,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     post.post_type === "d" ? await ctx.services.prices.productDeals(user, post.unique_id) : [];
   return { post, options, productDeals };
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) =>
+  consoleFormAction(args, CONSOLE_FORMS["post-edit"]);
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `Edit “${loaderData.post.title}” – Console` : "Edit post – Console" },

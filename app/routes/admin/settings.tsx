@@ -9,13 +9,17 @@ import {
   type SiteImageField,
 } from "../../../core/settings/schema.ts";
 import { IMAGE_ACCEPT, imageFileError } from "../../../core/posts/submissions/schema.ts";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { formatDate } from "../../lib/format.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/settings";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -23,6 +27,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireConsoleUser(ctx, "admin");
   return ctx.services.settings.editable(admin);
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.settings);
 
 export const meta: Route.MetaFunction = () => [
   { title: "Settings · Console" },
@@ -51,6 +58,7 @@ function formValues(settings: Settings) {
 /** General settings, footer and moderation: one form, saved together or not at all. */
 function SettingsForm({ settings }: { settings: Settings }) {
   const revalidator = useRevalidator();
+  const posted = usePostedConsoleForm("settings");
   const form = useApiForm(
     SettingsBody,
     (values) => apiCall("/admin/settings", values),
@@ -58,11 +66,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
       form.show({ text: messageOf(result.data), tone: "success" });
       await revalidator.revalidate();
     },
-    { initial: formValues(settings), idPrefix: "settings" },
+    { initial: formValues(settings), posted, idPrefix: "settings" },
   );
   const holdId = "settings-hold_new_user_posts";
   return (
-    <form ref={form.ref} className="form" onSubmit={form.submit} noValidate aria-label="Settings">
+    <ConsoleKitForm form={form} intent="settings" className="form" aria-label="Settings">
       <fieldset className="console-section">
         <legend>General</legend>
         <Field
@@ -133,9 +141,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
           hint="When this many different members report a post or comment, it is hidden until a moderator decides."
         />
         <div className="form-field console-check">
+          {/* Posted without JavaScript: "false" unless the box, which comes after it, is ticked. */}
+          <input type="hidden" name="hold_new_user_posts" value="false" />
           <input
             id={holdId}
             type="checkbox"
+            name="hold_new_user_posts"
+            value="true"
             checked={form.values.hold_new_user_posts === "true"}
             aria-describedby={`${holdId}-hint`}
             onChange={(event) =>
@@ -169,7 +181,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       </fieldset>
       <FormAlert message={form.message} />
       <SubmitButton busy={form.busy}>Save settings</SubmitButton>
-    </form>
+    </ConsoleKitForm>
   );
 }
 
@@ -282,6 +294,7 @@ function BlockedDomains({
   domains: Awaited<ReturnType<typeof loader>>["blocked_domains"];
 }) {
   const revalidator = useRevalidator();
+  const posted = usePostedConsoleForm("block-domain");
   const form = useApiForm(
     BlockedDomainBody,
     (values) => apiCall("/admin/blocked_domains/add", values),
@@ -290,7 +303,7 @@ function BlockedDomains({
       form.reset();
       await revalidator.revalidate();
     },
-    { initial: { domain: "" }, idPrefix: "blocked" },
+    { initial: { domain: "" }, posted, idPrefix: "blocked" },
   );
   return (
     <section className="console-section" aria-labelledby="blocked-title">
@@ -299,11 +312,10 @@ function BlockedDomains({
         Deals and discussions whose links lead to one of these domains, or to any of its subdomains,
         are refused with a message on the link.
       </p>
-      <form
-        ref={form.ref}
+      <ConsoleKitForm
+        form={form}
+        intent="block-domain"
         className="console-toolbar"
-        onSubmit={form.submit}
-        noValidate
         aria-label="Block a domain"
       >
         <Field
@@ -316,7 +328,7 @@ function BlockedDomains({
         <SubmitButton busy={form.busy} className="btn btn-primary">
           Block
         </SubmitButton>
-      </form>
+      </ConsoleKitForm>
       <FormAlert message={form.message} />
       <ConsoleTable
         caption="Blocked link domains"
