@@ -29,6 +29,11 @@ export interface ConsoleFormDoor {
 export interface ConsoleForm<S extends z.ZodType = z.ZodType> {
   /** The zod schema of the form's JSON call. */
   schema: S;
+  /**
+   * The schema as this post reads it, when that depends on stored data (an edit that sends only
+   * what changed); `schema` otherwise.
+   */
+  schemaFor?: (posted: FormData, door: ConsoleFormDoor) => Promise<z.ZodType>;
   /** The role of the form's JSON call (`auth` of its `apiRoute`); moderator unless given. */
   role?: StaffRole;
   /**
@@ -117,10 +122,11 @@ export async function consoleFormAction(
     );
   }
   if (chosen instanceof Blob && chosen.size > 0) file = Buffer.from(await chosen.arrayBuffer());
+  const door: ConsoleFormDoor = { services: ctx.services, user, file, url };
   const answer = await formAction(
     request,
-    form.schema,
-    async (input) => (await form.run(input, { services: ctx.services, user, file, url })).message,
+    form.schemaFor ? await form.schemaFor(posted, door) : form.schema,
+    async (input) => (await form.run(input, door)).message,
     {
       validationMessage: form.validationMessage,
       ...(form.next ? { next: form.next(url) } : {}),

@@ -7,6 +7,8 @@ import {
 } from "../../core/catalog/console-schema.ts";
 import {
   FeaturedStoreBody,
+  PageCreateBody,
+  PageUpdateBody,
   WishlistCreateBody,
   WishlistUpdateBody,
 } from "../../core/cms/console-schema.ts";
@@ -18,6 +20,9 @@ import {
   ForumUpdateBody,
 } from "../../core/forums/console-schema.ts";
 import { SchoolDomainBody } from "../../core/people/educators/schema.ts";
+import { orNull } from "../../core/not-found.ts";
+import { presentPostUpdated } from "../../core/posts/console-presenter.ts";
+import { PostUpdateBody } from "../../core/posts/console-schema.ts";
 import { presentMerged } from "../../core/posts/prices/presenter.ts";
 import { MergeProductBody } from "../../core/posts/prices/schema.ts";
 import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
@@ -26,6 +31,7 @@ import {
   SocialLinkCreateBody,
   SocialLinkUpdateBody,
 } from "../../core/settings/social-links-schema.ts";
+import { postUpdateSchema } from "./post-edit-values.ts";
 import {
   consoleForm,
   correctTheFields,
@@ -67,6 +73,18 @@ export const CONSOLE_FORMS = {
   categories: catalogForms("category"),
 
   // server/api/admin-curated-content.ts
+  pages: {
+    create: consoleForm({
+      schema: PageCreateBody,
+      ...closes,
+      run: (input, { services, user }) => services.cmsConsole.createPage(user, input),
+    }),
+    update: consoleForm({
+      schema: PageUpdateBody,
+      ...closes,
+      run: (input, { services, user }) => services.cmsConsole.updatePage(user, input),
+    }),
+  },
   featured: {
     add: consoleForm({
       schema: FeaturedStoreBody,
@@ -155,8 +173,23 @@ export const CONSOLE_FORMS = {
     }),
   },
 
-  // server/api/price-history.ts
-  "post-edit": {
+  postEdit: {
+    // server/api/admin-posts-and-comments.ts: only the fields that changed are checked and sent.
+    update: consoleForm({
+      schema: PostUpdateBody,
+      schemaFor: async (posted, { services, user }) => {
+        const uniqueId = posted.get("unique_id");
+        const post =
+          typeof uniqueId === "string"
+            ? await orNull(services.consolePosts.forEdit(user, uniqueId))
+            : null;
+        // An unknown post: the service answers it, as it does for the JSON call.
+        return post ? postUpdateSchema(post) : PostUpdateBody;
+      },
+      run: async (input, { services, user }) =>
+        presentPostUpdated(await services.consolePosts.update(user, input)),
+    }),
+    // server/api/price-history.ts
     merge: consoleForm({
       schema: MergeProductBody,
       run: async (input, { services, user }) =>
