@@ -26,7 +26,12 @@ import { PostUpdateBody } from "../../core/posts/console-schema.ts";
 import { presentMerged } from "../../core/posts/prices/presenter.ts";
 import { MergeProductBody } from "../../core/posts/prices/schema.ts";
 import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
-import { BlockedDomainBody, SETTINGS_MESSAGES, SettingsBody } from "../../core/settings/schema.ts";
+import {
+  BlockedDomainBody,
+  SETTINGS_MESSAGES,
+  SettingsBody,
+  SiteImageBody,
+} from "../../core/settings/schema.ts";
 import {
   SocialLinkCreateBody,
   SocialLinkUpdateBody,
@@ -161,6 +166,16 @@ export const CONSOLE_FORMS = {
       run: async (input, { services, user }) => {
         await services.settings.save(user, input);
         return { message: SETTINGS_MESSAGES.saved };
+      },
+    }),
+    // A file, or remove=true (the Remove button's value) to clear the image.
+    image: consoleForm({
+      schema: SiteImageBody,
+      role: "admin",
+      file: { field: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge },
+      run: async (input, { services, user, file }) => {
+        const { field, url } = await services.settings.saveImage(user, input, file);
+        return { message: SETTINGS_MESSAGES.imageSaved(field, Boolean(url)) };
       },
     }),
     "block-domain": consoleForm({

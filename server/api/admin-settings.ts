@@ -14,12 +14,6 @@ import {
   ConsoleSiteImageResponse,
 } from "../../core/settings/responses.ts";
 
-const IMAGE_NAMES = {
-  website_logo: "logo",
-  play_store_image: "Google Play badge",
-  app_store_image: "App Store badge",
-};
-
 /** The console's settings page (administrators): site settings, footer, moderation, blocked domains. */
 export const adminSettingsApi: ApiModule = async (app, { services }) => {
   const settings = services.settings;
@@ -67,10 +61,9 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
     auth: "admin",
     handler: async ({ input, file, request }) => {
       const { field, url } = await settings.saveImage(request.user, input, file);
-      const name = IMAGE_NAMES[field];
       return {
         status: "true",
-        message: url ? `The ${name} has been saved.` : `The ${name} has been removed.`,
+        message: SETTINGS_MESSAGES.imageSaved(field, Boolean(url)),
         field,
         url,
       };

@@ -66,7 +66,8 @@ describe("console pages carry their forms as posts with the token", () => {
   it("the settings page, for administrators", async () => {
     const page = await admin.open("/admin/settings");
     const posts = forms(page.body).filter((form) => form.action === "/admin/settings");
-    expect(posts.length).toBe(2);
+    // The settings, the three site images and the blocked domains.
+    expect(posts.length).toBe(5);
     for (const form of posts) expect(form.csrf).toBe(admin.xsrf);
   });
 });
@@ -316,6 +317,46 @@ describe("settings (administrators)", () => {
       .where("domain", "=", "spam-form.example")
       .executeTakeFirst();
     expect(row).toBeDefined();
+  });
+
+  it("uploads the logo as multipart, byte-checked, and removes it with the Remove button", async () => {
+    const logo = async () =>
+      (
+        await t.deps.db
+          .selectFrom("general_settings")
+          .select("website_logo")
+          .executeTakeFirstOrThrow()
+      ).website_logo;
+    const send = async (fields: Record<string, string>, bytes?: Buffer) => {
+      await admin.open("/admin/settings");
+      const { payload, headers } = await multipartBody(
+        { _csrf: admin.xsrf, intent: "image:website_logo", field: "website_logo", ...fields },
+        bytes ? { name: "logo.png", type: "image/png", bytes } : undefined,
+      );
+      return admin.request({
+        method: "POST",
+        url: "/admin/settings",
+        headers,
+        payload,
+        xsrf: false,
+      });
+    };
+    const before = await logo();
+    const fake = await send({}, Buffer.from("not an image"));
+    expect(fake.statusCode).toBe(422);
+    expect(fake.body).toContain("Please choose an image file (JPEG, PNG, GIF or WebP).");
+    expect(await logo()).toBe(before);
+
+    const saved = await send({}, await pngImage(180, 40));
+    expect(saved.statusCode).toBe(200);
+    expect(saved.body).toContain("The logo has been saved.");
+    expect(await logo()).toMatch(/\S/);
+    expect(await logo()).not.toBe(before);
+
+    const removed = await send({ remove: "true" });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.body).toContain("The logo has been removed.");
+    expect(await logo()).toBe("");
   });
 
   it("is refused to a moderator, as its JSON call is", async () => {

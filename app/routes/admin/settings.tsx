@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { MAX_UPLOAD_BYTES } from "../../../core/constants.ts";
@@ -194,14 +194,27 @@ const IMAGE_LABELS: Record<SiteImageField, { title: string; hint: string }> = {
   app_store_image: { title: "App Store badge", hint: "Shown in the footer with its link." },
 };
 
-/** One site image: the current picture, a file to replace it (checked by its bytes), or removal. */
+/**
+ * One site image: the current picture, a file to replace it (checked by its bytes), or removal.
+ * Without JavaScript it posts to the page as multipart; Remove is the submit button whose value
+ * is remove=true.
+ */
 function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
   const revalidator = useRevalidator();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const posted = usePostedConsoleForm(`image:${field}`);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState("");
-  const [status, setStatus] = useState("");
+  // The page action's refusal of a file posted without JavaScript: shown until a file is chosen,
+  // and it does not disable the buttons, so that the form can be posted again.
+  const [postedError, setPostedError] = useState(
+    posted && !posted.ok
+      ? (posted.errors.image ?? posted.errors.field ?? posted.message ?? "")
+      : "",
+  );
+  const [status, setStatus] = useState(posted?.ok ? (posted.message ?? "") : "");
   const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
   const { title, hint } = IMAGE_LABELS[field];
 
@@ -216,6 +229,7 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
     else body.append("image", file!);
     setBusy(remove ? "remove" : "upload");
     setStatus("");
+    setPostedError("");
     const result = await apiCall("/admin/settings/image", body);
     setBusy(null);
     if (!result.ok) {
@@ -230,8 +244,21 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
     await revalidator.revalidate();
   }
 
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const submitter = (event?.nativeEvent as SubmitEvent | undefined)?.submitter;
+    await send(submitter?.getAttribute("name") === "remove");
+  }
+
   return (
-    <div className="console-image">
+    <ConsoleKitForm
+      form={{ ref: formRef, submit }}
+      intent={`image:${field}`}
+      hidden={{ field }}
+      encType="multipart/form-data"
+      className="console-image"
+      aria-labelledby={`${id}-title`}
+    >
       <h3 id={`${id}-title`}>{title}</h3>
       <div className="console-image-preview">
         {url ? <img src={url} alt={`Current ${title.toLowerCase()}`} /> : <span>None</span>}
@@ -241,40 +268,42 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
         <input
           ref={input}
           id={`${id}-file`}
+          name="image"
           type="file"
           accept={IMAGE_ACCEPT}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={error || postedError ? true : undefined}
           aria-describedby={`${id}-hint ${id}-error`}
           onChange={(event) => {
             const chosen = event.target.files?.[0] ?? null;
             setFile(chosen);
             setError(chosen ? imageFileError(chosen, MAX_UPLOAD_BYTES) : "");
+            setPostedError("");
           }}
         />
         <p id={`${id}-hint`} className="field-hint">
           {hint} JPEG, PNG, GIF or WebP, up to 5 MB.
         </p>
         <p id={`${id}-error`} className="field-error" aria-live="polite">
-          {error}
+          {error || postedError}
         </p>
       </div>
       <div className="console-image-actions">
         <button
-          type="button"
+          type="submit"
           className="btn btn-sm console-btn-primary"
           disabled={busy !== null || Boolean(error)}
           aria-busy={busy === "upload" || undefined}
-          onClick={() => void send(false)}
         >
           {busy === "upload" ? "Working…" : `Upload ${title.toLowerCase()}`}
         </button>
         {url && (
           <button
-            type="button"
+            type="submit"
+            name="remove"
+            value="true"
             className="btn btn-sm console-btn-plain"
             disabled={busy !== null}
             aria-busy={busy === "remove" || undefined}
-            onClick={() => void send(true)}
           >
             {busy === "remove" ? "Working…" : `Remove ${title.toLowerCase()}`}
           </button>
@@ -283,7 +312,7 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
       <p className="console-note" role="status">
         {status}
       </p>
-    </div>
+    </ConsoleKitForm>
   );
 }
 
