@@ -205,6 +205,7 @@ export function KitForm({
   className?: string;
   children: ReactNode;
   "aria-label"?: string;
+  "aria-labelledby"?: string;
   "aria-describedby"?: string;
   /** Multipart for a form with a file input, so the page's action receives the file. */
   encType?: "multipart/form-data";

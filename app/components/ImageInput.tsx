@@ -4,6 +4,8 @@ import { IMAGE_ACCEPT, imageFileError } from "../../core/posts/submissions/schem
 
 interface ImageInputProps {
   id: string;
+  /** The file input's name, for a form that posts without JavaScript (docs/decisions/0079). */
+  name?: string;
   file: File | null;
   /** The chosen file (null when cleared) and the browser's own check of it ("" when fine). */
   onFileChange: (file: File | null, error: string) => void;
@@ -19,6 +21,7 @@ interface ImageInputProps {
 /** An image by file upload (with preview and upload progress) or, for deals, by image link. */
 export function ImageInput({
   id,
+  name,
   file,
   onFileChange,
   fileError,
@@ -53,6 +56,7 @@ export function ImageInput({
         <input
           key={`${resetKey}-${inputKey}`}
           id={id}
+          name={name}
           type="file"
           accept={IMAGE_ACCEPT}
           aria-invalid={fileError ? true : undefined}

@@ -16,6 +16,12 @@ export interface RichTextEditorProps {
   resetKey?: number;
   /** "page": the console's CMS pages, with headings and inline code. */
   variant?: "post" | "page";
+  /**
+   * The field's name in a form that posts to its page (docs/decisions/0079): the plain textarea,
+   * shown before hydration and until TipTap has loaded, then holds the HTML itself under this
+   * name, so that a post without JavaScript keeps the text (and an edit starts from it).
+   */
+  postedName?: string;
 }
 
 function escapeHtml(text: string): string {
@@ -37,7 +43,7 @@ function textToParagraphs(text: string): string {
  * the browser, then the TipTap editor with a formatting toolbar. Both report HTML to `onChange`.
  */
 export function RichTextEditor(props: RichTextEditorProps) {
-  const { id, label, value, onChange, error, required, resetKey, variant } = props;
+  const { id, label, value, onChange, error, required, resetKey, variant, postedName } = props;
   const [mounted, setMounted] = useState(false);
   const [plainText, setPlainText] = useState("");
   const errorId = `${id}-error`;
@@ -49,9 +55,11 @@ export function RichTextEditor(props: RichTextEditorProps) {
   const fallback = (
     <textarea
       id={id}
+      name={postedName}
       className="rte-fallback"
-      value={plainText}
+      value={postedName ? value : plainText}
       onChange={(event) => {
+        if (postedName) return onChange(event.target.value);
         setPlainText(event.target.value);
         onChange(textToParagraphs(event.target.value));
       }}

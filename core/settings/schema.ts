@@ -28,6 +28,12 @@ export const SETTINGS_MESSAGES = {
   url: "Please enter a valid link starting with http:// or https://.",
   educatorPost: "Please enter the unique id of an educator post, such as ab3de5fgh2.",
   educatorPostMissing: "No live educator post has this unique id.",
+  /** The answers of a save and of the blocked-domain list's changes (JSON call and page form). */
+  saved: "The settings have been saved.",
+  blocked: (domain: string) => `Links to ${domain} are now refused.`,
+  unblocked: (domain: string) => `Links to ${domain} are allowed again.`,
+  imageSaved: (field: SiteImageField, saved: boolean) =>
+    `The ${SITE_IMAGE_NAMES[field]} has been ${saved ? "saved" : "removed"}.`,
   threshold: `The number of reports must be a whole number from 1 to ${SETTINGS_LIMITS.threshold}.`,
   holdDays: `The number of days must be a whole number from 0 to ${SETTINGS_LIMITS.holdDays}.`,
   holdPosts: "hold_new_user_posts must be true or false.",
@@ -124,6 +130,12 @@ export type SettingsInput = z.output<typeof SettingsBody>;
 /** The settings that hold an image, each uploaded on its own. */
 export const SITE_IMAGE_FIELDS = ["website_logo", "play_store_image", "app_store_image"] as const;
 export type SiteImageField = (typeof SITE_IMAGE_FIELDS)[number];
+/** How the answers of `POST /api/admin/settings/image` name each image. */
+const SITE_IMAGE_NAMES: Record<SiteImageField, string> = {
+  website_logo: "logo",
+  play_store_image: "Google Play badge",
+  app_store_image: "App Store badge",
+};
 
 /**
  * `POST /api/admin/settings/image` (multipart): `field` names the setting, the file field `image`

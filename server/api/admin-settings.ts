@@ -1,5 +1,10 @@
 import { IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
-import { BlockedDomainBody, SettingsBody, SiteImageBody } from "../../core/settings/schema.ts";
+import {
+  BlockedDomainBody,
+  SETTINGS_MESSAGES,
+  SettingsBody,
+  SiteImageBody,
+} from "../../core/settings/schema.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 import {
@@ -8,12 +13,6 @@ import {
   ConsoleSettingsSavedResponse,
   ConsoleSiteImageResponse,
 } from "../../core/settings/responses.ts";
-
-const IMAGE_NAMES = {
-  website_logo: "logo",
-  play_store_image: "Google Play badge",
-  app_store_image: "App Store badge",
-};
 
 /** The console's settings page (administrators): site settings, footer, moderation, blocked domains. */
 export const adminSettingsApi: ApiModule = async (app, { services }) => {
@@ -44,7 +43,7 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
     auth: "admin",
     handler: async ({ input, request }) => ({
       status: "true",
-      message: "The settings have been saved.",
+      message: SETTINGS_MESSAGES.saved,
       ...(await settings.save(request.user, input)),
     }),
   });
@@ -62,10 +61,9 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
     auth: "admin",
     handler: async ({ input, file, request }) => {
       const { field, url } = await settings.saveImage(request.user, input, file);
-      const name = IMAGE_NAMES[field];
       return {
         status: "true",
-        message: url ? `The ${name} has been saved.` : `The ${name} has been removed.`,
+        message: SETTINGS_MESSAGES.imageSaved(field, Boolean(url)),
         field,
         url,
       };
@@ -86,7 +84,7 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
       const answer = await settings.blockDomain(request.user, input);
       return {
         status: "true",
-        message: `Links to ${answer.domain} are now refused.`,
+        message: SETTINGS_MESSAGES.blocked(answer.domain),
         ...answer,
       };
     },
@@ -104,7 +102,7 @@ export const adminSettingsApi: ApiModule = async (app, { services }) => {
       const answer = await settings.unblockDomain(request.user, input);
       return {
         status: "true",
-        message: `Links to ${answer.domain} are allowed again.`,
+        message: SETTINGS_MESSAGES.unblocked(answer.domain),
         ...answer,
       };
     },

@@ -5,9 +5,11 @@ import {
   type CatalogKind,
 } from "../../../core/catalog/console-schema.ts";
 import { useApiForm, type ApiAnswer } from "../../lib/api-form.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { useUpload } from "../../lib/upload.ts";
 import { Field, FormAlert, SubmitButton } from "../Form.tsx";
 import { ImageInput } from "../ImageInput.tsx";
+import { ConsoleKitForm } from "./ConsoleKitForm.tsx";
 import { useTitleAndSlug } from "./title-slug.ts";
 
 /** The item a form edits (none: a new one). */
@@ -38,7 +40,7 @@ const PUBLIC = { store: "/store", category: "/category" } as const;
  * Creates or edits a store or category: title, slug (made from the title as it is typed for a new
  * one, editable), description, the store's link, and its picture (the byte-checked upload, with
  * progress). The server's field messages (a slug in use, a file that is not an image) show beside
- * their fields.
+ * their fields. Before hydration or without JavaScript it posts to the page as a multipart form.
  */
 export function CatalogForm({
   kind,
@@ -56,6 +58,8 @@ export function CatalogForm({
   const [removeImage, setRemoveImage] = useState(false);
   // A new item's slug follows its title until the slug is typed in.
   const idPrefix = `${kind}-form`;
+  const intent = item ? "update" : "create";
+  const posted = usePostedConsoleForm(intent);
 
   const form = useApiForm<Values, ApiAnswer>(
     kind === "store" ? StoreCreateBody : CategoryCreateBody,
@@ -90,6 +94,7 @@ export function CatalogForm({
         link: item?.link ?? "",
         affiliate_template: item?.affiliate_template ?? "",
       },
+      posted,
       idPrefix,
       messageMs: 8000,
       invalidMessage: () => "Please correct the fields marked below.",
@@ -102,7 +107,14 @@ export function CatalogForm({
   return (
     <section className="console-section" aria-labelledby={`${idPrefix}-heading`}>
       <h2 id={`${idPrefix}-heading`}>{heading}</h2>
-      <form ref={form.ref} className="console-form" noValidate onSubmit={form.submit}>
+      <ConsoleKitForm
+        form={form}
+        intent={intent}
+        hidden={item ? { id: item.id } : {}}
+        posted={posted}
+        encType="multipart/form-data"
+        className="console-form"
+      >
         <FormAlert message={form.message} />
         <Field {...title} label="Title" required maxLength={120} />
         <Field
@@ -155,6 +167,8 @@ export function CatalogForm({
             <label>
               <input
                 type="checkbox"
+                name="remove_image"
+                value="true"
                 checked={removeImage}
                 onChange={(event) => setRemoveImage(event.target.checked)}
               />{" "}
@@ -164,6 +178,7 @@ export function CatalogForm({
         )}
         <ImageInput
           id={`${idPrefix}-image`}
+          name="image"
           file={image}
           onFileChange={(file, error) => {
             setImage(file);
@@ -181,7 +196,7 @@ export function CatalogForm({
             Cancel
           </button>
         </div>
-      </form>
+      </ConsoleKitForm>
     </section>
   );
 }

@@ -2,7 +2,9 @@ import { useId } from "react";
 import type { z } from "zod";
 import { apiCall, type ApiPathFor } from "../../lib/api.ts";
 import { useApiForm, type ApiAnswer } from "../../lib/api-form.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { Field, FormAlert, SubmitButton, type FieldProps } from "../Form.tsx";
+import { ConsoleKitForm } from "./ConsoleKitForm.tsx";
 
 /** One field of a console form, as Field draws it. */
 export interface RecordField {
@@ -23,12 +25,14 @@ export interface ConsoleRecordFormProps {
   heading: string;
   /** The admin call, e.g. "/admin/wishlist/create". */
   call: ApiPathFor<"POST">;
+  /** The form's name to the page's action (app/lib/console-form.server.ts), e.g. "create". */
+  intent: string;
   /** The shared zod schema the server parses the fields with. */
   schema: z.ZodType;
   fields: RecordField[];
   initial: Record<string, string>;
-  /** Sent with the fields, e.g. { id: 3 } for an edit. */
-  extra?: Record<string, unknown>;
+  /** Sent with the fields, e.g. { id: 3 } for an edit (hidden fields of the posted form). */
+  extra?: Record<string, string | number>;
   submitLabel: string;
   onSaved: (message: string) => void;
   onCancel: () => void;
@@ -37,11 +41,13 @@ export interface ConsoleRecordFormProps {
 /**
  * A console form of plain fields on the site's form kit: checked in the browser with the server's
  * schema, sent as JSON, the server's field messages beside their fields, "Loading…" while it runs.
+ * Before hydration or without JavaScript it posts to the page, whose action runs the same call.
  */
 export function ConsoleRecordForm(props: ConsoleRecordFormProps) {
   const { heading, call, schema, fields, initial, extra = {}, submitLabel } = props;
   const headingId = useId();
   const idPrefix = useId().replace(/:/g, "");
+  const posted = usePostedConsoleForm(props.intent);
   const form = useApiForm<Record<string, string>, ApiAnswer>(
     schema,
     (values) => apiCall<ApiAnswer>(call, { ...values, ...extra }),
@@ -49,6 +55,7 @@ export function ConsoleRecordForm(props: ConsoleRecordFormProps) {
       props.onSaved(typeof result.data.message === "string" ? result.data.message : "Saved."),
     {
       initial,
+      posted,
       idPrefix,
       messageMs: 8000,
       invalidMessage: () => "Please correct the fields marked below.",
@@ -57,7 +64,13 @@ export function ConsoleRecordForm(props: ConsoleRecordFormProps) {
   return (
     <section className="console-section" aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>
-      <form ref={form.ref} className="console-form" noValidate onSubmit={form.submit}>
+      <ConsoleKitForm
+        form={form}
+        intent={props.intent}
+        hidden={extra}
+        posted={posted}
+        className="console-form"
+      >
         <FormAlert message={form.message} />
         {fields.map((field) => (
           <Field
@@ -82,7 +95,7 @@ export function ConsoleRecordForm(props: ConsoleRecordFormProps) {
             Cancel
           </button>
         </div>
-      </form>
+      </ConsoleKitForm>
     </section>
   );
 }

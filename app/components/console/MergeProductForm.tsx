@@ -5,7 +5,9 @@ import { MergeProductBody } from "../../../core/posts/prices/schema.ts";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
 import { formatDate, formatPrice } from "../../lib/format.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { Field, FormAlert, SubmitButton } from "../Form.tsx";
+import { ConsoleKitForm } from "./ConsoleKitForm.tsx";
 
 /**
  * The console's "same product" merge on a deal's edit page (record 0040): this deal and
@@ -21,6 +23,7 @@ export function MergeProductForm({
   deals: ProductDeal[];
 }) {
   const revalidator = useRevalidator();
+  const posted = usePostedConsoleForm("merge");
   const schema = useMemo(() => MergeProductBody.omit({ unique_id: true }), []);
   const form = useApiForm(
     schema,
@@ -35,14 +38,14 @@ export function MergeProductForm({
       form.reset();
       await revalidator.revalidate();
     },
-    { initial: { into_unique_id: "", reason: "" }, idPrefix: "merge" },
+    { initial: { into_unique_id: "", reason: "" }, posted, idPrefix: "merge" },
   );
   return (
-    <form
-      ref={form.ref}
+    <ConsoleKitForm
+      form={form}
+      intent="merge"
+      hidden={{ unique_id: post.unique_id }}
       className="console-section console-edit"
-      onSubmit={form.submit}
-      noValidate
       aria-labelledby="merge-heading"
     >
       <h2 id="merge-heading">Same product as another deal</h2>
@@ -85,6 +88,6 @@ export function MergeProductForm({
       <div className="console-edit-actions">
         <SubmitButton busy={form.busy}>Merge products</SubmitButton>
       </div>
-    </form>
+    </ConsoleKitForm>
   );
 }

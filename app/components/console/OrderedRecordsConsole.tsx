@@ -72,6 +72,7 @@ export function OrderedRecordsConsole<Item extends { id: number; position: numbe
           key={edited ? `edit-${edited.id}` : "new"}
           heading={edited ? `Edit ${nameOf(edited)}` : texts.newHeading}
           call={edited ? `${calls}/update` : `${calls}/create`}
+          intent={edited ? "update" : "create"}
           schema={props.schema}
           fields={props.fields}
           initial={edited ? props.valuesOf(edited) : props.blank}

@@ -2,14 +2,18 @@ import { Link, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import type { PendingEducatorReview } from "../../../core/people/educators/presenter.ts";
 import { SchoolDomainBody } from "../../../core/people/educators/schema.ts";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
 import { formatDate } from "../../lib/format.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/educators";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -17,6 +21,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = requireConsoleUser(ctx, "moderator");
   return ctx.services.educators.consoleOverview(user);
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.educators);
 
 export const meta: Route.MetaFunction = () => consoleMeta("Verified educators");
 
@@ -44,6 +51,7 @@ function RequestActions({ request }: { request: PendingEducatorReview }) {
 
 function AddDomainForm() {
   const revalidator = useRevalidator();
+  const posted = usePostedConsoleForm("add-domain");
   const form = useApiForm(
     SchoolDomainBody,
     (values) => apiCall("/admin/school_domains/add", values),
@@ -52,12 +60,12 @@ function AddDomainForm() {
       form.reset();
       void revalidator.revalidate();
     },
-    { initial: { domain: "" }, idPrefix: "school" },
+    { initial: { domain: "" }, posted, idPrefix: "school" },
   );
   return (
     <>
       <FormAlert message={form.message} />
-      <form ref={form.ref} className="form educators-actions" onSubmit={form.submit} noValidate>
+      <ConsoleKitForm form={form} intent="add-domain" className="form educators-actions">
         <Field
           {...form.bind("domain")}
           label="Add a school or district domain"
@@ -67,7 +75,7 @@ function AddDomainForm() {
           maxLength={253}
         />
         <SubmitButton busy={form.busy}>Add domain</SubmitButton>
-      </form>
+      </ConsoleKitForm>
     </>
   );
 }

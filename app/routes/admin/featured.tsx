@@ -2,14 +2,18 @@ import { useState } from "react";
 import { useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { FeaturedStoreBody } from "../../../core/cms/console-schema.ts";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleMoveButtons } from "../../components/console/ConsoleMoveButtons.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { useApiForm, type ApiAnswer, type FormMessage } from "../../lib/api-form.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/featured";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -28,6 +32,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.featured);
+
 export const meta: Route.MetaFunction = () => consoleMeta("Featured stores");
 
 /** /admin/featured: the stores the featured carousels show, in their order. */
@@ -35,6 +42,7 @@ export default function FeaturedConsole() {
   const { featured, candidates } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [notice, setNotice] = useState<FormMessage | null>(null);
+  const posted = usePostedConsoleForm("add");
   const form = useApiForm<{ store_id: string }, ApiAnswer>(
     FeaturedStoreBody,
     (values) => apiCall<ApiAnswer>("/admin/featured/add", values),
@@ -43,7 +51,7 @@ export default function FeaturedConsole() {
       current.reset();
       await revalidator.revalidate();
     },
-    { initial: { store_id: "" }, idPrefix: "featured", messageMs: 8000 },
+    { initial: { store_id: "" }, posted, idPrefix: "featured", messageMs: 8000 },
   );
 
   return (
@@ -53,7 +61,7 @@ export default function FeaturedConsole() {
         The stores the Contact Us carousel (and the apps) feature, in this order.
       </p>
       <FormAlert message={notice} />
-      <form ref={form.ref} className="console-toolbar" noValidate onSubmit={form.submit}>
+      <ConsoleKitForm form={form} intent="add" className="console-toolbar">
         <FormAlert message={form.message} />
         <Field
           {...form.bind("store_id")}
@@ -66,7 +74,7 @@ export default function FeaturedConsole() {
         <SubmitButton busy={form.busy} disabled={candidates.length === 0}>
           Feature
         </SubmitButton>
-      </form>
+      </ConsoleKitForm>
       <ConsoleTable
         caption="Featured stores"
         rows={featured}

@@ -7,6 +7,7 @@ import {
   ForumCreateBody,
 } from "../../../core/forums/console-schema.ts";
 import type { ForumConsoleItem } from "../../../core/forums/console-service.ts";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleDeleteButton } from "../../components/console/ConsoleDeleteButton.tsx";
 import { ConsoleMoveButtons } from "../../components/console/ConsoleMoveButtons.tsx";
 import {
@@ -19,7 +20,10 @@ import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { useApiForm, type ApiAnswer, type FormMessage } from "../../lib/api-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/forums";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -30,6 +34,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     canDelete: user.role === "admin",
   };
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.forums);
 
 export const meta: Route.MetaFunction = () => consoleMeta("Forums");
 
@@ -71,6 +78,7 @@ function AddCategory({
   onAdded: (message: string) => void;
 }) {
   const revalidator = useRevalidator();
+  const posted = usePostedConsoleForm(`category-create:${forum.id}`);
   const form = useApiForm<{ title: string }, ApiAnswer>(
     ForumCategoryCreateBody.pick({ title: true }),
     (values) =>
@@ -80,10 +88,15 @@ function AddCategory({
       current.reset();
       await revalidator.revalidate();
     },
-    { initial: { title: "" }, idPrefix: `forum-${forum.id}-new`, messageMs: 8000 },
+    { initial: { title: "" }, posted, idPrefix: `forum-${forum.id}-new`, messageMs: 8000 },
   );
   return (
-    <form ref={form.ref} className="console-toolbar" noValidate onSubmit={form.submit}>
+    <ConsoleKitForm
+      form={form}
+      intent={`category-create:${forum.id}`}
+      hidden={{ forum_id: forum.id }}
+      className="console-toolbar"
+    >
       <FormAlert message={form.message} />
       <Field
         {...form.bind("title")}
@@ -92,7 +105,7 @@ function AddCategory({
         mark="none"
       />
       <SubmitButton busy={form.busy}>Add category</SubmitButton>
-    </form>
+    </ConsoleKitForm>
   );
 }
 
@@ -132,6 +145,7 @@ export default function ForumsConsole() {
           key={editedForum ? `forum-${editedForum.id}` : "new"}
           heading={editedForum ? `Edit the forum “${editedForum.title}”` : "New forum"}
           call={editedForum ? "/admin/forums/update" : "/admin/forums/create"}
+          intent={editedForum ? "forum-update" : "forum-create"}
           schema={ForumCreateBody}
           fields={FORUM_FIELDS}
           initial={
@@ -158,6 +172,7 @@ export default function ForumsConsole() {
           key={`category-${editedCategory.id}`}
           heading={`Rename the category “${editedCategory.title}”`}
           call="/admin/forum_categories/update"
+          intent="category-update"
           schema={ForumCategoryUpdateBody.pick({ title: true })}
           fields={CATEGORY_FIELDS}
           initial={{ title: editedCategory.title }}

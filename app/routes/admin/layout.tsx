@@ -25,8 +25,10 @@ const CONSOLE_PAGES: { to: string; label: string; adminOnly?: boolean }[] = [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireConsoleUser(context.get(requestContext));
-  return { staff: { name: user.name, role: user.role } };
+  const ctx = context.get(requestContext);
+  const user = requireConsoleUser(ctx);
+  // Every console page's forms post to their page with it (app/components/console/ConsoleKitForm.tsx).
+  return { staff: { name: user.name, role: user.role }, csrfToken: ctx.csrfToken() };
 }
 
 export const meta: Route.MetaFunction = () => [

@@ -5,6 +5,7 @@ import { CONTACT_CATEGORIES } from "../../../core/constants.ts";
 import { ContactReplyBody, messagesQueryOf } from "../../../core/contact/console-schema.ts";
 import type { ContactMessageDetail } from "../../../core/contact/console-service.ts";
 import { orNull } from "../../../core/not-found.ts";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { useConsoleUrl } from "../../components/console/console-url.ts";
@@ -13,9 +14,12 @@ import { Pager } from "../../components/Pager.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { useApiForm, type ApiAnswer, type FormMessage } from "../../lib/api-form.ts";
 import { formatDateTime } from "../../lib/date-time.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { idParam } from "../../lib/console-content.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/messages";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -40,6 +44,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.messages);
+
 export const meta: Route.MetaFunction = () => consoleMeta("Messages");
 
 function StatusBadge({ status }: { status: "open" | "resolved" }) {
@@ -54,6 +61,7 @@ function StatusBadge({ status }: { status: "open" | "resolved" }) {
 function ReplyForm({ message, onSent }: { message: ContactMessageDetail; onSent: () => void }) {
   const revalidator = useRevalidator();
   const [resolve, setResolve] = useState(message.status === "open");
+  const posted = usePostedConsoleForm("reply");
   const form = useApiForm<{ body: string }, ApiAnswer>(
     ContactReplyBody.pick({ body: true }),
     (values) => apiCall<ApiAnswer>("/admin/messages/reply", { ...values, id: message.id, resolve }),
@@ -63,10 +71,10 @@ function ReplyForm({ message, onSent }: { message: ContactMessageDetail; onSent:
       onSent();
       await revalidator.revalidate();
     },
-    { initial: { body: "" }, idPrefix: "reply", messageMs: 8000 },
+    { initial: { body: "" }, posted, idPrefix: "reply", messageMs: 8000 },
   );
   return (
-    <form ref={form.ref} className="console-form" noValidate onSubmit={form.submit}>
+    <ConsoleKitForm form={form} intent="reply" hidden={{ id: message.id }} className="console-form">
       <FormAlert message={form.message} />
       <Field
         {...form.bind("body")}
@@ -81,6 +89,8 @@ function ReplyForm({ message, onSent }: { message: ContactMessageDetail; onSent:
         <label className="console-check">
           <input
             type="checkbox"
+            name="resolve"
+            value="true"
             checked={resolve}
             onChange={(event) => setResolve(event.target.checked)}
           />{" "}
@@ -90,7 +100,7 @@ function ReplyForm({ message, onSent }: { message: ContactMessageDetail; onSent:
       <div className="console-form-actions">
         <SubmitButton busy={form.busy}>Send reply</SubmitButton>
       </div>
-    </form>
+    </ConsoleKitForm>
   );
 }
 

@@ -4,6 +4,7 @@ import { requestContext } from "#app-context";
 import { PRIVACY_POLICY_SLUG, PageCreateBody } from "../../../core/cms/console-schema.ts";
 import type { PageForEditing } from "../../../core/cms/console-presenter.ts";
 import { orNull } from "../../../core/not-found.ts";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleDeleteButton } from "../../components/console/ConsoleDeleteButton.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { useConsoleUrl } from "../../components/console/console-url.ts";
@@ -13,8 +14,11 @@ import { RichTextEditor } from "../../components/RichTextEditor.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { useApiForm, type ApiAnswer, type FormMessage } from "../../lib/api-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { idParam } from "../../lib/console-content.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import { formatDate } from "../../lib/format.ts";
 import type { Route } from "./+types/pages";
 import "../../styles/submit.css";
@@ -29,6 +33,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ]);
   return { pages, editing, canDelete: user.role === "admin" };
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.pages);
 
 export const meta: Route.MetaFunction = () => consoleMeta("Pages");
 
@@ -46,6 +53,8 @@ function PageForm({
   onSaved: (message: string) => void;
   onCancel: () => void;
 }) {
+  const intent = page ? "update" : "create";
+  const posted = usePostedConsoleForm(intent);
   const form = useApiForm<{ title: string; slug: string; detail: string }, ApiAnswer>(
     PageCreateBody,
     (values) =>
@@ -56,6 +65,7 @@ function PageForm({
     (result) => onSaved(String(result.data.message ?? "Saved.")),
     {
       initial: { title: page?.title ?? "", slug: page?.slug ?? "", detail: page?.detail ?? "" },
+      posted,
       idPrefix: "page",
       messageMs: 8000,
       invalidMessage: () => "Please correct the fields marked below.",
@@ -69,7 +79,14 @@ function PageForm({
   return (
     <section className="console-section" aria-labelledby="page-form-heading">
       <h2 id="page-form-heading">{page ? `Edit “${page.title}”` : "New page"}</h2>
-      <form ref={form.ref} className="console-form" noValidate onSubmit={form.submit}>
+      <ConsoleKitForm
+        form={form}
+        intent={intent}
+        // The privacy policy's slug field is disabled, and a disabled field is not posted.
+        hidden={page ? { id: page.id, ...(fixedSlug ? { slug: page.slug } : {}) } : {}}
+        posted={posted}
+        className="console-form"
+      >
         <FormAlert message={form.message} />
         <Field {...title} label="Title" required maxLength={200} />
         <Field
@@ -92,6 +109,7 @@ function PageForm({
           onChange={detail.onChange}
           error={detail.error}
           variant="page"
+          postedName="detail"
         />
         <div className="console-form-actions">
           <SubmitButton busy={form.busy}>{page ? "Save changes" : "Create page"}</SubmitButton>
@@ -99,7 +117,7 @@ function PageForm({
             Cancel
           </button>
         </div>
-      </form>
+      </ConsoleKitForm>
     </section>
   );
 }

@@ -1,18 +1,21 @@
 import { useMemo } from "react";
 import { Link, useLoaderData, useRevalidator } from "react-router";
-import { z } from "zod";
 import { requestContext } from "#app-context";
 import { EDIT_LIMITS, PostUpdateBody } from "../../../core/posts/console-schema.ts";
-import type { PostForEdit } from "../../../core/posts/console-presenter.ts";
 import { orNull } from "../../../core/not-found.ts";
 import { SUBMISSION_LIMITS } from "../../../core/posts/submissions/schema.ts";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { RichTextEditor } from "../../components/RichTextEditor.tsx";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { MergeProductForm } from "../../components/console/MergeProductForm.tsx";
 import { StatusBadge } from "../../components/console/StatusBadge.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
+import { changedFieldsSchema, changedValues, initialValues } from "../../lib/post-edit-values.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import { notFound } from "../../lib/errors.ts";
 // The rich editor's look lives with the Submit Deals form, the editor's first home.
 import "../../styles/submit.css";
@@ -29,46 +32,12 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { post, options, productDeals };
 }
 
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.postEdit);
+
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `Edit “${loaderData.post.title}” – Console` : "Edit post – Console" },
 ];
-
-const DEAL_FIELDS = [
-  "title",
-  "description",
-  "kind",
-  "forum_category_id",
-  "store_id",
-  "category_id",
-  "price",
-  "list_price",
-  "discount",
-  "link",
-  "coupon_code",
-  "expiry",
-  "deal_badge",
-  "is_featured",
-] as const;
-
-const DISCUSSION_FIELDS = ["title", "description", "forum_category_id", "is_featured"] as const;
-
-type EditValues = Record<string, string>;
-
-function initialValues(post: PostForEdit): EditValues {
-  const fields = post.post_type === "d" ? DEAL_FIELDS : DISCUSSION_FIELDS;
-  const values: EditValues = { reason: "" };
-  for (const field of fields) values[field] = field === "kind" ? post.kind : post[field];
-  return values;
-}
-
-/** The fields a person changed, the ones the call sends: an edit records only what it changes. */
-function changedValues(values: EditValues, initial: EditValues) {
-  return Object.fromEntries(
-    Object.entries(values).filter(
-      ([field, value]) => field === "reason" || value !== initial[field],
-    ),
-  );
-}
 
 const YES_NO = [
   { value: "false", label: "No" },
@@ -83,13 +52,10 @@ export default function EditPost() {
   const isDeal = post.post_type === "d";
   // The server's schema, over the fields that changed (a stored value is not checked again).
   const schema = useMemo(
-    () =>
-      z.preprocess(
-        (values) => changedValues(values as EditValues, initial),
-        PostUpdateBody.omit({ unique_id: true }),
-      ),
+    () => changedFieldsSchema(PostUpdateBody.omit({ unique_id: true }), initial),
     [initial],
   );
+  const posted = usePostedConsoleForm("update");
   const form = useApiForm(
     schema,
     (values) =>
@@ -109,7 +75,7 @@ export default function EditPost() {
       );
       await revalidator.revalidate();
     },
-    { initial, idPrefix: "edit" },
+    { initial, posted, idPrefix: "edit" },
   );
   const choices = (list: { id: number; title: string }[]) =>
     list.map((item) => ({ value: String(item.id), label: item.title }));
@@ -124,11 +90,11 @@ export default function EditPost() {
         <Link to={post.path}>{post.path}</Link> ·{" "}
         <StatusBadge status={post.status} label={post.status} />
       </p>
-      <form
-        ref={form.ref}
+      <ConsoleKitForm
+        form={form}
+        intent="update"
+        hidden={{ unique_id: post.unique_id }}
         className="console-section console-edit"
-        onSubmit={form.submit}
-        noValidate
         aria-label={`Edit “${post.title}”`}
       >
         <FormAlert message={form.message} />
@@ -243,7 +209,12 @@ export default function EditPost() {
           )}
           <Field {...form.bind("is_featured")} label="Featured" control="select" options={YES_NO} />
         </div>
-        <RichTextEditor {...form.bind("description")} label="Description" required />
+        <RichTextEditor
+          {...form.bind("description")}
+          label="Description"
+          required
+          postedName="description"
+        />
         <Field
           {...form.bind("reason")}
           label="Reason for the change"
@@ -257,7 +228,7 @@ export default function EditPost() {
             Back to posts
           </Link>
         </div>
-      </form>
+      </ConsoleKitForm>
       {isDeal && <MergeProductForm post={post} deals={productDeals} />}
     </>
   );

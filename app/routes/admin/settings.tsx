@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { MAX_UPLOAD_BYTES } from "../../../core/constants.ts";
@@ -9,13 +9,17 @@ import {
   type SiteImageField,
 } from "../../../core/settings/schema.ts";
 import { IMAGE_ACCEPT, imageFileError } from "../../../core/posts/submissions/schema.ts";
+import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
+import { usePostedConsoleForm } from "../../lib/console-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { formatDate } from "../../lib/format.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/settings";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -23,6 +27,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireConsoleUser(ctx, "admin");
   return ctx.services.settings.editable(admin);
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.settings);
 
 export const meta: Route.MetaFunction = () => [
   { title: "Settings · Console" },
@@ -51,6 +58,7 @@ function formValues(settings: Settings) {
 /** General settings, footer and moderation: one form, saved together or not at all. */
 function SettingsForm({ settings }: { settings: Settings }) {
   const revalidator = useRevalidator();
+  const posted = usePostedConsoleForm("settings");
   const form = useApiForm(
     SettingsBody,
     (values) => apiCall("/admin/settings", values),
@@ -58,11 +66,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
       form.show({ text: messageOf(result.data), tone: "success" });
       await revalidator.revalidate();
     },
-    { initial: formValues(settings), idPrefix: "settings" },
+    { initial: formValues(settings), posted, idPrefix: "settings" },
   );
   const holdId = "settings-hold_new_user_posts";
   return (
-    <form ref={form.ref} className="form" onSubmit={form.submit} noValidate aria-label="Settings">
+    <ConsoleKitForm form={form} intent="settings" className="form" aria-label="Settings">
       <fieldset className="console-section">
         <legend>General</legend>
         <Field
@@ -133,9 +141,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
           hint="When this many different members report a post or comment, it is hidden until a moderator decides."
         />
         <div className="form-field console-check">
+          {/* Posted without JavaScript: "false" unless the box, which comes after it, is ticked. */}
+          <input type="hidden" name="hold_new_user_posts" value="false" />
           <input
             id={holdId}
             type="checkbox"
+            name="hold_new_user_posts"
+            value="true"
             checked={form.values.hold_new_user_posts === "true"}
             aria-describedby={`${holdId}-hint`}
             onChange={(event) =>
@@ -169,7 +181,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       </fieldset>
       <FormAlert message={form.message} />
       <SubmitButton busy={form.busy}>Save settings</SubmitButton>
-    </form>
+    </ConsoleKitForm>
   );
 }
 
@@ -182,14 +194,27 @@ const IMAGE_LABELS: Record<SiteImageField, { title: string; hint: string }> = {
   app_store_image: { title: "App Store badge", hint: "Shown in the footer with its link." },
 };
 
-/** One site image: the current picture, a file to replace it (checked by its bytes), or removal. */
+/**
+ * One site image: the current picture, a file to replace it (checked by its bytes), or removal.
+ * Without JavaScript it posts to the page as multipart; Remove is the submit button whose value
+ * is remove=true.
+ */
 function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
   const revalidator = useRevalidator();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const posted = usePostedConsoleForm(`image:${field}`);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState("");
-  const [status, setStatus] = useState("");
+  // The page action's refusal of a file posted without JavaScript: shown until a file is chosen,
+  // and it does not disable the buttons, so that the form can be posted again.
+  const [postedError, setPostedError] = useState(
+    posted && !posted.ok
+      ? (posted.errors.image ?? posted.errors.field ?? posted.message ?? "")
+      : "",
+  );
+  const [status, setStatus] = useState(posted?.ok ? (posted.message ?? "") : "");
   const [busy, setBusy] = useState<"upload" | "remove" | null>(null);
   const { title, hint } = IMAGE_LABELS[field];
 
@@ -204,6 +229,7 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
     else body.append("image", file!);
     setBusy(remove ? "remove" : "upload");
     setStatus("");
+    setPostedError("");
     const result = await apiCall("/admin/settings/image", body);
     setBusy(null);
     if (!result.ok) {
@@ -218,8 +244,21 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
     await revalidator.revalidate();
   }
 
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const submitter = (event?.nativeEvent as SubmitEvent | undefined)?.submitter;
+    await send(submitter?.getAttribute("name") === "remove");
+  }
+
   return (
-    <div className="console-image">
+    <ConsoleKitForm
+      form={{ ref: formRef, submit }}
+      intent={`image:${field}`}
+      hidden={{ field }}
+      encType="multipart/form-data"
+      className="console-image"
+      aria-labelledby={`${id}-title`}
+    >
       <h3 id={`${id}-title`}>{title}</h3>
       <div className="console-image-preview">
         {url ? <img src={url} alt={`Current ${title.toLowerCase()}`} /> : <span>None</span>}
@@ -229,40 +268,42 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
         <input
           ref={input}
           id={`${id}-file`}
+          name="image"
           type="file"
           accept={IMAGE_ACCEPT}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={error || postedError ? true : undefined}
           aria-describedby={`${id}-hint ${id}-error`}
           onChange={(event) => {
             const chosen = event.target.files?.[0] ?? null;
             setFile(chosen);
             setError(chosen ? imageFileError(chosen, MAX_UPLOAD_BYTES) : "");
+            setPostedError("");
           }}
         />
         <p id={`${id}-hint`} className="field-hint">
           {hint} JPEG, PNG, GIF or WebP, up to 5 MB.
         </p>
         <p id={`${id}-error`} className="field-error" aria-live="polite">
-          {error}
+          {error || postedError}
         </p>
       </div>
       <div className="console-image-actions">
         <button
-          type="button"
+          type="submit"
           className="btn btn-sm console-btn-primary"
           disabled={busy !== null || Boolean(error)}
           aria-busy={busy === "upload" || undefined}
-          onClick={() => void send(false)}
         >
           {busy === "upload" ? "Working…" : `Upload ${title.toLowerCase()}`}
         </button>
         {url && (
           <button
-            type="button"
+            type="submit"
+            name="remove"
+            value="true"
             className="btn btn-sm console-btn-plain"
             disabled={busy !== null}
             aria-busy={busy === "remove" || undefined}
-            onClick={() => void send(true)}
           >
             {busy === "remove" ? "Working…" : `Remove ${title.toLowerCase()}`}
           </button>
@@ -271,7 +312,7 @@ function SiteImage({ field, url }: { field: SiteImageField; url: string }) {
       <p className="console-note" role="status">
         {status}
       </p>
-    </div>
+    </ConsoleKitForm>
   );
 }
 
@@ -282,6 +323,7 @@ function BlockedDomains({
   domains: Awaited<ReturnType<typeof loader>>["blocked_domains"];
 }) {
   const revalidator = useRevalidator();
+  const posted = usePostedConsoleForm("block-domain");
   const form = useApiForm(
     BlockedDomainBody,
     (values) => apiCall("/admin/blocked_domains/add", values),
@@ -290,7 +332,7 @@ function BlockedDomains({
       form.reset();
       await revalidator.revalidate();
     },
-    { initial: { domain: "" }, idPrefix: "blocked" },
+    { initial: { domain: "" }, posted, idPrefix: "blocked" },
   );
   return (
     <section className="console-section" aria-labelledby="blocked-title">
@@ -299,11 +341,10 @@ function BlockedDomains({
         Deals and discussions whose links lead to one of these domains, or to any of its subdomains,
         are refused with a message on the link.
       </p>
-      <form
-        ref={form.ref}
+      <ConsoleKitForm
+        form={form}
+        intent="block-domain"
         className="console-toolbar"
-        onSubmit={form.submit}
-        noValidate
         aria-label="Block a domain"
       >
         <Field
@@ -316,7 +357,7 @@ function BlockedDomains({
         <SubmitButton busy={form.busy} className="btn btn-primary">
           Block
         </SubmitButton>
-      </form>
+      </ConsoleKitForm>
       <FormAlert message={form.message} />
       <ConsoleTable
         caption="Blocked link domains"

@@ -3,12 +3,17 @@ import { requestContext } from "#app-context";
 import { CatalogConsole } from "../../components/console/CatalogConsole.tsx";
 import { loadCatalogConsole } from "../../lib/console-content.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/stores";
 import "../../styles/submit.css";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   return loadCatalogConsole(context.get(requestContext), "store", new URL(request.url));
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.stores);
 
 export const meta: Route.MetaFunction = () => consoleMeta("Stores");
 

@@ -6,6 +6,8 @@ import { OrderedRecordsConsole } from "../../components/console/OrderedRecordsCo
 import { PendingWishlistReview } from "../../components/console/PendingWishlistReview.tsx";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { consoleMeta } from "../../lib/console-meta.ts";
+import { consoleFormAction } from "../../lib/console-form.server.ts";
+import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
 import type { Route } from "./+types/wishlist";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -17,6 +19,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     canDelete: user.role === "admin",
   };
 }
+
+/** The page's forms posted without JavaScript (docs/decisions/0079). */
+export const action = (args: Route.ActionArgs) => consoleFormAction(args, CONSOLE_FORMS.wishlist);
 
 export const meta: Route.MetaFunction = () => consoleMeta("Teachers Wishlist");
 
