@@ -41,6 +41,8 @@ export interface FormOutcome {
   message: string | null;
   /** Where a success goes after the redirect delay. */
   next?: string;
+  /** A link after the message (the new post, or the live deal a duplicate points to). */
+  link?: { url: string; label: string };
 }
 
 /** What any of the site's JSON answers may carry for a form. */
@@ -269,7 +271,7 @@ export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
   const feedback = useTimedMessage(
     messageMs,
     posted?.message
-      ? { text: posted.message, tone: posted.ok ? "success" : "danger" }
+      ? { text: posted.message, tone: posted.ok ? "success" : "danger", link: posted.link }
       : (options.initialMessage ?? null),
   );
   const later = useLater();
