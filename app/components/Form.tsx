@@ -192,6 +192,7 @@ export function KitForm({
   csrfToken,
   posted,
   action,
+  encType,
   className = "form",
   children,
   ...labels
@@ -202,6 +203,8 @@ export function KitForm({
   posted?: FormOutcome;
   /** The route to post to; by default the page's own. */
   action?: string;
+  /** "multipart/form-data" for a form that sends a file. */
+  encType?: "multipart/form-data";
   className?: string;
   children: ReactNode;
   "aria-label"?: string;
@@ -212,6 +215,7 @@ export function KitForm({
       ref={form.ref}
       method="post"
       action={action}
+      encType={encType}
       className={className}
       onSubmit={form.submit}
       noValidate

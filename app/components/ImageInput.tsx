@@ -9,11 +9,13 @@ interface ImageInputProps {
   onFileChange: (file: File | null, error: string) => void;
   fileError?: string;
   /** Offer "or an image link" too (deals); omit for a file only (discussions). */
-  link?: { value: string; onChange: (value: string) => void; error?: string };
+  link?: { name?: string; value: string; onChange: (value: string) => void; error?: string };
   /** Upload progress in percent while the form is being sent with a file; null otherwise. */
   progress: number | null;
   /** Changing it empties the file input (after a successful submission). */
   resetKey: number;
+  /** The file's field name, for a form posted to its page (docs/decisions/0079). */
+  fileName?: string;
 }
 
 /** An image by file upload (with preview and upload progress) or, for deals, by image link. */
@@ -25,6 +27,7 @@ export function ImageInput({
   link,
   progress,
   resetKey,
+  fileName,
 }: ImageInputProps) {
   const [preview, setPreview] = useState("");
   const [inputKey, setInputKey] = useState(0);
@@ -53,6 +56,7 @@ export function ImageInput({
         <input
           key={`${resetKey}-${inputKey}`}
           id={id}
+          name={fileName}
           type="file"
           accept={IMAGE_ACCEPT}
           aria-invalid={fileError ? true : undefined}
@@ -71,6 +75,7 @@ export function ImageInput({
           <label htmlFor={linkId}>Or an image link (https://…)</label>
           <input
             id={linkId}
+            name={link.name}
             type="url"
             inputMode="url"
             placeholder="https://"

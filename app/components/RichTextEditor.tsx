@@ -1,5 +1,6 @@
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
+import { textToParagraphs } from "../lib/plain-text.ts";
 
 /** TipTap and ProseMirror are a chunk of their own, fetched only by pages that show an editor. */
 const TiptapEditor = lazyChunk("editor", () => import("./TiptapEditor.tsx"));
@@ -16,20 +17,14 @@ export interface RichTextEditorProps {
   resetKey?: number;
   /** "page": the console's CMS pages, with headings and inline code. */
   variant?: "post" | "page";
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** What a plain textarea holds, as the paragraphs the server expects. */
-function textToParagraphs(text: string): string {
-  if (!text.trim()) return "";
-  return text
-    .trim()
-    .split(/\n{2,}/)
-    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br>")}</p>`)
-    .join("");
+  /**
+   * The plain textarea's field name: a form posted to its page without JavaScript sends the text
+   * under it (docs/decisions/0079), and the action makes the same paragraphs of it. Not the bound
+   * field's `name`: forms that do not post to their page send nothing from it.
+   */
+  plainTextName?: string;
+  /** The text that form posted, shown again in the plain textarea beside the page's messages. */
+  postedText?: string;
 }
 
 /**
@@ -37,18 +32,25 @@ function textToParagraphs(text: string): string {
  * the browser, then the TipTap editor with a formatting toolbar. Both report HTML to `onChange`.
  */
 export function RichTextEditor(props: RichTextEditorProps) {
-  const { id, label, value, onChange, error, required, resetKey, variant } = props;
+  const { id, label, value, onChange, error, required, resetKey, variant, plainTextName } = props;
   const [mounted, setMounted] = useState(false);
-  const [plainText, setPlainText] = useState("");
+  const [plainText, setPlainText] = useState(props.postedText ?? "");
   const errorId = `${id}-error`;
   const labelId = `${id}-label`;
+  const clearedFor = useRef(resetKey);
 
   useEffect(() => setMounted(true), []);
-  useEffect(() => setPlainText(""), [resetKey]);
+  useEffect(() => {
+    // A reset (a new key), not the first render, which may show the posted text.
+    if (clearedFor.current === resetKey) return;
+    clearedFor.current = resetKey;
+    setPlainText("");
+  }, [resetKey]);
 
   const fallback = (
     <textarea
       id={id}
+      name={plainTextName}
       className="rte-fallback"
       value={plainText}
       onChange={(event) => {
