@@ -2,10 +2,9 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useActionData, useRevalidator } from "react-router";
 import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, useApiForm, type FormOutcome } from "../lib/api-form.ts";
+import { messageOf, postedFor, useApiForm, type FormOutcome } from "../lib/api-form.ts";
 import { postFormSchemas } from "../lib/lazy-schemas.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
-import { postedFor } from "../lib/posted-form.ts";
 import { Field, KitForm } from "./Form.tsx";
 
 /** The API's own rule for comment_text, loaded when the box is first sent. */
@@ -54,16 +53,11 @@ export function CommentForm(props: CommentFormProps) {
   const fieldId = useId();
   const [resume, setResume] = useState<string | null>(props.resume ?? null);
   const commentId = parentId === undefined ? "" : String(parentId);
-  // The page's answer to this box posted without JavaScript. Like the call's failure below, a
-  // failure without a field message is the box's own message.
+  // The page's answer to this box posted without JavaScript.
   const answer = postedFor(useActionData<FormOutcome>(), {
     intent: "comment",
     comment_id: commentId,
   });
-  const boxAnswer =
-    answer && !answer.ok && !Object.keys(answer.errors).length && answer.message
-      ? { ...answer, errors: { comment_text: answer.message } }
-      : answer;
   /**
    * Said once a comment typed before signing in is posted, as the page has changed under them,
    * and after a comment posted without JavaScript.
@@ -89,7 +83,7 @@ export function CommentForm(props: CommentFormProps) {
     },
     {
       initial: { comment_text: "" },
-      posted: boxAnswer,
+      posted: answer,
       idPrefix: fieldId,
       // The box's own message says what went wrong; there is no message above it.
       failureMessage: (result) => {

@@ -192,10 +192,9 @@ export function KitForm({
   csrfToken,
   posted,
   action,
-  encType,
   className = "form",
   children,
-  ...labels
+  ...attributes
 }: {
   form: Pick<ApiForm<Record<string, string>>, "ref" | "submit">;
   csrfToken: string | null | undefined;
@@ -203,23 +202,22 @@ export function KitForm({
   posted?: FormOutcome;
   /** The route to post to; by default the page's own. */
   action?: string;
-  /** "multipart/form-data" for a form that sends a file. */
-  encType?: "multipart/form-data";
   className?: string;
   children: ReactNode;
   "aria-label"?: string;
   "aria-describedby"?: string;
+  /** "multipart/form-data" for a form that sends a file. */
+  encType?: "multipart/form-data";
 }) {
   return (
     <Form
       ref={form.ref}
       method="post"
       action={action}
-      encType={encType}
       className={className}
       onSubmit={form.submit}
       noValidate
-      {...labels}
+      {...attributes}
     >
       {posted?.ok && posted.next && (
         <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=${posted.next}`} />

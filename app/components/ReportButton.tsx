@@ -3,10 +3,9 @@ import { useActionData } from "react-router";
 import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import { REPORT_REASONS } from "../../core/moderation/reasons.ts";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, useApiForm, type FormOutcome } from "../lib/api-form.ts";
+import { messageOf, postedFor, useApiForm, type FormOutcome } from "../lib/api-form.ts";
 import { postFormSchemas } from "../lib/lazy-schemas.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
-import { postedFor } from "../lib/posted-form.ts";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 import { Field, FormAlert, KitForm } from "./Form.tsx";
 
@@ -42,9 +41,8 @@ export function ReportButton({ itemType, itemId, what, viewerId, csrfToken }: Re
     item_type: itemType,
     item_id: String(itemId),
   });
-  const [sent, setSent] = useState<string | null>(answer?.ok ? answer.message : null);
-  /** A page post's refusal: said beside the button, which stays usable. */
-  const refused = answer && !answer.ok ? answer.message : null;
+  // Sent, or already reported (409): said beside the button, as after the call.
+  const [sent, setSent] = useState<string | null>(answer?.message ?? null);
 
   const form = useApiForm(
     reportFormSchema,
@@ -92,7 +90,7 @@ export function ReportButton({ itemType, itemId, what, viewerId, csrfToken }: Re
         <span className="visually-hidden"> {what}</span>
       </button>
       <p className="report-status" role="status">
-        {sent ?? refused}
+        {sent}
       </p>
       <ConfirmDialog
         open={open}

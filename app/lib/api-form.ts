@@ -45,6 +45,20 @@ export interface FormOutcome {
   link?: { url: string; label: string };
 }
 
+/**
+ * The route action's answer when it answers this form: a page with several forms (the post
+ * pages' comment boxes and report dialogs, Submit Deals' tabs) echoes which one was posted in
+ * `values` (app/lib/form-action.server.ts, `form`), and only that one shows it.
+ */
+export function postedFor(
+  posted: FormOutcome | undefined,
+  form: Record<string, string>,
+): FormOutcome | undefined {
+  return posted && Object.keys(form).every((name) => posted.values[name] === form[name])
+    ? posted
+    : undefined;
+}
+
 /** What any of the site's JSON answers may carry for a form. */
 export interface ApiAnswer {
   status?: unknown;

@@ -33,12 +33,17 @@ async function act(
 ) {
   const { services, user } = context.get(requestContext);
   if (intent === "comment" && intents.includes("comment")) {
-    return formActionOn(
+    const answer = await formActionOn(
       values,
       AddCommentSchema,
       async (input) => (await services.comments.add(user, input)).message,
       { form: { intent, comment_id: values.comment_id ?? "" } },
     );
+    // As the box shows a failed call: its message under the text, the box's own.
+    const { ok, errors, message } = answer.data;
+    if (!ok && message && !Object.keys(errors).length)
+      answer.data.errors = { comment_text: message };
+    return answer;
   }
   if (intent === "report" && intents.includes("report")) {
     return formActionOn(
