@@ -125,6 +125,34 @@ describe("the comment and reply forms of a post page, posted without JavaScript"
     expect(replies).toEqual([expect.objectContaining({ parent_id: stored!.id })]);
   });
 
+  it("posts a comment on an educator post page too", async () => {
+    const post = await t.deps.db
+      .selectFrom("posts")
+      .select(["id", "unique_id", "slug"])
+      .where("status", "=", "active")
+      .where("post_type", "=", "g")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const path = `/educator/${post.unique_id}/${post.slug}`;
+    const browser = await signedIn();
+    const page = await browser.open(path);
+    expect(forms(page.body)).toContainEqual({
+      method: "post",
+      action: path,
+      hidden: false,
+      csrf: browser.xsrf,
+    });
+    const text = `A forum comment without scripts ${Date.now()}`;
+    const response = await browser.postForm(
+      path,
+      commentFields(browser, { post_id: String(post.id), post_type: "g", comment_text: text }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(text);
+    const stored = (await commentsOf(memberId)).filter((c) => c.body.includes(text));
+    expect(stored).toEqual([expect.objectContaining({ post_id: post.id, parent_id: null })]);
+  });
+
   it("answers an empty comment with 422 and the call's message, and stores nothing", async () => {
     const browser = await signedIn();
     await browser.open(deal.path);
