@@ -27,6 +27,8 @@ export const SESSION_COOKIE = "loginTokenChalkboard";
 export const XSRF_COOKIE = "XSRF-TOKEN";
 export const XSRF_HEADER = "x-xsrf-token";
 export const XSRF_FIELD = "_csrf";
+/** Which form of a page with several posted it (docs/decisions/0079): its route's action and its limit. */
+export const FORM_INTENT_FIELD = "intent";
 
 export const DEFAULT_DEAL_TYPE = "d";
 

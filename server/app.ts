@@ -11,7 +11,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import type { Config } from "../config/env.ts";
 import { publicConfig } from "../config/public.ts";
-import { MAX_UPLOAD_BYTES } from "../core/constants.ts";
+import { FORM_INTENT_FIELD, MAX_UPLOAD_BYTES } from "../core/constants.ts";
 import type { Deps } from "../core/deps.ts";
 import { startChangeBroadcast } from "./change-broadcast.ts";
 import { createChangeFeed } from "../core/cache/changes.ts";
@@ -46,13 +46,16 @@ const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 /** The client build's files: hashed assets never change; the others (the icon) may. */
 const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const FILE_CACHE_CONTROL = "public, max-age=3600";
+/** The deal page and the educator post page, whose comment and report forms post to them. */
+const POST_PAGES = "/(post|educator)/[^/?]+/[^/?]+";
 
 /**
  * The page forms that count like their JSON call (docs/decisions/0079), by page: each shares its
- * call's allowance per address, and only its own posts (React Router's document or data request)
- * are counted.
+ * call's allowance, and only its own posts (React Router's document or data request) are counted.
+ * A page with several forms names each form's `intent` field (the post pages' comment and report
+ * forms, Submit Deals' two tabs): those are counted once the CSRF plugin has read the body.
  */
-const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit][] = [
+const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit, intent?: string][] = [
   ["/login", RATE_LIMITS.signin],
   ["/contact", RATE_LIMITS.contact],
   ["/register", RATE_LIMITS.signup],
@@ -60,19 +63,50 @@ const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit][] = [
   ["/reset-password/[^/?]+", RATE_LIMITS.resetPassword],
   ["/verify", RATE_LIMITS.resendConfirmation],
   // Its first step signs in again, as POST /api/signin does.
-  ["/delete-account", RATE_LIMITS.signin],
-  // One route for the page's two forms, whose posts the limit cannot tell apart before the body.
-  ["/user/profile-edit", RATE_LIMITS.changePassword],
+  ["/delete-account", RATE_LIMITS.signin, "signin"],
+  ["/user/profile-edit", RATE_LIMITS.changePassword, "password"],
   ["/user/verify-educator", RATE_LIMITS.educatorRequest],
   ["/user/wishlist/new", RATE_LIMITS.wishlistSubmit],
+  [POST_PAGES, RATE_LIMITS.comment, "comment"],
+  [POST_PAGES, RATE_LIMITS.report, "report"],
+  ["/profile/[^/?]+", RATE_LIMITS.report, "report"],
+  ["/submitdeal", RATE_LIMITS.postDeal, "deal"],
+  ["/submitdeal", RATE_LIMITS.postDiscussion, "discussion"],
 ];
 
+/**
+ * The `intent` field of a page form whose body the CSRF plugin has read; undefined when it has not
+ * (the token came in the header, and the body is still a stream): such a post counts in every
+ * group of its page.
+ */
+async function formIntent(request: FastifyRequest): Promise<string | undefined> {
+  if (!Buffer.isBuffer(request.body)) return undefined;
+  try {
+    const form = await new Response(new Uint8Array(request.body), {
+      headers: { "content-type": request.headers["content-type"] ?? "" },
+    }).formData();
+    const intent = form.get(FORM_INTENT_FIELD);
+    return typeof intent === "string" ? intent : "";
+  } catch {
+    return "";
+  }
+}
+
 function pageFormLimits(): RouteRateLimit[] {
-  return PAGE_FORM_LIMITS.map(([path, limit]) => {
+  return PAGE_FORM_LIMITS.map(([path, limit, intent]) => {
     const post = new RegExp(`^${path}(\\.data)?(\\?|$)`);
     const isFormPost = (request: FastifyRequest) =>
       request.method === "POST" && post.test(request.url);
-    return { ...limit, allowList: (request) => !isFormPost(request) };
+    if (intent === undefined) return { ...limit, allowList: (request) => !isFormPost(request) };
+    return {
+      ...limit,
+      afterBody: true,
+      allowList: async (request) => {
+        if (!isFormPost(request)) return true;
+        const posted = await formIntent(request);
+        return posted !== undefined && posted !== intent;
+      },
+    };
   });
 }
 

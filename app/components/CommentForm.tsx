@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { useRevalidator } from "react-router";
+import { useActionData, useRevalidator } from "react-router";
+import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { messageOf, postedFor, useApiForm, type FormOutcome } from "../lib/api-form.ts";
 import { postFormSchemas } from "../lib/lazy-schemas.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
-import { Field } from "./Form.tsx";
+import { Field, KitForm } from "./Form.tsx";
 
 /** The API's own rule for comment_text, loaded when the box is first sent. */
 const commentTextSchema = async () => (await postFormSchemas()).CommentTextSchema;
@@ -14,6 +15,11 @@ interface CommentFormProps {
   postType: "d" | "g";
   /** The signed-in user's id; null (a visitor) signs in first and posts on return (record 0035). */
   viewerId: number | null;
+  /**
+   * The signed-in user's XSRF token: the box posts to the page without JavaScript
+   * (docs/decisions/0079). A visitor's box has none, so a cached anonymous page carries none.
+   */
+  csrfToken?: string | null;
   /** The comment being answered; omitted for a top-level comment. */
   parentId?: number;
   label: string;
@@ -36,6 +42,9 @@ interface CommentFormProps {
  * pressing the button was the decision to publish. If the server refuses it (an unconfirmed
  * address, docs/decisions/0013), the text stays in the box with the server's message, so
  * nothing typed is lost.
+ *
+ * A member's box is a kit form: before hydration or without JavaScript it posts to the page, whose
+ * action runs the same check and service (app/lib/post-forms.server.ts) and answers this box alone.
  */
 export function CommentForm(props: CommentFormProps) {
   const { postId, postType, viewerId, parentId, label, submitLabel, onCancel, onPosted } = props;
@@ -43,8 +52,17 @@ export function CommentForm(props: CommentFormProps) {
   const signInFirst = useSignInFirst();
   const fieldId = useId();
   const [resume, setResume] = useState<string | null>(props.resume ?? null);
-  /** Said once a comment typed before signing in is posted, as the page has changed under them. */
-  const [posted, setPosted] = useState<string | null>(null);
+  const commentId = parentId === undefined ? "" : String(parentId);
+  // The page's answer to this box posted without JavaScript.
+  const answer = postedFor(useActionData<FormOutcome>(), {
+    intent: "comment",
+    comment_id: commentId,
+  });
+  /**
+   * Said once a comment typed before signing in is posted, as the page has changed under them,
+   * and after a comment posted without JavaScript.
+   */
+  const [posted, setPosted] = useState<string | null>(answer?.ok ? answer.message : null);
   const postingResumed = useRef(false);
   const form = useApiForm(
     commentTextSchema,
@@ -65,6 +83,7 @@ export function CommentForm(props: CommentFormProps) {
     },
     {
       initial: { comment_text: "" },
+      posted: answer,
       idPrefix: fieldId,
       // The box's own message says what went wrong; there is no message above it.
       failureMessage: (result) => {
@@ -111,17 +130,17 @@ export function CommentForm(props: CommentFormProps) {
     return () => clearTimeout(timer);
   }, [posted]);
 
-  function submit(event: FormEvent) {
+  async function submit(event?: FormEvent) {
     if (viewerId !== null) {
-      void form.submit(event);
+      await form.submit(event);
       return;
     }
-    event.preventDefault();
+    event?.preventDefault();
     signInFirst({ kind: "comment", postId, postType, parentId: parentId ?? null, text });
   }
 
-  return (
-    <form ref={form.ref} className="comment-form" onSubmit={submit} noValidate>
+  const fields = (
+    <>
       <Field
         {...form.bind("comment_text")}
         label={label}
@@ -148,6 +167,28 @@ export function CommentForm(props: CommentFormProps) {
           {posted}
         </p>
       </div>
-    </form>
+    </>
+  );
+
+  if (viewerId === null) {
+    return (
+      <form
+        ref={form.ref}
+        className="comment-form"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+      >
+        {fields}
+      </form>
+    );
+  }
+  return (
+    <KitForm form={{ ref: form.ref, submit }} csrfToken={props.csrfToken} className="comment-form">
+      <input type="hidden" name={FORM_INTENT_FIELD} value="comment" />
+      <input type="hidden" name="post_id" value={postId} />
+      <input type="hidden" name="post_type" value={postType} />
+      <input type="hidden" name="comment_id" value={commentId} />
+      {fields}
+    </KitForm>
   );
 }

@@ -12,6 +12,8 @@ interface ThreadContext {
   postId: number;
   postType: "d" | "g";
   viewerId: number | null;
+  /** The signed-in user's XSRF token, for the forms posted to the page; null for a visitor. */
+  csrfToken?: string | null;
   /** The server's clock when the page was loaded, so labels match between server and browser. */
   now: Date;
   /** The post is public: comments may be answered and reported (false on a hidden or held post). */
@@ -106,6 +108,7 @@ function CommentItem({
                 itemId={comment.id}
                 what="this comment"
                 viewerId={context.viewerId}
+                csrfToken={context.csrfToken}
               />
             )}
           </div>
@@ -115,6 +118,7 @@ function CommentItem({
             postId={context.postId}
             postType={context.postType}
             viewerId={context.viewerId}
+            csrfToken={context.csrfToken}
             parentId={comment.id}
             label={`Reply to ${comment.user_name}`}
             submitLabel="POST REPLY"

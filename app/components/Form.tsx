@@ -194,7 +194,7 @@ export function KitForm({
   action,
   className = "form",
   children,
-  ...labels
+  ...attributes
 }: {
   form: Pick<ApiForm<Record<string, string>>, "ref" | "submit">;
   csrfToken: string | null | undefined;
@@ -218,7 +218,7 @@ export function KitForm({
       className={className}
       onSubmit={form.submit}
       noValidate
-      {...labels}
+      {...attributes}
     >
       {posted?.ok && posted.next && (
         <meta httpEquiv="refresh" content={`${DELAYS_MS.redirect / 1000};url=${posted.next}`} />

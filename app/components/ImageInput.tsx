@@ -11,7 +11,7 @@ interface ImageInputProps {
   onFileChange: (file: File | null, error: string) => void;
   fileError?: string;
   /** Offer "or an image link" too (deals); omit for a file only (discussions). */
-  link?: { value: string; onChange: (value: string) => void; error?: string };
+  link?: { name?: string; value: string; onChange: (value: string) => void; error?: string };
   /** Upload progress in percent while the form is being sent with a file; null otherwise. */
   progress: number | null;
   /** Changing it empties the file input (after a successful submission). */
@@ -75,6 +75,7 @@ export function ImageInput({
           <label htmlFor={linkId}>Or an image link (https://…)</label>
           <input
             id={linkId}
+            name={link.name}
             type="url"
             inputMode="url"
             placeholder="https://"

@@ -29,7 +29,8 @@ interface PostDetailProps {
   variant: "deal" | "educator";
   crumbs: Crumb[];
   canonicalUrl: string;
-  viewer: { id: number; image: string } | null;
+  /** The signed-in member, with the XSRF token of the page's forms (none on a visitor's page). */
+  viewer: { id: number; image: string; csrfToken: string } | null;
   /** The server's clock at load time (ISO), for time-ago labels that match after hydration. */
   now: string;
 }
@@ -175,6 +176,7 @@ function PostComments({
         postId={post.post_id}
         postType={post.post_type}
         viewerId={viewer?.id ?? null}
+        csrfToken={viewer?.csrfToken ?? null}
         now={at}
         open={isPublic}
       />
@@ -189,6 +191,7 @@ function PostComments({
               postId={post.post_id}
               postType={post.post_type}
               viewerId={viewer?.id ?? null}
+              csrfToken={viewer?.csrfToken ?? null}
               label="Your comment"
               submitLabel={viewer ? "POST COMMENT" : "LEAVE A COMMENT"}
             />
@@ -273,6 +276,7 @@ export function PostDetail({
                 itemId={post.unique_id}
                 what={isDeal ? "this deal" : "this discussion"}
                 viewerId={viewer?.id ?? null}
+                csrfToken={viewer?.csrfToken ?? null}
               />
             )}
           </div>

@@ -20,6 +20,8 @@ interface ProfileViewProps {
   path: string;
   /** My Account only: how many of the owner's notifications are unread. */
   unreadNotifications?: number;
+  /** A member's XSRF token, for the report form posted to the public profile; none for a visitor. */
+  csrfToken?: string | null;
 }
 
 type ProfileUser = ProfilePage["user_data"];
@@ -54,11 +56,13 @@ function ProfileHeader({
   isOwn,
   viewerId,
   unreadNotifications,
+  csrfToken,
 }: {
   user: ProfileUser;
   isOwn: boolean;
   viewerId: number | null;
   unreadNotifications?: number;
+  csrfToken: string | null;
 }) {
   const stats = [
     { label: "Deals", value: user.deal_count },
@@ -123,6 +127,7 @@ function ProfileHeader({
               itemId={user.user_id}
               what={`${user.user_name}'s profile`}
               viewerId={viewerId}
+              csrfToken={csrfToken}
             />
           </>
         )}
@@ -143,7 +148,13 @@ function ProfileHeader({
  * subscription block (owner only), followers and followings, and their deals. The owner gets
  * EDIT PROFILE and their private details; anyone else gets FOLLOW / UN FOLLOW.
  */
-export function ProfileView({ profile, viewerId, path, unreadNotifications }: ProfileViewProps) {
+export function ProfileView({
+  profile,
+  viewerId,
+  path,
+  unreadNotifications,
+  csrfToken = null,
+}: ProfileViewProps) {
   const user = profile.user_data;
   const isOwn = viewerId === user.user_id;
   const pagination = profile.deal_data_pagination;
@@ -155,6 +166,7 @@ export function ProfileView({ profile, viewerId, path, unreadNotifications }: Pr
         isOwn={isOwn}
         viewerId={viewerId}
         unreadNotifications={unreadNotifications}
+        csrfToken={csrfToken}
       />
 
       {profile.user_subscriptions && (

@@ -1,11 +1,13 @@
 import { useId, useState } from "react";
+import { useActionData } from "react-router";
+import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import { REPORT_REASONS } from "../../core/moderation/reasons.ts";
 import { apiCall } from "../lib/api.ts";
-import { messageOf, useApiForm } from "../lib/api-form.ts";
+import { messageOf, postedFor, useApiForm, type FormOutcome } from "../lib/api-form.ts";
 import { postFormSchemas } from "../lib/lazy-schemas.ts";
 import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
-import { Field, FormAlert } from "./Form.tsx";
+import { Field, FormAlert, KitForm } from "./Form.tsx";
 
 /** The dialog's fields, checked in the browser with the API's own rules (loaded when first sent). */
 const reportFormSchema = async () => (await postFormSchemas()).ReportFormSchema;
@@ -17,6 +19,8 @@ interface ReportButtonProps {
   what: string;
   /** The signed-in user's id; null sends a click to /login. */
   viewerId: number | null;
+  /** The signed-in user's XSRF token, for the form posted to the page (docs/decisions/0079). */
+  csrfToken?: string | null;
 }
 
 /**
@@ -24,12 +28,21 @@ interface ReportButtonProps {
  * answer (thanks, or "you have already reported this") shows beside the button, which then says
  * "Reported". A visitor is sent to /login, and the dialog opens again on return (record 0035): the
  * reason is theirs to choose, so nothing is sent by itself.
+ *
+ * The dialog's form is a kit form posting to the page (the post pages' and the profile's action,
+ * app/lib/post-forms.server.ts), whose answer shows beside this item's button.
  */
-export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonProps) {
+export function ReportButton({ itemType, itemId, what, viewerId, csrfToken }: ReportButtonProps) {
   const signInFirst = useSignInFirst();
   const prefix = useId();
   const [open, setOpen] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
+  const answer = postedFor(useActionData<FormOutcome>(), {
+    intent: "report",
+    item_type: itemType,
+    item_id: String(itemId),
+  });
+  // Sent, or already reported (409): said beside the button, as after the call.
+  const [sent, setSent] = useState<string | null>(answer?.message ?? null);
 
   const form = useApiForm(
     reportFormSchema,
@@ -91,7 +104,10 @@ export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonP
           form.clearMessage();
         }}
       >
-        <form ref={form.ref} className="report-form" onSubmit={form.submit} noValidate>
+        <KitForm form={form} csrfToken={csrfToken} className="report-form">
+          <input type="hidden" name={FORM_INTENT_FIELD} value="report" />
+          <input type="hidden" name="item_type" value={itemType} />
+          <input type="hidden" name="item_id" value={itemId} />
           <FormAlert message={form.message} />
           <Field
             {...form.bind("reason")}
@@ -109,7 +125,7 @@ export function ReportButton({ itemType, itemId, what, viewerId }: ReportButtonP
             rows={3}
             maxLength={500}
           />
-        </form>
+        </KitForm>
       </ConfirmDialog>
     </div>
   );

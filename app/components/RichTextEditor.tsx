@@ -1,5 +1,6 @@
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
+import { textToParagraphs } from "../lib/plain-text.ts";
 
 /** TipTap and ProseMirror are a chunk of their own, fetched only by pages that show an editor. */
 const TiptapEditor = lazyChunk("editor", () => import("./TiptapEditor.tsx"));
@@ -17,25 +18,18 @@ export interface RichTextEditorProps {
   /** "page": the console's CMS pages, with headings and inline code. */
   variant?: "post" | "page";
   /**
-   * The field's name in a form that posts to its page (docs/decisions/0079): the plain textarea,
-   * shown before hydration and until TipTap has loaded, then holds the HTML itself under this
-   * name, so that a post without JavaScript keeps the text (and an edit starts from it).
+   * The field's name in a console form that posts to its page (docs/decisions/0079): the plain
+   * textarea, shown before hydration and until TipTap has loaded, holds the HTML itself under this
+   * name, so that a post without JavaScript keeps the markup (and an edit starts from it).
    */
   postedName?: string;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** What a plain textarea holds, as the paragraphs the server expects. */
-function textToParagraphs(text: string): string {
-  if (!text.trim()) return "";
-  return text
-    .trim()
-    .split(/\n{2,}/)
-    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br>")}</p>`)
-    .join("");
+  /**
+   * The plain textarea's field name in a member's form that posts to its page: it sends the text
+   * under it, and the action makes the same paragraphs of it (app/lib/plain-text.ts).
+   */
+  plainTextName?: string;
+  /** The text that form posted, shown again in the plain textarea beside the page's messages. */
+  postedText?: string;
 }
 
 /**
@@ -43,19 +37,36 @@ function textToParagraphs(text: string): string {
  * the browser, then the TipTap editor with a formatting toolbar. Both report HTML to `onChange`.
  */
 export function RichTextEditor(props: RichTextEditorProps) {
-  const { id, label, value, onChange, error, required, resetKey, variant, postedName } = props;
+  const {
+    id,
+    label,
+    value,
+    onChange,
+    error,
+    required,
+    resetKey,
+    variant,
+    postedName,
+    plainTextName,
+  } = props;
   const [mounted, setMounted] = useState(false);
-  const [plainText, setPlainText] = useState("");
+  const [plainText, setPlainText] = useState(props.postedText ?? "");
   const errorId = `${id}-error`;
   const labelId = `${id}-label`;
+  const clearedFor = useRef(resetKey);
 
   useEffect(() => setMounted(true), []);
-  useEffect(() => setPlainText(""), [resetKey]);
+  useEffect(() => {
+    // A reset (a new key), not the first render, which may show the posted text.
+    if (clearedFor.current === resetKey) return;
+    clearedFor.current = resetKey;
+    setPlainText("");
+  }, [resetKey]);
 
   const fallback = (
     <textarea
       id={id}
-      name={postedName}
+      name={postedName ?? plainTextName}
       className="rte-fallback"
       value={postedName ? value : plainText}
       onChange={(event) => {

@@ -5,6 +5,7 @@ import {
   createDealSchema,
   earliestExpiryDate,
 } from "../../core/posts/submissions/schema.ts";
+import type { FormOutcome } from "../lib/api-form.ts";
 import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
 import { Field } from "./Form.tsx";
 import { SubmitPostForm } from "./SubmitPostForm.tsx";
@@ -32,6 +33,10 @@ function localToday(): string {
 
 interface SubmitDealFormProps {
   userId: number;
+  /** The form posted to the page without JavaScript (docs/decisions/0079). */
+  csrfToken?: string;
+  /** The page's answer to this form posted. */
+  posted?: FormOutcome;
   dealCategories: Choice[];
   stores: Choice[];
   categories: Choice[];
@@ -40,6 +45,8 @@ interface SubmitDealFormProps {
 /** The Deal tab of Submit Deals: a deal, or a coupon when a coupon code is given. */
 export function SubmitDealForm({
   userId,
+  csrfToken,
+  posted,
   dealCategories,
   stores,
   categories,
@@ -50,6 +57,8 @@ export function SubmitDealForm({
     schema: () => createDealSchema(earliestExpiryDate(new Date())),
     initial: EMPTY,
     formId: FORM_ID,
+    description: "deal_description",
+    posted,
     extra: { user_id: String(userId), type: DEFAULT_DEAL_TYPE },
   });
   const { form } = post;
@@ -57,6 +66,8 @@ export function SubmitDealForm({
   return (
     <SubmitPostForm
       post={post}
+      csrfToken={csrfToken}
+      intent="deal"
       formId={FORM_ID}
       label="Submit a deal"
       imageLink={form.bind("deal_image")}

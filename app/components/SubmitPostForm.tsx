@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
+import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import type { useSubmitPost } from "../lib/submit-post.ts";
-import { FormAlert, SubmitButton } from "./Form.tsx";
+import { FormAlert, KitForm, SubmitButton } from "./Form.tsx";
 import { ImageInput } from "./ImageInput.tsx";
 import { RichTextEditor } from "./RichTextEditor.tsx";
 
@@ -8,10 +9,14 @@ type SubmitPost<V extends Record<string, string>> = ReturnType<typeof useSubmitP
 
 /**
  * The frame both tabs of Submit Deals share: the notice, the required-fields note, the form's own
- * fields (`children`) in the grid, the picture, the description and the submit button.
+ * fields (`children`) in the grid, the picture, the description and the submit button. A kit
+ * form: without JavaScript it posts to the page as multipart, with its `intent` (the tab's form),
+ * the description's plain text and the chosen file (app/routes/submit-deal.tsx).
  */
 export function SubmitPostForm<V extends Record<string, string>>({
-  post: { form, image, chooseImage, progress },
+  post: { form, image, chooseImage, progress, postedText },
+  csrfToken,
+  intent,
   formId,
   label,
   imageLink,
@@ -20,6 +25,9 @@ export function SubmitPostForm<V extends Record<string, string>>({
   children,
 }: {
   post: SubmitPost<V>;
+  csrfToken?: string;
+  /** Which of the page's forms this is, for its action. */
+  intent: "deal" | "discussion";
   formId: string;
   /** The form's accessible name. */
   label: string;
@@ -30,13 +38,14 @@ export function SubmitPostForm<V extends Record<string, string>>({
   children: ReactNode;
 }) {
   return (
-    <form
-      ref={form.ref}
+    <KitForm
+      form={form}
+      csrfToken={csrfToken}
+      encType="multipart/form-data"
       className="submit-form"
-      onSubmit={form.submit}
-      noValidate
       aria-label={label}
     >
+      <input type="hidden" name={FORM_INTENT_FIELD} value={intent} />
       <FormAlert message={form.message} className="submit-notice" />
       <p className="form-note">
         Fields marked <span aria-hidden="true">*</span>
@@ -51,18 +60,21 @@ export function SubmitPostForm<V extends Record<string, string>>({
         link={imageLink}
         progress={progress}
         resetKey={form.resetKey}
+        name="image"
       />
       <RichTextEditor
         {...form.bind(description)}
         label="Description"
         required
         resetKey={form.resetKey}
+        plainTextName={description}
+        postedText={postedText}
       />
       <div className="submit-actions">
         <SubmitButton busy={form.busy} disabled={form.done}>
           {submitLabel}
         </SubmitButton>
       </div>
-    </form>
+    </KitForm>
   );
 }

@@ -41,6 +41,22 @@ export interface FormOutcome {
   message: string | null;
   /** Where a success goes after the redirect delay. */
   next?: string;
+  /** A link after the message (the new post, or the live deal a duplicate points to). */
+  link?: { url: string; label: string };
+}
+
+/**
+ * The route action's answer when it answers this form: a page with several forms (the post
+ * pages' comment boxes and report dialogs, Submit Deals' tabs) echoes which one was posted in
+ * `values` (app/lib/form-action.server.ts, `form`), and only that one shows it.
+ */
+export function postedFor(
+  posted: FormOutcome | undefined,
+  form: Record<string, string>,
+): FormOutcome | undefined {
+  return posted && Object.keys(form).every((name) => posted.values[name] === form[name])
+    ? posted
+    : undefined;
 }
 
 /** What any of the site's JSON answers may carry for a form. */
@@ -269,7 +285,7 @@ export function useApiForm<V extends Record<string, string>, T = ApiAnswer>(
   const feedback = useTimedMessage(
     messageMs,
     posted?.message
-      ? { text: posted.message, tone: posted.ok ? "success" : "danger" }
+      ? { text: posted.message, tone: posted.ok ? "success" : "danger", link: posted.link }
       : (options.initialMessage ?? null),
   );
   const later = useLater();

@@ -26,16 +26,33 @@ export interface FormActionOptions {
   failureMessage?: (error: DomainError) => string;
   /** Where a success sends the visitor, after the kit's redirect delay. */
   next?: string;
+  /** A link after a domain error's message (the live deal a duplicate points to). */
+  failureLink?: (error: DomainError) => FormOutcome["link"];
+  /**
+   * Which of the page's forms was posted (its `intent` and what it acts on), echoed in `values`
+   * of every answer, so that only that form shows it.
+   */
+  form?: Record<string, string>;
 }
+
+/** What a form's service gives: the success message, and a link after it (the new post). */
+export type FormSuccess = string | { message: string; link?: FormOutcome["link"] };
 
 /** The posted text fields, without the XSRF token the CSRF plugin has already checked. */
 export async function postedValues(request: Request): Promise<Record<string, string>> {
+  return (await postedForm(request)).values;
+}
+
+/** The posted form: its text fields (without the XSRF token) and its chosen files. */
+export async function postedForm(request: Request) {
   const posted = await request.formData();
   const values: Record<string, string> = {};
+  const files: Record<string, File> = {};
   for (const [name, value] of posted) {
-    if (name !== XSRF_FIELD && typeof value === "string") values[name] = value;
+    if (typeof value !== "string") files[name] = value;
+    else if (name !== XSRF_FIELD) values[name] = value;
   }
-  return values;
+  return { values, files };
 }
 
 /**
@@ -62,27 +79,49 @@ function shown(values: Record<string, string>): Record<string, string> {
 export async function formAction<S extends z.ZodType>(
   request: Request,
   schema: S,
-  act: (input: z.output<S>) => Promise<string>,
+  act: (input: z.output<S>) => Promise<FormSuccess>,
   options: FormActionOptions & {
     /** Values the page adds to the posted ones (a token from the address). */
     also?: Record<string, string>;
   } = {},
 ) {
-  const values = { ...(await postedValues(request)), ...options.also };
-  const failed = (errors: Record<string, string>, message: string | null) =>
-    ({ ok: false, values: shown(values), errors, message }) satisfies FormOutcome;
+  return formActionOn({ ...(await postedValues(request)), ...options.also }, schema, act, options);
+}
+
+/** `formAction` on fields already read from the request (a page that also reads a file). */
+export async function formActionOn<S extends z.ZodType>(
+  values: Record<string, string>,
+  schema: S,
+  act: (input: z.output<S>) => Promise<FormSuccess>,
+  options: FormActionOptions = {},
+) {
+  const form = options.form ?? {};
+  const failed = (
+    errors: Record<string, string>,
+    message: string | null,
+    link?: FormOutcome["link"],
+  ) =>
+    ({
+      ok: false,
+      values: { ...shown(values), ...form },
+      errors,
+      message,
+      ...(link ? { link } : {}),
+    }) satisfies FormOutcome;
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
     const errors = issuesToFieldErrors(parsed.error.issues);
     return data(failed(errors, options.validationMessage?.(errors) ?? null), 422);
   }
   try {
-    const message = await act(parsed.data);
+    const success = await act(parsed.data);
+    const { message, link } = typeof success === "string" ? { message: success } : success;
     return data({
       ok: true,
-      values: {},
+      values: form,
       errors: {},
       message,
+      ...(link ? { link } : {}),
       ...(options.next ? { next: options.next } : {}),
     } satisfies FormOutcome);
   } catch (error) {
@@ -96,6 +135,9 @@ export async function formAction<S extends z.ZodType>(
       error instanceof TooManyAttemptsError
         ? { "Retry-After": String(error.retryAfterSeconds) }
         : {};
-    return data(failed(errors, message), { status: HTTP_STATUS_OF[error.kind], headers });
+    return data(failed(errors, message, options.failureLink?.(error)), {
+      status: HTTP_STATUS_OF[error.kind],
+      headers,
+    });
   }
 }

@@ -42,7 +42,7 @@ export async function loadPostPage(
   { context, params, request }: PostLoaderArgs,
   variant: PostVariant,
 ) {
-  const { services, user, clientIp, publicConfig } = context.get(requestContext);
+  const { services, user, clientIp, publicConfig, csrfToken } = context.get(requestContext);
   const uniqueId = params.uniqueId ?? "";
   // The deal's own panels are asked for with the post, not after it: the embedded database
   // answers one query at a time, and each wait for the page's thread between two lookups is a
@@ -84,7 +84,9 @@ export async function loadPostPage(
     canonicalUrl,
     /** The page's main schema.org entity: Product (deal with a price) or DiscussionForumPosting. */
     mainEntity,
-    viewer: user ? { id: user.id, image: user.image_url ?? "" } : null,
+    // Only a member's page carries the XSRF token of its forms: a visitor's page is kept by the
+    // page cache and served to others (server/plugins/page-cache.ts), and its forms cannot post.
+    viewer: user ? { id: user.id, image: user.image_url ?? "", csrfToken: csrfToken() } : null,
     now: pageClock(),
     /** The deal's "Expired?" panel (record 0037, app/components/ExpiryPanel.tsx). */
     expiry,

@@ -3,7 +3,8 @@ import { useNavigate } from "react-router";
 import type { z } from "zod";
 import { DELAYS_MS } from "../../core/constants.ts";
 import type { Choice } from "../../core/posts/submissions/presenter.ts";
-import { useApiForm, type ApiAnswer } from "./api-form.ts";
+import { useApiForm, type ApiAnswer, type FormOutcome } from "./api-form.ts";
+import { textToParagraphs } from "./plain-text.ts";
 import { useUpload } from "./upload.ts";
 
 /** A Choice as a Field's select option. */
@@ -19,7 +20,8 @@ interface SubmitAnswer extends ApiAnswer {
   duplicate?: { url: string; title: string };
 }
 
-const CORRECT_THE_FIELDS = "Please correct the fields marked below.";
+/** The headline of a form with field messages, from the browser's check or the server's. */
+export const CORRECT_THE_FIELDS = "Please correct the fields marked below.";
 
 function scrollToTop() {
   window.scrollTo({ top: 0, behavior: "smooth" });
@@ -30,6 +32,9 @@ function scrollToTop() {
  * with upload progress. On success the message (with a link to the new post) shows, the page
  * scrolls to the top and after 3 s the message clears and the form resets (the spec); a duplicate
  * deal links to the live one; a lost session goes to /login.
+ *
+ * Before hydration or without JavaScript the form posts to the page (docs/decisions/0079), the
+ * description as the editor's plain textarea holds it; `posted` is the page's answer to this form.
  */
 export function useSubmitPost<V extends Record<string, string>>(options: {
   path: string;
@@ -38,10 +43,19 @@ export function useSubmitPost<V extends Record<string, string>>(options: {
   formId: string;
   /** Sent with the values: user_id, the deal type. */
   extra: Record<string, string>;
+  /** The rich-text field, which the page post carries as plain text. */
+  description: keyof V & string;
+  posted?: FormOutcome;
 }) {
   const navigate = useNavigate();
   const upload = useUpload();
   const [image, setImage] = useState<File | null>(null);
+  // The editor's value is HTML: the posted plain text becomes the paragraphs the action made of it.
+  const postedText = options.posted?.values[options.description];
+  const posted = options.posted && {
+    ...options.posted,
+    values: { ...options.posted.values, [options.description]: textToParagraphs(postedText ?? "") },
+  };
 
   const form = useApiForm<V, SubmitAnswer>(
     options.schema,
@@ -73,6 +87,7 @@ export function useSubmitPost<V extends Record<string, string>>(options: {
     },
     {
       initial: options.initial,
+      posted,
       idPrefix: options.formId,
       invalidMessage: () => CORRECT_THE_FIELDS,
       failureMessage: ({ status, data }) => {
@@ -101,5 +116,5 @@ export function useSubmitPost<V extends Record<string, string>>(options: {
     form.setError("image", error);
   }
 
-  return { form, image, chooseImage, progress: upload.progress };
+  return { form, image, chooseImage, progress: upload.progress, postedText };
 }

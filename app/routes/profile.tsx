@@ -4,11 +4,12 @@ import { ProfileView } from "../components/ProfileView.tsx";
 import { orNull } from "../../core/not-found.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { pageFormsAction } from "../lib/post-forms.server.ts";
 import type { Route } from "./+types/profile";
 import { pageFromQuery } from "../../core/list-query.ts";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services, user } = context.get(requestContext);
+  const { services, user, csrfToken } = context.get(requestContext);
   if (!/^\d{1,15}$/.test(params.userId)) notFound();
   // An unknown or deleted member is the 404 page.
   const profile =
@@ -18,7 +19,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
         page: pageFromQuery(new URL(request.url).searchParams.get("page")),
       }),
     )) ?? notFound();
-  return { profile, viewerId: user?.id ?? null };
+  // Only a member's page carries the token: a visitor's may be kept by the page cache.
+  return { profile, viewerId: user?.id ?? null, csrfToken: user ? csrfToken() : null };
+}
+
+/** The report form posted to the page (app/lib/post-forms.server.ts). */
+export function action(args: Route.ActionArgs) {
+  return pageFormsAction(args, ["report"]);
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
@@ -36,11 +43,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export default function PublicProfile() {
-  const { profile, viewerId } = useLoaderData<typeof loader>();
+  const { profile, viewerId, csrfToken } = useLoaderData<typeof loader>();
   return (
     <ProfileView
       profile={profile}
       viewerId={viewerId}
+      csrfToken={csrfToken}
       path={`/profile/${profile.user_data.user_id}`}
     />
   );

@@ -42,7 +42,7 @@ export const submissionsApi: ApiModule = async (app, { services }) => {
     response: CreatedPostResponse,
     multipart: IMAGE_FORM,
     auth: true,
-    rateLimit: RATE_LIMITS.posting,
+    rateLimit: RATE_LIMITS.postDeal,
     handler: async ({ input, file, request }) => {
       const post = await services.submissions.createDeal(request.user, {
         fields: input,
@@ -61,7 +61,7 @@ export const submissionsApi: ApiModule = async (app, { services }) => {
     response: CreatedPostResponse,
     multipart: IMAGE_FORM,
     auth: true,
-    rateLimit: RATE_LIMITS.posting,
+    rateLimit: RATE_LIMITS.postDiscussion,
     handler: async ({ input, file, request }) => {
       const post = await services.submissions.createDiscussion(request.user, {
         fields: input,

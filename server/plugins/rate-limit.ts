@@ -32,6 +32,12 @@ export interface RouteRateLimit extends Allowance {
   group?: string;
   /** Requests this returns true for are not counted (a page route counts only its form's posts). */
   allowList?: (request: FastifyRequest) => boolean | Promise<boolean>;
+  /**
+   * Checked once the body has arrived (preValidation) instead of on the request: `allowList` may
+   * then read a page form's fields, which the CSRF plugin has read by then (server/plugins/csrf.ts),
+   * so that one page with two forms counts each form's posts in its own group.
+   */
+  afterBody?: boolean;
 }
 
 /** The client's address as limits count it: an IPv6 address by its /64, like the plugin does. */
@@ -74,8 +80,14 @@ export const RATE_LIMITS = {
   resendConfirmation: { max: 5, timeWindow: "1 hour", group: "resend-confirmation" },
   /** `POST /api/contact_us` and the Contact Us form posted to its page: one count per address. */
   contact: { max: 5, timeWindow: "1 hour", group: "contact" },
-  posting: { max: 10, timeWindow: "1 hour" },
-  comment: { max: 30, timeWindow: TEN_MINUTES, keyGenerator: byAccount },
+  /**
+   * `POST /api/save_deal`, `/api/save_discussion` and the Submit Deals page's two forms: each
+   * kind of post one count per address, its call's and its form's.
+   */
+  postDeal: { max: 10, timeWindow: "1 hour", group: "post-deal" },
+  postDiscussion: { max: 10, timeWindow: "1 hour", group: "post-discussion" },
+  /** `POST /api/product_add_comment` and the post pages' comment and reply forms, per account. */
+  comment: { max: 30, timeWindow: TEN_MINUTES, keyGenerator: byAccount, group: "comment" },
   social: { max: 20, timeWindow: "15 minutes" },
   /** Likes, unlikes and taking one back: one call, one counter. */
   reaction: {
@@ -86,13 +98,15 @@ export const RATE_LIMITS = {
   },
   /**
    * Reports: per account, and per address too, so that one person's accounts on one address meet
-   * one allowance (reports from several members hide an item automatically).
+   * one allowance (reports from several members hide an item automatically). `POST /api/report`
+   * and the report forms posted to the post pages and profiles count together.
    */
   report: {
     max: 20,
     timeWindow: "1 hour",
     keyGenerator: byAccount,
     perAddress: { max: 40, timeWindow: "1 hour" },
+    group: "report",
   },
   /** Worked / Didn't work, Still works (record 0038): per account and per address, like votes. */
   freshness: {
@@ -159,7 +173,7 @@ export const rateLimitPlugin = fp<{ enabled: boolean; store: RateLimitStore }>(
     if (!options.enabled) return;
     // Before the plugin's own hook sees the route: a grouped route's allowance is taken from the
     // plugin, which would count it per route, and checked by the group's one limiter instead.
-    const groupLimiters = new Map<string, ReturnType<FastifyInstance["createRateLimit"]>[]>();
+    const groupLimiters = new Map<string, RateLimiter[]>();
     app.addHook("onRoute", (route) => {
       const config = route.config as
         { rateLimit?: RouteRateLimit | false; groupLimits?: RouteRateLimit[] } | undefined;
@@ -167,32 +181,16 @@ export const rateLimitPlugin = fp<{ enabled: boolean; store: RateLimitStore }>(
       const grouped = [...(limit && limit.group ? [limit] : []), ...(config?.groupLimits ?? [])];
       if (!grouped.length) return;
       if (limit && limit.group) route.config = { ...route.config, rateLimit: false };
-      for (const { group, max, timeWindow, allowList, keyGenerator, perAddress } of grouped) {
+      for (const groupLimit of grouped) {
+        const { group, allowList, afterBody } = groupLimit;
         if (!group) continue;
         // Routes are added after the plugin below is registered, so createRateLimit exists by now.
         let limiters = groupLimiters.get(group);
         if (!limiters) {
-          limiters = [
-            app.createRateLimit({
-              max,
-              timeWindow,
-              keyGenerator: keyGenerator
-                ? (request) => `group:${group}:${keyGenerator(request)}`
-                : (request) => `group:${group}:address:${clientAddress(request)}`,
-            }),
-          ];
-          // A group counted per account keeps its per-address allowance too, shared the same way.
-          if (perAddress) {
-            limiters.push(
-              app.createRateLimit({
-                ...perAddress,
-                keyGenerator: (request) => `group:${group}:per-address:${clientAddress(request)}`,
-              }),
-            );
-          }
+          limiters = groupLimitersOf(app, group, groupLimit);
           groupLimiters.set(group, limiters);
         }
-        for (const limiter of limiters) addLimitCheck(route, limiter, allowList);
+        for (const limiter of limiters) addLimitCheck(route, limiter, allowList, afterBody);
       }
     });
     const { store } = options;
@@ -226,13 +224,41 @@ export const rateLimitPlugin = fp<{ enabled: boolean; store: RateLimitStore }>(
 type RateLimiter = ReturnType<FastifyInstance["createRateLimit"]>;
 
 /**
- * Checks `limiter` on every request of `route` after its other onRequest hooks, with the plugin's
- * own 429 answer and Retry-After header; requests `skip` returns true for are not counted.
+ * A group's limiters: its allowance, counted by its key (the client's address unless the limit
+ * names another, such as `byAccount`), and its per-address allowance when it has one.
+ */
+function groupLimitersOf(app: FastifyInstance, group: string, limit: RouteRateLimit) {
+  const { max, timeWindow, keyGenerator, perAddress } = limit;
+  const limiters = [
+    app.createRateLimit({
+      max,
+      timeWindow,
+      keyGenerator: keyGenerator
+        ? (request) => `group:${group}:${keyGenerator(request)}`
+        : (request) => `group:${group}:address:${clientAddress(request)}`,
+    }),
+  ];
+  if (perAddress) {
+    limiters.push(
+      app.createRateLimit({
+        ...perAddress,
+        keyGenerator: (request) => `group:${group}:per-address:${clientAddress(request)}`,
+      }),
+    );
+  }
+  return limiters;
+}
+
+/**
+ * Checks `limiter` on every request of `route` after its other onRequest hooks (or, `afterBody`,
+ * its preValidation hooks), with the plugin's own 429 answer and Retry-After header; requests
+ * `skip` returns true for are not counted.
  */
 function addLimitCheck(
   route: RouteOptions,
   limiter: RateLimiter,
   skip?: (request: FastifyRequest) => boolean | Promise<boolean>,
+  afterBody = false,
 ) {
   const check = async (request: FastifyRequest, reply: FastifyReply) => {
     if (skip && (await skip(request))) return;
@@ -241,5 +267,6 @@ function addLimitCheck(
     reply.header("retry-after", limit.ttlInSeconds);
     throw tooManyRequests(waitFor(limit.ttlInSeconds));
   };
-  route.onRequest = [...[route.onRequest ?? []].flat(), check];
+  if (afterBody) route.preValidation = [...[route.preValidation ?? []].flat(), check];
+  else route.onRequest = [...[route.onRequest ?? []].flat(), check];
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { useState } from "react";
-import { MemoryRouter } from "react-router";
+import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SUBMIT_MESSAGES } from "../../core/constants.ts";
 import { DEAL_MESSAGES, IMAGE_MESSAGES } from "../../core/posts/submissions/schema.ts";
@@ -125,12 +125,12 @@ const choices = {
   categories: [{ id: 3, title: "Art Supplies" }],
 };
 
+/** In a data router, as on its page: the form is a React Router <Form> (docs/decisions/0079). */
 function renderDealForm() {
-  return render(
-    <MemoryRouter>
-      <SubmitDealForm userId={42} {...choices} />
-    </MemoryRouter>,
-  );
+  const Stub = createRoutesStub([
+    { path: "/submitdeal", Component: () => <SubmitDealForm userId={42} {...choices} /> },
+  ]);
+  return render(<Stub initialEntries={["/submitdeal"]} />);
 }
 
 describe("SubmitDealForm", () => {
