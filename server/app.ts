@@ -62,8 +62,10 @@ const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit, intent?: string][]
   ["/forgotpassword", RATE_LIMITS.forgotPassword],
   ["/reset-password/[^/?]+", RATE_LIMITS.resetPassword],
   ["/verify", RATE_LIMITS.resendConfirmation],
-  // Its first step signs in again, as POST /api/signin does.
-  ["/delete-account", RATE_LIMITS.signin, "signin"],
+  // Its first step signs in again, as POST /api/signin does. Every post counts: any post that is
+  // not the Yes or No of its question is a sign-in (app/routes/delete-account.tsx).
+  ["/delete-account", RATE_LIMITS.signin],
+  // Only the exact intent "password" changes the password (app/routes/profile-edit.tsx).
   ["/user/profile-edit", RATE_LIMITS.changePassword, "password"],
   ["/user/verify-educator", RATE_LIMITS.educatorRequest],
   ["/user/wishlist/new", RATE_LIMITS.wishlistSubmit],

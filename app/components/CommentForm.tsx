@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { useActionData, useRevalidator } from "react-router";
+import { useActionData, useLocation, useRevalidator } from "react-router";
 import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, postedFor, useApiForm, type FormOutcome } from "../lib/api-form.ts";
@@ -50,6 +50,7 @@ export function CommentForm(props: CommentFormProps) {
   const { postId, postType, viewerId, parentId, label, submitLabel, onCancel, onPosted } = props;
   const revalidator = useRevalidator();
   const signInFirst = useSignInFirst();
+  const location = useLocation();
   const fieldId = useId();
   const [resume, setResume] = useState<string | null>(props.resume ?? null);
   const commentId = parentId === undefined ? "" : String(parentId);
@@ -172,12 +173,16 @@ export function CommentForm(props: CommentFormProps) {
 
   if (viewerId === null) {
     return (
+      // Before hydration or without JavaScript, the box sends the visitor to sign in and back.
       <form
         ref={form.ref}
         className="comment-form"
+        method="get"
+        action="/login"
         onSubmit={(event) => void submit(event)}
         noValidate
       >
+        <input type="hidden" name="next" value={location.pathname + location.search} />
         {fields}
       </form>
     );
