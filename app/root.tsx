@@ -20,7 +20,6 @@ import { NavigationProgress } from "./components/NavigationProgress.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { ScrollManager } from "./components/ScrollManager.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
-import { releaseHeldInput } from "./lib/held-input.ts";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
 import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
@@ -110,8 +109,6 @@ export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     memberOnScreen = signedIn;
   }, [signedIn]);
-  // Hydrated: taps and submits made before now are given back (app/lib/held-input.ts).
-  useEffect(releaseHeldInput, []);
   return (
     <html lang="en" data-theme={data?.theme ?? undefined}>
       <head>

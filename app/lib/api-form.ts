@@ -223,7 +223,7 @@ function typedBeforeHydration(
 
 /**
  * On mount, before the first paint, hands `takeUp` what was typed in `form` before hydration (the
- * named `fields`), if anything; held submits are given back after this (app/lib/held-input.ts).
+ * named `fields`), if anything.
  * Later changes reach the state through the fields' handlers.
  */
 export function useTypedBeforeHydration(

@@ -179,7 +179,7 @@ export default function Alerts() {
   const storeNames = new Map(stores.map((s) => [s.id, s.title]));
   const categoryNames = new Map(categories.map((c) => [c.id, c.title]));
 
-  // What was typed before hydration is the draft's (docs/decisions/0058).
+  // What was typed before hydration is the draft's (docs/decisions/0058, decision 1).
   useTypedBeforeHydration(editorRef, TYPED_FIELDS, (typed) =>
     setDraft((d) => ({ ...d, ...typed })),
   );

@@ -36,7 +36,7 @@ describe("PageCache", () => {
           "<script>injected()</script>" +
           '<script nonce="guessed">guessed()</script>' +
           '<script nonce="{n}" src="/assets/a.js"></script>' +
-          '<script nonce="{n}" type="text/x-after-paint">import "/b.js";\r\nrun();</script>' +
+          '<script nonce="{n}" type="module">import "/b.js";\r\nrun();</script>' +
           '<script nonce="{n}">held()</script></body>',
       ),
       0,

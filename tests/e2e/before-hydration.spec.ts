@@ -1,15 +1,8 @@
-import { test as playwrightTest, type Page, type Route } from "@playwright/test";
-import { HELD_INPUT_GLOBAL } from "../../app/lib/held-input.ts";
-import { expect } from "./fixtures.ts";
+import type { Page, Route } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures.ts";
 
-// A page's scripts start after its first paint (docs/decisions/0057). A kit form submitted before
-// they have run posts to its page (docs/decisions/0079); a tap is kept and given back
-// (app/lib/held-input.ts, record 0058).
-// This spec holds the page's scripts back to make that moment as long as it likes, so it uses
-// Playwright's own `page`, whose goto does not wait for hydration as the fixtures' one does.
-
-const test = playwrightTest;
-test.use({ baseURL: process.env.E2E_BASE_URL });
+// A kit form submitted before the page's scripts have run posts to its page (docs/decisions/0079
+// and 0081). This spec holds the scripts back to make that moment as long as it likes.
 
 /** Holds every script of the site until `release()` is called. */
 async function holdScripts(page: Page) {
@@ -49,33 +42,12 @@ test("a kit form submitted before the scripts run posts to its page and shows th
 
   // Once the scripts run, the form checks and sends itself, starting from the posted values.
   await scripts.release();
-  await page.waitForFunction(
-    (name) => typeof (window as unknown as Record<string, unknown>)[name] === "string",
-    HELD_INPUT_GLOBAL,
-  );
+  await hydrated(page.getByLabel("Name"));
   await page.getByLabel("Name").fill("");
   await page.getByRole("button", { name: "Register" }).click();
   await expect(page.getByText("Name is required !", { exact: true })).toBeVisible();
   await expect(page.getByLabel("Email")).toHaveValue("hattie.held@example.com");
   expect(new URL(page.url()).search).toBe("");
-});
-
-test("a tap before the scripts run waits for them, and says so", async ({ page }) => {
-  const scripts = await holdScripts(page);
-  await page.goto("/register", { waitUntil: "domcontentloaded" });
-  // The Dark theme button has no handler yet: the tap waits.
-  await page.getByRole("button", { name: "Dark" }).click();
-  const dark = page.getByRole("button", { name: "Dark" });
-  await expect(dark).toHaveAttribute("aria-busy", "true");
-  await expect(dark).toHaveCSS("cursor", "progress");
-
-  await scripts.release();
-
-  // … and the held tap on Dark ran its handler.
-  await expect(dark).toHaveAttribute("aria-pressed", "true");
-  await expect(dark).not.toHaveAttribute("aria-busy", "true");
-  await expect(dark).not.toHaveAttribute("data-held");
-  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
 });
 
 test("a form with an action posts by itself before the scripts run", async ({ page }) => {

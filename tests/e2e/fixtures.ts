@@ -2,15 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import {
-  test as base,
-  expect,
-  type Browser,
-  type BrowserContext,
-  type Locator,
-  type Page,
-} from "@playwright/test";
-import { HELD_INPUT_GLOBAL } from "../../app/lib/held-input.ts";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 export { expect };
 
@@ -206,67 +198,10 @@ export const mailbox = {
 };
 
 /** `test` with baseURL pointed at the server of the global setup. */
-/**
- * Waits until the page on screen has hydrated, if it is one of the site's pages: the head script
- * that holds taps and submits until then (app/lib/held-input.ts) is a function until the root
- * releases it. Other documents (JSON, images, a page without scripts) pass at once.
- */
-export async function pageHydrated(page: Page) {
-  await page.waitForFunction(
-    (name) => typeof (window as unknown as Record<string, unknown>)[name] !== "function",
-    HELD_INPUT_GLOBAL,
-  );
-}
-
-type Navigation = "goto" | "reload" | "goBack" | "goForward";
-const NAVIGATIONS = ["goto", "reload", "goBack", "goForward"] as const satisfies Navigation[];
-const waits = new WeakSet<Page>();
-
-/**
- * Makes the page's goto, reload, goBack and goForward also wait for hydration: a page's scripts
- * start after its first paint (docs/decisions/0057), so the load event they wait for can come
- * before React has hydrated it. Once per page.
- */
-function waitingForHydration(page: Page): Page {
-  if (waits.has(page)) return page;
-  waits.add(page);
-  for (const name of NAVIGATIONS) {
-    const navigate = page[name].bind(page) as (...args: unknown[]) => ReturnType<Page[Navigation]>;
-    Object.assign(page, {
-      [name]: async (...args: unknown[]) => {
-        const response = await navigate(...args);
-        await pageHydrated(page);
-        return response;
-      },
-    });
-  }
-  return page;
-}
-
-/** The same for every page of a context, and of the contexts a test opens itself. */
-function contextWaitingForHydration(context: BrowserContext): BrowserContext {
-  const newPage = context.newPage.bind(context);
-  context.newPage = async () => waitingForHydration(await newPage());
-  return context;
-}
-
-export const test = base.extend<object, { browser: Browser }>({
+export const test = base.extend({
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },
-  page: async ({ page }, use) => {
-    await use(waitingForHydration(page));
-  },
-  browser: [
-    async ({ browser }, use) => {
-      const newContext = browser.newContext.bind(browser);
-      browser.newContext = async (...args) => contextWaitingForHydration(await newContext(...args));
-      const newPage = browser.newPage.bind(browser);
-      browser.newPage = async (...args) => waitingForHydration(await newPage(...args));
-      await use(browser);
-    },
-    { scope: "worker" },
-  ],
 });
 
 /** Signs in through the JSON API (no form): the journeys that test something else start so. */
