@@ -26,11 +26,19 @@ export interface FormActionOptions {
   failureMessage?: (error: DomainError) => string;
   /** Where a success sends the visitor, after the kit's redirect delay. */
   next?: string;
+  /**
+   * The schema's input read from the posted form, where a field posts several values (a
+   * multiple select, read with `getAll`); the posted text fields as they are otherwise.
+   */
+  fields?: (posted: FormData) => Record<string, unknown>;
 }
 
 /** The posted text fields, without the XSRF token the CSRF plugin has already checked. */
 export async function postedValues(request: Request): Promise<Record<string, string>> {
-  const posted = await request.formData();
+  return textFields(await request.formData());
+}
+
+function textFields(posted: FormData): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [name, value] of posted) {
     if (name !== XSRF_FIELD && typeof value === "string") values[name] = value;
@@ -68,10 +76,13 @@ export async function formAction<S extends z.ZodType>(
     also?: Record<string, string>;
   } = {},
 ) {
-  const values = { ...(await postedValues(request)), ...options.also };
+  const posted = await request.formData();
+  const values = { ...textFields(posted), ...options.also };
   const failed = (errors: Record<string, string>, message: string | null) =>
     ({ ok: false, values: shown(values), errors, message }) satisfies FormOutcome;
-  const parsed = schema.safeParse(values);
+  const parsed = schema.safeParse(
+    options.fields ? { ...options.fields(posted), ...options.also } : values,
+  );
   if (!parsed.success) {
     const errors = issuesToFieldErrors(parsed.error.issues);
     return data(failed(errors, options.validationMessage?.(errors) ?? null), 422);
