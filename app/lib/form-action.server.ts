@@ -33,6 +33,11 @@ export interface FormActionOptions {
    * of every answer, so that only that form shows it.
    */
   form?: Record<string, string>;
+  /**
+   * The schema's input read from the posted form, where a field posts several values (a
+   * multiple select, read with `getAll`); the posted text fields as they are otherwise.
+   */
+  fields?: (posted: FormData) => Record<string, unknown>;
 }
 
 /** What a form's service gives: the success message, and a link after it (the new post). */
@@ -45,7 +50,10 @@ export async function postedValues(request: Request): Promise<Record<string, str
 
 /** The posted form: its text fields (without the XSRF token) and its chosen files. */
 export async function postedForm(request: Request) {
-  const posted = await request.formData();
+  return formParts(await request.formData());
+}
+
+function formParts(posted: FormData) {
   const values: Record<string, string> = {};
   const files: Record<string, File> = {};
   for (const [name, value] of posted) {
@@ -85,7 +93,10 @@ export async function formAction<S extends z.ZodType>(
     also?: Record<string, string>;
   } = {},
 ) {
-  return formActionOn({ ...(await postedValues(request)), ...options.also }, schema, act, options);
+  const posted = await request.formData();
+  const values = { ...formParts(posted).values, ...options.also };
+  const input = options.fields ? { ...options.fields(posted), ...options.also } : values;
+  return formActionOn(values, schema, act, options, input);
 }
 
 /** `formAction` on fields already read from the request (a page that also reads a file). */
@@ -94,6 +105,8 @@ export async function formActionOn<S extends z.ZodType>(
   schema: S,
   act: (input: z.output<S>) => Promise<FormSuccess>,
   options: FormActionOptions = {},
+  /** What the schema reads, where it is not `values` (`fields`). */
+  input: Record<string, unknown> = values,
 ) {
   const form = options.form ?? {};
   const failed = (
@@ -108,7 +121,7 @@ export async function formActionOn<S extends z.ZodType>(
       message,
       ...(link ? { link } : {}),
     }) satisfies FormOutcome;
-  const parsed = schema.safeParse(values);
+  const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const errors = issuesToFieldErrors(parsed.error.issues);
     return data(failed(errors, options.validationMessage?.(errors) ?? null), 422);

@@ -1,22 +1,29 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { redirect, useLoaderData, useRevalidator } from "react-router";
+import { Form, data, redirect, useActionData, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { ALERT_MESSAGES, MAX_KEYWORDS_LENGTH } from "../../core/member/alerts/schema.ts";
+import {
+  ALERT_MESSAGES,
+  AlertSaveBody,
+  DELIVERIES,
+  MAX_KEYWORDS_LENGTH,
+  alertSaveFields,
+} from "../../core/member/alerts/schema.ts";
 import type { AlertView } from "../../core/member/alerts/presenter.ts";
 import type { DealCardView } from "../../core/cards/card-view.ts";
 import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { DealGrid } from "../components/DealCard.tsx";
-import { Field } from "../components/Form.tsx";
+import { CsrfField, Field } from "../components/Form.tsx";
 import { apiCall, type ApiPathFor } from "../lib/api.ts";
 import { messageOf, useTypedBeforeHydration } from "../lib/api-form.ts";
+import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/alerts.css";
 import type { Route } from "./+types/alerts";
 
 /** The signed-in member's keyword alerts (record 0045); a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { services, user } = context.get(requestContext);
+  const { services, user, csrfToken } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
   const [alerts, stores, categories] = await Promise.all([
     services.alerts.list(user),
@@ -27,11 +34,46 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     alerts,
     stores: stores.map((s) => ({ id: s.id, title: s.title })),
     categories: categories.map((c) => ({ id: c.id, title: c.title })),
+    csrfToken: csrfToken(),
   };
+}
+
+/**
+ * The editor posted to the page (docs/decisions/0079): read by alertSaveFields, checked by
+ * `POST /api/alert_save`'s schema and saved by its service for the session's member, whose
+ * alerts alone it can change. A visitor goes to /login, as the loader sends them. The answer
+ * also carries what the form shows beyond its text fields: the chosen stores of a refused form,
+ * and a new alert's private feed address, which is given only once.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const { services, user } = context.get(requestContext);
+  if (!user) throw redirect(loginRedirectFor(request));
+  const stores = (await request.clone().formData()).getAll("store_id").map(String);
+  let rss = null as { id: number; url: string } | null;
+  const answer = await formAction(
+    request,
+    AlertSaveBody,
+    async (input) => {
+      const saved = await services.alerts.save(user, input);
+      if (saved.rss_url) rss = { id: saved.alert.id, url: saved.rss_url };
+      return saved.message;
+    },
+    {
+      fields: alertSaveFields,
+      // As the JSON call's answer words it: the first field's message.
+      validationMessage: (errors) => Object.values(errors)[0] ?? NOT_SAVED,
+    },
+  );
+  return data(
+    { ...answer.data, stores: answer.data.ok ? [] : stores, rss },
+    answer.init ?? undefined,
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Alerts", path: "/user/alerts", noindex: true });
+
+const NOT_SAVED = "The alert was not saved.";
 
 interface Draft {
   id: string;
@@ -74,6 +116,26 @@ const draftOf = (a: AlertView): Draft => ({
   digest_hour: String(a.digest_hour),
   paused: a.paused,
 });
+
+/** The editor as the page's action left it: a refused form as posted, or empty after a save. */
+function postedDraft(posted: ReturnType<typeof useActionData<typeof action>>): Draft {
+  if (!posted || posted.ok) return EMPTY;
+  const { values } = posted;
+  const delivery = DELIVERIES.find((d) => d === values.delivery) ?? EMPTY.delivery;
+  return {
+    id: values.id ?? "",
+    keywords: values.keywords ?? "",
+    store_id: posted.stores,
+    category_id: values.category_id ?? "",
+    max_price: values.max_price ?? "",
+    min_discount: values.min_discount ?? "",
+    // A ticked box posts "on"; an unticked one, nothing.
+    only_hot: values.only_hot === "on",
+    delivery,
+    digest_hour: values.digest_hour || EMPTY.digest_hour,
+    paused: values.paused === "on",
+  };
+}
 
 const DELIVERY_LABELS = {
   instant: "Mail at once",
@@ -166,13 +228,17 @@ function describe(a: AlertView, stores: Map<number, string>, categories: Map<num
 }
 
 export default function Alerts() {
-  const { alerts, stores, categories } = useLoaderData<typeof loader>();
+  const { alerts, stores, categories, csrfToken } = useLoaderData<typeof loader>();
+  // The action's answer to the editor posted before hydration or without JavaScript.
+  const posted = useActionData<typeof action>();
   const revalidator = useRevalidator();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [draft, setDraft] = useState<Draft>(() => postedDraft(posted));
+  const [errors, setErrors] = useState<Record<string, string>>(posted?.errors ?? {});
   const [busy, setBusy] = useState<string | null>(null);
-  const [status, setStatus] = useState<{ kind: "success" | "danger"; text: string } | null>(null);
-  const [rss, setRss] = useState<{ id: number; url: string } | null>(null);
+  const [status, setStatus] = useState<{ kind: "success" | "danger"; text: string } | null>(
+    posted ? { kind: posted.ok ? "success" : "danger", text: posted.message ?? NOT_SAVED } : null,
+  );
+  const [rss, setRss] = useState<{ id: number; url: string } | null>(posted?.rss ?? null);
   const [confirm, setConfirm] = useState<AlertView | null>(null);
   const editorRef = useRef<HTMLFormElement>(null);
   const preview = usePreview(draft);
@@ -211,7 +277,7 @@ export default function Alerts() {
     } else {
       const found = (result.data as { errors?: Record<string, string> }).errors ?? {};
       setErrors(found);
-      setStatus({ kind: "danger", text: messageOf(result.data, "The alert was not saved.") });
+      setStatus({ kind: "danger", text: messageOf(result.data, NOT_SAVED) });
       requestAnimationFrame(() =>
         editorRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
       );
@@ -332,13 +398,17 @@ export default function Alerts() {
         </section>
 
         <section aria-labelledby="alert-editor-title">
-          <form
+          {/* Hydrated, save() sends it by its JSON call and the post does not happen (record 0079). */}
+          <Form
             ref={editorRef}
+            method="post"
             className="card alert-editor"
             onSubmit={(e) => void save(e)}
             noValidate
             aria-busy={busy === "save" || undefined}
           >
+            <CsrfField token={csrfToken} />
+            <input type="hidden" name="id" value={draft.id} />
             <h2 id="alert-editor-title">{draft.id ? "Edit alert" : "New alert"}</h2>
             <Field
               id="alert-keywords"
@@ -357,6 +427,7 @@ export default function Alerts() {
               </label>
               <select
                 id="alert-stores"
+                name="store_id"
                 multiple
                 value={draft.store_id}
                 aria-describedby={`alert-stores-hint${errors.store_id ? " alert-stores-error" : ""}`}
@@ -427,6 +498,7 @@ export default function Alerts() {
             <div className="alert-check">
               <input
                 id="alert-only-hot"
+                name="only_hot"
                 type="checkbox"
                 checked={draft.only_hot}
                 onChange={(e) => set("only_hot", e.target.checked)}
@@ -448,7 +520,7 @@ export default function Alerts() {
                 error={errors.delivery}
                 hint="Every match also shows in your notifications."
               />
-              {draft.delivery === "daily" && (
+              {draft.delivery === "daily" ? (
                 <Field
                   id="alert-digest-hour"
                   name="digest_hour"
@@ -460,12 +532,29 @@ export default function Alerts() {
                   error={errors.digest_hour}
                   hint="Times are in UTC (Coordinated Universal Time)."
                 />
+              ) : (
+                // Without JavaScript, choosing the daily digest cannot reveal its time, so the
+                // time is offered at once (a browser with scripts ignores <noscript>).
+                <noscript>
+                  <Field
+                    id="alert-digest-hour"
+                    name="digest_hour"
+                    label="Digest time"
+                    control="select"
+                    options={HOURS}
+                    value={draft.digest_hour}
+                    onChange={(v) => set("digest_hour", v)}
+                    error={errors.digest_hour}
+                    hint="For the daily digest only. Times are in UTC (Coordinated Universal Time)."
+                  />
+                </noscript>
               )}
             </div>
             {draft.id && (
               <div className="alert-check">
                 <input
                   id="alert-paused"
+                  name="paused"
                   type="checkbox"
                   checked={draft.paused}
                   onChange={(e) => set("paused", e.target.checked)}
@@ -496,7 +585,7 @@ export default function Alerts() {
                 </button>
               )}
             </div>
-          </form>
+          </Form>
         </section>
       </div>
 

@@ -32,7 +32,8 @@ export class FormBrowser extends TestClient {
     return response;
   }
 
-  postForm(url: string, fields: Record<string, string>) {
+  /** Pairs post a name more than once, as a multiple select does. */
+  postForm(url: string, fields: Record<string, string> | [string, string][]) {
     return this.request({
       method: "POST",
       url,

@@ -123,6 +123,30 @@ export const AlertSaveBody = AlertCriteria.extend({
 }).superRefine(withSomething);
 export type AlertSaveInput = z.output<typeof AlertSaveBody>;
 
+/**
+ * The /user/alerts editor as a browser posts it (app/routes/alerts.tsx), in `alert_save`'s shape
+ * for AlertSaveBody: the stores' multiple select sends `store_id` once per chosen store, and a
+ * ticked box sends "on" while an unticked one sends nothing (off).
+ */
+export function alertSaveFields(posted: FormData): Record<string, unknown> {
+  const one = (name: string) => {
+    const value = posted.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  return {
+    id: one("id"),
+    keywords: one("keywords"),
+    store_id: posted.getAll("store_id").filter((value) => typeof value === "string"),
+    category_id: one("category_id"),
+    max_price: one("max_price"),
+    min_discount: one("min_discount"),
+    only_hot: one("only_hot"),
+    delivery: one("delivery"),
+    digest_hour: one("digest_hour"),
+    paused: one("paused"),
+  };
+}
+
 const requiredId = z.coerce
   .number({ error: M.notFound })
   .int({ error: M.notFound })
