@@ -37,14 +37,14 @@ function usePageNow(): Date {
 
 /** Save (record 0043): a bookmark that stays pressed while the deal is among the viewer's saved. */
 function CardSave({ deal, voting }: { deal: DealCardView; voting: GridVoting }) {
-  const { saved, busy } = voting.saved(deal);
+  const { saved = false, saving } = voting.card(deal);
   return (
     <button
       type="button"
       className="card-save"
       aria-pressed={saved}
       aria-label={`Save ${deal.title}`}
-      aria-busy={busy || undefined}
+      aria-busy={saving || undefined}
       title={saved ? "Saved" : "Save"}
       onClick={() => voting.toggleSave(deal)}
     />
@@ -61,7 +61,7 @@ function CardVote({
   voting: GridVoting;
   badgeId: string;
 }) {
-  const { reaction, temperature, message } = voting.view(deal);
+  const { reaction, temperature, message } = voting.card(deal);
   return (
     <div className="card-vote">
       <div className="card-vote-buttons" role="group" aria-label={`Vote on ${deal.title}`}>

@@ -257,6 +257,7 @@ export function PostDetail({
             {isDeal && !details.moderation && <ExpiryPanel />}
             {!details.moderation && (
               <LikeButtons
+                key={post.post_id}
                 postId={post.post_id}
                 postType={post.post_type}
                 isLiked={post.is_liked}
@@ -267,7 +268,7 @@ export function PostDetail({
               />
             )}
             {isDeal && !details.moderation && (
-              <SaveButton uniqueId={post.unique_id} title={post.title} />
+              <SaveButton key={post.unique_id} uniqueId={post.unique_id} title={post.title} />
             )}
             <ShareButtons url={canonicalUrl} title={post.title} image={absoluteImage} />
             {!details.moderation && post.user_id !== viewer?.id && (

@@ -117,6 +117,7 @@ function ProfileHeader({
         ) : (
           <>
             <FollowButton
+              key={user.user_id}
               userId={user.user_id}
               name={user.user_name}
               isFollow={user.is_follow === 1}

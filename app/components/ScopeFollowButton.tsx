@@ -1,7 +1,6 @@
-import { useEffect, useState } from "react";
-import { DELAYS_MS } from "../../core/constants.ts";
-import { apiCall } from "../lib/api.ts";
-import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
+import { toggleCall } from "../lib/toggle.ts";
+import { useToggle } from "../lib/use-toggle.ts";
+import { ToggleStatus } from "./ToggleStatus.tsx";
 
 interface ScopeFollowButtonProps {
   type: "store" | "category";
@@ -23,77 +22,32 @@ export function ScopeFollowButton({
   type,
   id,
   title,
-  following: initial,
+  following,
   viewerId,
   onChange,
 }: ScopeFollowButtonProps) {
-  const signInFirst = useSignInFirst();
-  const [following, setFollowing] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
-  useEffect(() => setFollowing(initial), [initial, type, id]);
-  useEffect(() => {
-    if (!message) return;
-    const timer = setTimeout(() => setMessage(null), DELAYS_MS.feedback);
-    return () => clearTimeout(timer);
-  }, [message]);
-
-  usePendingAction(
-    "followScope",
-    viewerId !== null,
-    () => {
-      if (following) setMessage({ text: `You already follow ${title}.`, error: false });
-      else void send();
-    },
-    (action) => action.scope === type && action.id === id,
-  );
-
-  async function send() {
-    setBusy(true);
-    setMessage(null);
-    const result = await apiCall("/follow_toggle", {
-      type,
-      id,
-    });
-    if (result.ok && typeof result.data.following === "boolean") {
-      setFollowing(result.data.following);
-      onChange?.(result.data.following);
-    }
-    setMessage({
-      text: result.data.message || "Sorry, that did not work. Please try again.",
-      error: !result.ok,
-    });
-    setBusy(false);
-  }
-
-  function toggle() {
-    if (viewerId === null) {
-      signInFirst({ kind: "followScope", scope: type, id });
-      return;
-    }
-    void send();
-  }
-
+  const follow = useToggle({
+    value: following,
+    send: () => toggleCall("/follow_toggle", { type, id }, (answer) => answer.following),
+    onChange,
+    signedIn: viewerId !== null,
+    kind: "followScope",
+    remember: () => ({ kind: "followScope", scope: type, id }),
+    recall: (action) => (action.scope === type && action.id === id ? true : undefined),
+  });
   return (
     <div className="scope-follow">
       <button
         type="button"
-        className={
-          following ? "btn btn-outline scope-follow-button" : "btn btn-accent scope-follow-button"
-        }
-        aria-pressed={following}
-        aria-busy={busy || undefined}
-        disabled={busy}
-        onClick={toggle}
+        className={`btn ${follow.value ? "btn-outline" : "btn-accent"} scope-follow-button`}
+        aria-pressed={follow.value}
+        aria-busy={follow.busy || undefined}
+        onClick={() => follow.press(!follow.value)}
       >
-        {busy ? "Working…" : following ? "Following" : "Follow"}
+        {follow.value ? "Following" : "Follow"}
         <span className="visually-hidden"> {title}</span>
       </button>
-      <p className="scope-follow-status" aria-live="polite">
-        {message && (
-          <span className={message.error ? "field-error" : "follow-done"}>{message.text}</span>
-        )}
-      </p>
+      <ToggleStatus className="scope-follow-status" message={follow.message} />
     </div>
   );
 }

@@ -1,65 +1,64 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { useRouteLoaderData } from "react-router";
-import { temperatureAfterVote } from "../../core/posts/temperature.ts";
 import type { RootLoaderData } from "../root.tsx";
 import { apiCall } from "./api.ts";
 import { useSignInFirst, usePendingAction } from "./pending-action.ts";
-import { sendVote, type Reaction } from "./vote.ts";
+import { sendSave, toggleSender, type ToggleAnswer } from "./toggle.ts";
+import {
+  reactionFromIsLiked,
+  sameReaction,
+  sendVote,
+  votePressed,
+  type Reaction,
+  type Vote,
+} from "./vote.ts";
 
 /**
- * The viewer's votes on the cards of a page (record 0009). Cards are the same for every visitor and
- * cached, so a signed-in member's own reactions come afterwards, from one
- * `POST /api/my_reactions` for all the cards that mounted together; a vote changes the card at
- * once and is rolled back if the server refuses it.
+ * The viewer's votes and saves on the cards of a page (records 0009, 0043). Cards are the same for
+ * every visitor and cached, so a signed-in member's own reactions and saves come afterwards, from
+ * one `POST /api/my_reactions` for all the cards that mounted together. A press changes the card
+ * at once and is rolled back if the server refuses it (app/lib/toggle.ts).
  */
 
 const MAX_IDS_PER_CALL = 100;
 
-interface VoteState {
-  /** The viewer's reaction per post, once known (null: none). */
-  reactions: Map<number, Reaction | null>;
+/** What the viewer has done to one card. */
+interface CardState {
+  /** The viewer's reaction (null: none) and save, once known. */
+  reaction?: Reaction | null;
+  saved?: boolean;
+  /** A save on its way. */
+  saving?: boolean;
   /**
-   * Temperatures after the viewer's votes, with the card's temperature they were computed from:
+   * The temperature after the viewer's vote, with the card's temperature it was computed from:
    * once the card's own data moves on (a reload), the card's value wins again.
    */
-  temperatures: Map<number, { base: number; value: number }>;
-  /** The server's refusal of the viewer's last vote on a post, shown on its card. */
-  messages: Map<number, string>;
-  /** Whether the viewer saved each post, once known (the same call answers it; record 0043). */
-  saved: Map<number, boolean>;
-  /** A save on its way, per post. */
-  saving: Set<number>;
+  temperature?: { base: number; value: number };
+  /** The server's refusal of the viewer's last press, shown on the card. */
+  message?: string;
 }
+
+type Cards = ReadonlyMap<number, CardState>;
 
 let viewer: number | null = null;
-let state: VoteState = emptyState();
-const inFlight = new Set<number>();
-/** A tap while the post's previous vote is on its way: shown at once, sent once that is answered. */
-const queued = new Map<number, Reaction>();
-
-function emptyState(): VoteState {
-  return {
-    reactions: new Map(),
-    temperatures: new Map(),
-    messages: new Map(),
-    saved: new Map(),
-    saving: new Set(),
-  };
-}
+let cards: Cards = new Map();
 const listeners = new Set<() => void>();
 const requested = new Set<number>();
 let queue: number[] = [];
 let flushScheduled = false;
-const waiting = new Map<number, ((reaction: Reaction | null) => void)[]>();
+/** Settles once /api/my_reactions has answered for every card asked about so far. */
+let answered = Promise.resolve();
+/** Each card's save and vote, one call at a time (app/lib/toggle.ts). */
+const savers = new Map<number, (next: boolean, current: boolean) => Promise<void>>();
+const voters = new Map<number, (next: Vote, current: Vote) => Promise<void>>();
+/** The card's own temperature at the viewer's last vote on it, which the vote moved. */
+const bases = new Map<number, number>();
 
-function emit() {
-  state = {
-    reactions: new Map(state.reactions),
-    temperatures: new Map(state.temperatures),
-    messages: new Map(state.messages),
-    saved: new Map(state.saved),
-    saving: new Set(state.saving),
-  };
+/** Changes cards' states, in a new map for React's snapshot, and tells the grids. */
+function update(ids: number[], change: (card: CardState, id: number) => CardState) {
+  const next = new Map(cards);
+  for (const id of ids) next.set(id, { ...next.get(id), ...change(next.get(id) ?? {}, id) });
+  cards = next;
   for (const listener of listeners) listener();
 }
 
@@ -72,20 +71,11 @@ function subscribe(listener: () => void) {
 function forViewer(userId: number | null) {
   if (viewer === userId) return;
   viewer = userId;
-  state = emptyState();
+  cards = new Map();
   requested.clear();
   queue = [];
-}
-
-function settle(ids: number[], reactions: Map<number, Reaction>, saved: Set<number>) {
-  for (const id of ids) {
-    const reaction = reactions.get(id) ?? null;
-    if (!state.reactions.has(id)) state.reactions.set(id, reaction);
-    if (!state.saved.has(id)) state.saved.set(id, saved.has(id));
-    for (const resolve of waiting.get(id) ?? []) resolve(state.reactions.get(id) ?? null);
-    waiting.delete(id);
-  }
-  emit();
+  savers.clear();
+  voters.clear();
 }
 
 async function flush() {
@@ -95,20 +85,21 @@ async function flush() {
   for (let i = 0; i < ids.length; i += MAX_IDS_PER_CALL) {
     const chunk = ids.slice(i, i + MAX_IDS_PER_CALL);
     const result = await apiCall("/my_reactions", { post_ids: chunk });
-    const found = new Map<number, Reaction>();
-    const saved = new Set<number>();
-    if (result.ok) {
-      for (const row of result.data.reactions ?? []) {
-        found.set(row.post_id, row.is_liked === 1 ? "like" : "unlike");
-      }
-      for (const id of result.data.saved ?? []) saved.add(id);
-    }
-    // A failed call leaves the buttons unpressed; a vote still works and says what it did.
-    settle(chunk, found, saved);
+    const mine = result.ok ? result.data : { reactions: [], saved: [] as number[] };
+    // A failed call leaves the buttons unpressed; a press still works and says what it did.
+    // What the viewer pressed meanwhile stands.
+    update(chunk, (card, id) => ({
+      reaction:
+        card.reaction === undefined
+          ? reactionFromIsLiked(mine.reactions.find((row) => row.post_id === id)?.is_liked)
+          : card.reaction,
+      saved: card.saved ?? mine.saved.includes(id),
+    }));
   }
 }
 
-function request(ids: number[]) {
+/** Asks /api/my_reactions about cards; the promise settles once it has answered. */
+function request(ids: number[]): Promise<void> {
   for (const id of ids) {
     if (requested.has(id)) continue;
     requested.add(id);
@@ -116,62 +107,55 @@ function request(ids: number[]) {
   }
   if (queue.length > 0 && !flushScheduled) {
     flushScheduled = true;
-    // Every card that mounts in this task joins the same call.
-    setTimeout(() => void flush(), 0);
+    // Every card that mounts in this task joins the same call; calls go one after another.
+    answered = answered.then(() => new Promise((resolve) => setTimeout(resolve, 0))).then(flush);
   }
+  return answered;
 }
 
-/** The viewer's reaction to a post, once /api/my_reactions has answered for it. */
-function reactionOf(postId: number): Promise<Reaction | null> {
-  if (state.reactions.has(postId)) return Promise.resolve(state.reactions.get(postId) ?? null);
-  return new Promise((resolve) => {
-    waiting.set(postId, [...(waiting.get(postId) ?? []), resolve]);
-    request([postId]);
-  });
-}
+/** The viewer's state of a card, once /api/my_reactions has answered for it. */
+const known = (postId: number) => request([postId]).then(() => cards.get(postId));
 
-function setVote(
-  postId: number,
-  reaction: Reaction | null,
-  base: number,
-  value: number,
-  message = "",
-) {
-  state.reactions.set(postId, reaction);
-  state.temperatures.set(postId, { base, value });
-  if (message) state.messages.set(postId, message);
-  else state.messages.delete(postId);
-  emit();
-}
-
-/**
- * Saves a post or takes the save back (record 0043): shown at once, rolled back with the server's
- * message if it refuses. `want` is the state asked for; the call toggles, so it is sent only when
- * the known state differs.
- */
-async function submitSave(post: SavablePost, want: boolean) {
-  if (state.saving.has(post.id)) return;
-  const before = state.saved.get(post.id) ?? false;
-  if (before === want) return;
-  state.saving.add(post.id);
-  state.saved.set(post.id, want);
-  state.messages.delete(post.id);
-  emit();
-  const answer = await apiCall("/save_deal_toggle", {
-    unique_id: post.unique_id,
-  });
-  state.saving.delete(post.id);
-  if (answer.ok && typeof answer.data.saved === "boolean") {
-    state.saved.set(post.id, answer.data.saved);
-  } else {
-    state.saved.set(post.id, before);
-    state.messages.set(
-      post.id,
-      answer.data.message || "Sorry, that did not work. Please try again.",
+/** Saves a post or takes the save back (record 0043): `want` is the state asked for. */
+function pressSave(post: SavablePost, want: boolean) {
+  let press = savers.get(post.id);
+  if (!press) {
+    press = toggleSender(
+      () => sendSave(post.unique_id),
+      (saved, saving, answer) =>
+        update([post.id], () => ({ saved, saving, message: refusal(answer) })),
     );
+    savers.set(post.id, press);
   }
-  emit();
+  void press(want, cards.get(post.id)?.saved ?? false);
 }
+
+/** One press of a card's vote button. */
+function pressVote(post: VotablePost, btnType: Reaction, shown: Cards) {
+  let press = voters.get(post.id);
+  if (!press) {
+    press = toggleSender<Vote>(
+      (next, current) => sendVote(viewer, post, next, current),
+      ({ reaction, temperature }, _busy, answer) =>
+        update([post.id], () => ({
+          reaction,
+          temperature: { base: bases.get(post.id)!, value: temperature },
+          message: refusal(answer),
+        })),
+      sameReaction,
+    );
+    voters.set(post.id, press);
+  }
+  bases.set(post.id, post.temperature);
+  const current: Vote = {
+    reaction: shown.get(post.id)?.reaction ?? null,
+    temperature: shownTemperature(shown, post),
+  };
+  void press(votePressed(current, btnType), current);
+}
+
+/** A refusal shows on its card; a success says nothing there (its button shows it). */
+const refusal = (answer?: ToggleAnswer<unknown>) => (answer?.ok ? undefined : answer?.message);
 
 /** The signed-in member's id from the root loader, or null for a visitor. */
 export function useViewerId(): number | null {
@@ -191,50 +175,19 @@ interface SavablePost {
   unique_id: string;
 }
 
-/** What a card shows of its vote: the viewer's reaction, the temperature, a refusal. */
-export interface CardVoteView {
-  reaction: Reaction | null;
-  temperature: number;
-  message: string;
-}
+/** What a card shows of the viewer's vote and save (record 0043), and its temperature. */
+export type CardView = Omit<CardState, "temperature"> & { temperature: number };
 
-/** The votes of one grid of cards: read per card, cast per card (DealCard.tsx). */
+/** The votes and saves of one grid of cards: read per card, pressed per card (DealCard.tsx). */
 export interface GridVoting {
-  view(post: VotablePost): CardVoteView;
+  card(post: VotablePost): CardView;
   vote(post: VotablePost, btnType: Reaction): void;
-  /** The viewer's save of a card, and saving or unsaving it (record 0043). */
-  saved(post: SavablePost): { saved: boolean; busy: boolean };
   toggleSave(post: SavablePost): void;
 }
 
-function shownTemperature(snapshot: VoteState, post: VotablePost): number {
-  const override = snapshot.temperatures.get(post.id);
+function shownTemperature(known: Cards, post: VotablePost): number {
+  const override = known.get(post.id)?.temperature;
   return override && override.base === post.temperature ? override.value : post.temperature;
-}
-
-async function submit(
-  viewerId: number,
-  post: VotablePost,
-  btnType: Reaction,
-  current: Reaction | null,
-  shown: number,
-) {
-  const next = current === btnType ? null : btnType;
-  setVote(post.id, next, post.temperature, temperatureAfterVote(shown, current, next));
-  if (inFlight.has(post.id)) {
-    queued.set(post.id, btnType);
-    return;
-  }
-  inFlight.add(post.id);
-  let answer = await sendVote(viewerId, post, btnType);
-  for (let later = queued.get(post.id); answer.ok && later; later = queued.get(post.id)) {
-    queued.delete(post.id);
-    answer = await sendVote(viewerId, post, later);
-  }
-  queued.delete(post.id);
-  inFlight.delete(post.id);
-  if (answer.ok) setVote(post.id, answer.reaction, post.temperature, answer.temperature);
-  else setVote(post.id, current, post.temperature, shown, answer.message);
 }
 
 /**
@@ -249,8 +202,8 @@ export function useGridVoting(posts: readonly (VotablePost & SavablePost)[]): Gr
   const signInFirst = useSignInFirst();
   const snapshot = useSyncExternalStore(
     subscribe,
-    () => state,
-    () => state,
+    () => cards,
+    () => cards,
   );
 
   forViewer(viewerId);
@@ -263,12 +216,10 @@ export function useGridVoting(posts: readonly (VotablePost & SavablePost)[]): Gr
     "vote",
     viewerId !== null,
     (action) => {
-      const post = posts.find((candidate) => candidate.id === action.postId);
-      if (!post || viewerId === null) return;
-      void reactionOf(post.id).then((current) => {
+      const post = posts.find((candidate) => candidate.id === action.postId)!;
+      void known(post.id).then((card) => {
         // Already voted so (before signing in, elsewhere): pressing again would take it back.
-        if (current === action.btnType) return;
-        void submit(viewerId, post, action.btnType, current, shownTemperature(state, post));
+        if (card?.reaction !== action.btnType) pressVote(post, action.btnType, cards);
       });
     },
     (action) => posts.some((post) => post.id === action.postId),
@@ -279,45 +230,27 @@ export function useGridVoting(posts: readonly (VotablePost & SavablePost)[]): Gr
     "save",
     viewerId !== null,
     (action) => {
-      const post = posts.find((candidate) => candidate.unique_id === action.uniqueId);
-      if (!post || viewerId === null) return;
-      void reactionOf(post.id).then(() => submitSave(post, true));
+      const post = posts.find((candidate) => candidate.unique_id === action.uniqueId)!;
+      void known(post.id).then(() => pressSave(post, true));
     },
     (action) => posts.some((post) => post.unique_id === action.uniqueId),
   );
 
   return {
-    saved: (post) => ({
-      saved: snapshot.saved.get(post.id) ?? false,
-      busy: snapshot.saving.has(post.id),
-    }),
     toggleSave: (post) => {
       if (viewerId === null) {
         signInFirst({ kind: "save", uniqueId: post.unique_id });
         return;
       }
-      void reactionOf(post.id).then((): Promise<void> | void => {
-        if (state.saving.has(post.id)) return;
-        return submitSave(post, !(state.saved.get(post.id) ?? false));
-      });
+      void known(post.id).then((card) => pressSave(post, !card?.saved));
     },
-    view: (post) => ({
-      reaction: snapshot.reactions.get(post.id) ?? null,
-      temperature: shownTemperature(snapshot, post),
-      message: snapshot.messages.get(post.id) ?? "",
-    }),
+    card: (post) => ({ ...snapshot.get(post.id), temperature: shownTemperature(snapshot, post) }),
     vote: (post, btnType) => {
       if (viewerId === null) {
         signInFirst({ kind: "vote", postId: post.id, postType: post.post_type, btnType });
         return;
       }
-      void submit(
-        viewerId,
-        post,
-        btnType,
-        snapshot.reactions.get(post.id) ?? null,
-        shownTemperature(snapshot, post),
-      );
+      pressVote(post, btnType, snapshot);
     },
   };
 }

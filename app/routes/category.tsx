@@ -63,6 +63,7 @@ export default function CategoryPage() {
       filter={{ filter_type: "category", category_id: category.id }}
       titleAside={
         <ScopeFollowButton
+          key={category.id}
           type="category"
           id={category.id}
           title={category.title}

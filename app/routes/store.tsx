@@ -65,6 +65,7 @@ export default function StorePage() {
       visitStore={store}
       titleAside={
         <ScopeFollowButton
+          key={store.id}
           type="store"
           id={store.id}
           title={store.title}
