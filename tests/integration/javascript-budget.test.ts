@@ -15,7 +15,9 @@ import { createTestApp, newestDealPath, type TestApp } from "../helpers/app.ts";
  */
 const BUDGET_KB = {
   home: { brotli: 111, gzip: 128 },
-  deal: { brotli: 122, gzip: 141 },
+  // The deal page's comment and report forms also post without scripts (docs/decisions/0079):
+  // 122.3 kB brotli, 141.1 kB gzip with them.
+  deal: { brotli: 122.5, gzip: 141.5 },
 };
 
 /** Libraries the two pages load only on use, each known by a string its code always carries. */
