@@ -154,3 +154,16 @@ export async function formActionOn<S extends z.ZodType>(
     });
   }
 }
+
+/** The answer to a post naming no form of its page (its `intent`): a client's mistake, 400. */
+export function unknownFormAnswer() {
+  return data(
+    {
+      ok: false,
+      values: {},
+      errors: {},
+      message: "This form cannot be sent here.",
+    } satisfies FormOutcome,
+    400,
+  );
+}

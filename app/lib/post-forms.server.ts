@@ -1,10 +1,9 @@
-import { data, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { requestContext } from "#app-context";
 import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import { ReportBody } from "../../core/moderation/schema.ts";
 import { AddCommentSchema } from "../../core/posts/comments/schema.ts";
-import type { FormOutcome } from "./api-form.ts";
-import { formActionOn, postedValues } from "./form-action.server.ts";
+import { formActionOn, postedValues, unknownFormAnswer } from "./form-action.server.ts";
 
 /**
  * The page door of the post pages' forms (docs/decisions/0079): the comment and reply boxes
@@ -55,15 +54,7 @@ async function act(
       },
     );
   }
-  return data(
-    {
-      ok: false,
-      values: {},
-      errors: {},
-      message: "This form cannot be sent here.",
-    } satisfies FormOutcome,
-    400,
-  );
+  return unknownFormAnswer();
 }
 
 /** The action of a page whose forms are `intents` (the post pages: comments and reports). */

@@ -1,4 +1,4 @@
-import { data, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { requestContext } from "#app-context";
 import { FORM_INTENT_FIELD, MAX_UPLOAD_BYTES, SUBMIT_MESSAGES } from "../../core/constants.ts";
 import { ValidationError } from "../../core/errors.ts";
@@ -9,8 +9,12 @@ import {
   IMAGE_MESSAGES,
 } from "../../core/posts/submissions/schema.ts";
 import type { CreatedPost } from "../../core/posts/submissions/presenter.ts";
-import type { FormOutcome } from "./api-form.ts";
-import { formActionOn, postedForm, type FormSuccess } from "./form-action.server.ts";
+import {
+  formActionOn,
+  postedForm,
+  unknownFormAnswer,
+  type FormSuccess,
+} from "./form-action.server.ts";
 import { textToParagraphs } from "./plain-text.ts";
 import { CORRECT_THE_FIELDS } from "./submit-post.ts";
 
@@ -56,15 +60,7 @@ export async function submitPostAction({ context, request }: ActionArgs) {
   const { values: posted, files } = await postedForm(request);
   const { [FORM_INTENT_FIELD]: intent = "", user_id: _ignored, ...fields } = posted;
   if (intent !== "deal" && intent !== "discussion") {
-    return data(
-      {
-        ok: false,
-        values: {},
-        errors: {},
-        message: "This form cannot be sent here.",
-      } satisfies FormOutcome,
-      400,
-    );
+    return unknownFormAnswer();
   }
   const { description } = FORMS[intent];
   const text = fields[description] ?? "";

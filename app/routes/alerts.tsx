@@ -254,6 +254,19 @@ export default function Alerts() {
     setDraft((d) => ({ ...d, [field]: value }));
     setErrors(({ [field]: _gone, ...rest }) => rest);
   };
+  const digestHourField = (hint: string) => (
+    <Field
+      id="alert-digest-hour"
+      name="digest_hour"
+      label="Digest time"
+      control="select"
+      options={HOURS}
+      value={draft.digest_hour}
+      onChange={(v) => set("digest_hour", v)}
+      error={errors.digest_hour}
+      hint={hint}
+    />
+  );
 
   async function save(event?: FormEvent) {
     event?.preventDefault();
@@ -521,32 +534,14 @@ export default function Alerts() {
                 hint="Every match also shows in your notifications."
               />
               {draft.delivery === "daily" ? (
-                <Field
-                  id="alert-digest-hour"
-                  name="digest_hour"
-                  label="Digest time"
-                  control="select"
-                  options={HOURS}
-                  value={draft.digest_hour}
-                  onChange={(v) => set("digest_hour", v)}
-                  error={errors.digest_hour}
-                  hint="Times are in UTC (Coordinated Universal Time)."
-                />
+                digestHourField("Times are in UTC (Coordinated Universal Time).")
               ) : (
                 // Without JavaScript, choosing the daily digest cannot reveal its time, so the
                 // time is offered at once (a browser with scripts ignores <noscript>).
                 <noscript>
-                  <Field
-                    id="alert-digest-hour"
-                    name="digest_hour"
-                    label="Digest time"
-                    control="select"
-                    options={HOURS}
-                    value={draft.digest_hour}
-                    onChange={(v) => set("digest_hour", v)}
-                    error={errors.digest_hour}
-                    hint="For the daily digest only. Times are in UTC (Coordinated Universal Time)."
-                  />
+                  {digestHourField(
+                    "For the daily digest only. Times are in UTC (Coordinated Universal Time).",
+                  )}
                 </noscript>
               )}
             </div>
