@@ -543,6 +543,26 @@ export interface Database {
   site_secrets: SiteSecretsTable;
   alerts: AlertsTable;
   alert_matches: AlertMatchesTable;
+  undeliverable_addresses: UndeliverableAddressesTable;
+  mail_daily_counts: MailDailyCountsTable;
+}
+
+/** An address that refused mail for good; no mail goes to it until staff clear it (migration 031). */
+export interface UndeliverableAddressesTable {
+  /** The address in lower case. */
+  address: string;
+  /** The receiving server's answer, or why the mail was given up. */
+  reason: string;
+  failed_at: Date;
+}
+
+/** Mail sent, failed and suppressed per UTC day (migration 031). */
+export interface MailDailyCountsTable {
+  /** YYYY-MM-DD, UTC. */
+  day: ColumnType<string, string, never>;
+  sent: Defaulted<number>;
+  failed: Defaulted<number>;
+  suppressed: Defaulted<number>;
 }
 
 /** A member's "Expired?" mark on a deal (migration 017). */
