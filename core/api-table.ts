@@ -73,6 +73,7 @@ import {
   AlertSaveBody,
 } from "./member/alerts/schema.ts";
 import { FollowToggleResponse } from "./member/follows/responses.ts";
+import { MyDataResponse } from "./people/my-data/responses.ts";
 import { FollowToggleBody, MemberFollowBody, MyFeedBody } from "./member/follows/schema.ts";
 import {
   EmailPreferencesResponse,
@@ -417,6 +418,7 @@ export const apiTable = {
   "/alert_delete": { POST: { body: AlertIdBody, response: ReportSentResponse } },
   "/alert_preview": { POST: { body: AlertPreviewBody, response: AlertPreviewResponse } },
   "/alert_rss_revoke": { POST: { body: AlertIdBody, response: AlertRssResponse } },
+  "/my_data": { GET: { body: undefined, response: MyDataResponse } },
 } as const;
 
 /** The table as the browser reads it: types only. */

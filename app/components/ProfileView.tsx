@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { EducatorAccountLink, EducatorBadge } from "./EducatorBadge.tsx";
 import { Link } from "react-router";
 import type { ProfilePage } from "../../core/people/profiles/presenter.ts";
@@ -22,6 +23,8 @@ interface ProfileViewProps {
   unreadNotifications?: number;
   /** A member's XSRF token, for the report form posted to the public profile; none for a visitor. */
   csrfToken?: string | null;
+  /** The owner's own sections (My Account), shown after followers and followings. */
+  children?: ReactNode;
 }
 
 type ProfileUser = ProfilePage["user_data"];
@@ -155,6 +158,7 @@ export function ProfileView({
   path,
   unreadNotifications,
   csrfToken = null,
+  children,
 }: ProfileViewProps) {
   const user = profile.user_data;
   const isOwn = viewerId === user.user_id;
@@ -183,6 +187,8 @@ export function ProfileView({
         <h2 id="followings-heading">Following</h2>
         <FollowCarousel entries={profile.followings_data} label="followings" />
       </section>
+
+      {isOwn && children}
 
       <section className="profile-section" aria-labelledby="deals-heading">
         <h2 id="deals-heading">{isOwn ? "My Deals" : `Deals by ${user.user_name}`}</h2>

@@ -1,6 +1,7 @@
 import { redirect, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
+import { DownloadMyData } from "../components/DownloadMyData.tsx";
 import { ProfileView } from "../components/ProfileView.tsx";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/my-account";
@@ -30,6 +31,8 @@ export default function MyAccount() {
       viewerId={viewerId}
       path="/user/profile"
       unreadNotifications={unreadNotifications}
-    />
+    >
+      <DownloadMyData />
+    </ProfileView>
   );
 }

@@ -142,6 +142,11 @@ export const RATE_LIMITS = {
     keyGenerator: byAccount,
     perAddress: { max: 40, timeWindow: TEN_MINUTES },
   },
+  /**
+   * `GET /api/my_data` reads every table that names the member: a few downloads an hour per
+   * account (docs/decisions/0085-download-my-data.md).
+   */
+  myData: { max: 5, timeWindow: "1 hour", keyGenerator: byAccount },
 } satisfies Record<string, RouteRateLimit>;
 
 /** "1 minute", "10 minutes", "2 hours": how long to wait, as the plugin words it. */

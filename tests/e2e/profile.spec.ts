@@ -60,6 +60,7 @@ test.describe("profiles at phone, tablet and desktop widths", () => {
       await expect(page.getByText(FOLLOWER.email)).toBeVisible();
       await expect(page.getByRole("heading", { name: "My Deals" })).toBeVisible();
       await expect(page.locator(".deal-card").first()).toBeVisible();
+      await expect(page.getByRole("link", { name: "Download my data" })).toBeVisible();
       await expectAccessible(page);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(viewport.width);
@@ -69,6 +70,7 @@ test.describe("profiles at phone, tablet and desktop widths", () => {
       await expect(page.getByRole("button", { name: /FOLLOW/ })).toBeVisible();
       await expect(page.getByRole("link", { name: "EDIT PROFILE" })).toHaveCount(0);
       await expect(page.getByRole("heading", { name: "Subscription", exact: true })).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Download my data" })).toHaveCount(0);
       await followCarouselsMovedOnce(page, viewport.width);
       await expectAccessible(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
@@ -83,6 +85,40 @@ test.describe("profiles at phone, tablet and desktop widths", () => {
     });
   }
 });
+
+test.describe("Download my data (docs/decisions/0085-download-my-data.md)", () => {
+  // A plain link: it downloads before the page's scripts run, or with none at all.
+  test.use({ javaScriptEnabled: false });
+
+  test("My Account's link, reached by keyboard, downloads the member's own file", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const userId = await signIn(page, EDITOR.email);
+    await page.goto("/user/profile");
+    const link = page.getByRole("link", { name: "Download my data" });
+    await expect(link).toHaveAttribute("download", "");
+    await expect(link).toHaveAccessibleDescription(/everything Chalkboard Deals keeps about you/);
+    await link.focus();
+    await expect(link).toBeFocused();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.keyboard.press("Enter"),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      /^chalkboard-deals-my-data-\d{4}-\d{2}-\d{2}\.json$/,
+    );
+    const file = JSON.parse(await readDownload(await download.createReadStream()));
+    expect(file.format).toBe("chalkboard-deals-my-data/1");
+    expect(file.profile).toMatchObject({ id: userId, email: EDITOR.email });
+  });
+});
+
+async function readDownload(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 test("the followers carousel shows the spec's number of slides and moves by itself", async ({
   page,

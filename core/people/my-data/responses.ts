@@ -1,0 +1,234 @@
+import { z } from "zod";
+import { isoDateTime } from "../../responses.ts";
+
+/**
+ * `GET /api/my_data`: the signed-in member's data, as one JSON file (record 0085). Not the API's
+ * `status: 'true'` envelope: the file is for the member to keep, read and take elsewhere, so it
+ * opens with what it is (`format`, `exported_at`). Every link is absolute, under PUBLIC_URL; no
+ * token, token hash or password hash is ever in it.
+ */
+
+const nullableDateTime = isoDateTime.nullable();
+const link = z.string().describe("an absolute URL under PUBLIC_URL, or '' where there is none");
+
+/** A post a row names (a vote, a save, a comment's post). */
+const PostRef = {
+  post_unique_id: z.string(),
+  post_title: z.string(),
+  post_url: link,
+};
+
+const Profile = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  user_type: z.string(),
+  avatar_url: link,
+  dob: z.string().nullable().describe("YYYY-MM-DD"),
+  gender: z.string().nullable(),
+  biography: z.string(),
+  mobile: z.string(),
+  website: z.string(),
+  address: z.string(),
+  role: z.string(),
+  verified_educator: z.boolean(),
+  has_password: z.boolean().describe("signs in with a password (the password is never exported)"),
+  email_verified_at: nullableDateTime,
+  suspended_at: nullableDateTime,
+  suspended_until: nullableDateTime,
+  suspension_reason: z.string(),
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+  profile_url: link,
+  social_accounts: z.array(z.strictObject({ provider: z.string(), linked_at: isoDateTime })),
+  subscriptions: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      plan: z.string(),
+      status: z.string(),
+      start_date: z.string().nullable(),
+      end_date: z.string().nullable(),
+      created_at: isoDateTime,
+    }),
+  ),
+  mail_undeliverable: z
+    .strictObject({ reason: z.string(), failed_at: isoDateTime })
+    .nullable()
+    .describe("set when mail to the address is held back because the address refused it"),
+});
+
+const Post = z.strictObject({
+  id: z.number().int(),
+  unique_id: z.string(),
+  url: link,
+  post_type: z.enum(["d", "g"]),
+  kind: z.string(),
+  title: z.string(),
+  description: z.string().describe("HTML, as posted"),
+  image_url: z.string().describe("absolute for an uploaded image; an outside address as given"),
+  price: z.number().nullable(),
+  list_price: z.number().nullable(),
+  discount: z.number().nullable(),
+  currency: z.string(),
+  deal_badge: z.string(),
+  link: z.string(),
+  coupon_code: z.string(),
+  store: z.string().nullable(),
+  category: z.string().nullable(),
+  forum_category: z.string().nullable(),
+  expires_at: nullableDateTime,
+  expired: z.boolean(),
+  status: z.string(),
+  moderation_reason: z.string(),
+  views: z.number().int(),
+  likes: z.number().int(),
+  unlikes: z.number().int(),
+  comments: z.number().int(),
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+});
+
+const Comment = z.strictObject({
+  id: z.number().int(),
+  ...PostRef,
+  reply_to: z.number().int().nullable().describe("the comment this one replies to"),
+  body: z.string().describe("HTML, as written"),
+  status: z.string(),
+  created_at: isoDateTime,
+  deleted_at: nullableDateTime,
+});
+
+const Followed = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  url: link,
+  followed_at: isoDateTime,
+});
+
+const Alert = z.strictObject({
+  id: z.number().int(),
+  keywords: z.string(),
+  stores: z.array(z.string()),
+  category: z.string().nullable(),
+  max_price: z.number().nullable(),
+  min_discount: z.number().nullable(),
+  only_hot: z.boolean(),
+  delivery: z.string(),
+  digest_hour: z.number().int(),
+  paused: z.boolean(),
+  last_mailed_at: nullableDateTime,
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+});
+
+export const MyDataResponse = z.strictObject({
+  format: z.literal("chalkboard-deals-my-data/1").describe("this file's layout and its version"),
+  exported_at: isoDateTime,
+  site: link,
+  profile: Profile,
+  posts: z.array(Post),
+  comments: z.array(Comment),
+  votes: z.strictObject({
+    likes: z.array(
+      z.strictObject({ ...PostRef, reaction: z.enum(["like", "unlike"]), created_at: isoDateTime }),
+    ),
+    expired_marks: z.array(z.strictObject({ ...PostRef, created_at: isoDateTime })),
+    coupon_answers: z.array(
+      z.strictObject({ ...PostRef, worked: z.boolean(), answered_at: isoDateTime }),
+    ),
+  }),
+  reports: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      item_type: z.string(),
+      item_id: z.string(),
+      reason: z.string(),
+      note: z.string(),
+      status: z.string(),
+      created_at: isoDateTime,
+      resolved_at: nullableDateTime,
+    }),
+  ),
+  saved_deals: z.array(z.strictObject({ ...PostRef, saved_at: isoDateTime })),
+  follows: z.strictObject({
+    members: z.array(Followed),
+    stores: z.array(Followed),
+    categories: z.array(Followed),
+  }),
+  alerts: z.array(Alert),
+  notifications: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      kind: z.string(),
+      message: z.string(),
+      link,
+      read_at: nullableDateTime,
+      mailed_at: nullableDateTime,
+      created_at: isoDateTime,
+    }),
+  ),
+  email_preferences: z.record(z.string(), z.boolean()),
+  sessions: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      user_agent: z.string(),
+      created_at: isoDateTime,
+      last_seen_at: isoDateTime,
+      expires_at: isoDateTime,
+      current: z.boolean().describe("the session this file was downloaded with"),
+    }),
+  ),
+  uploaded_images: z.array(
+    z.strictObject({
+      url: link,
+      mime: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+      bytes: z.number().int(),
+      uploaded_at: isoDateTime,
+    }),
+  ),
+  educator_requests: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      method: z.string(),
+      school_email: z.string(),
+      note: z.string(),
+      status: z.string(),
+      reason: z.string(),
+      created_at: isoDateTime,
+      decided_at: nullableDateTime,
+    }),
+  ),
+  wishlist_submissions: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      first_name: z.string(),
+      last_name: z.string(),
+      school_location: z.string(),
+      amazon_wishlist: z.string(),
+      status: z.string(),
+      review_reason: z.string(),
+      created_at: isoDateTime,
+    }),
+  ),
+  contact_messages: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      name: z.string(),
+      email: z.string(),
+      mobile: z.string(),
+      website: z.string(),
+      category: z.string(),
+      subject: z.string(),
+      message: z.string(),
+      item_link: z.string(),
+      status: z.string(),
+      created_at: isoDateTime,
+      resolved_at: nullableDateTime,
+      replies: z.array(z.strictObject({ body: z.string(), created_at: isoDateTime })),
+    }),
+  ),
+});
+
+export type MyData = z.input<typeof MyDataResponse>;
