@@ -34,6 +34,7 @@ import { createExpiryService } from "./posts/expiry/service.ts";
 import { createSavedService } from "./member/saved/service.ts";
 import { createFollowingService } from "./member/follows/service.ts";
 import { createAlertsService } from "./member/alerts/service.ts";
+import { createMailConsoleService } from "./mail/console/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -82,6 +83,8 @@ export function createServices(deps: Deps) {
     following: createFollowingService(deps),
     // Keyword alerts (record 0045).
     alerts: createAlertsService(deps),
+    // The console's Mail page: the queue, daily counts, undeliverable addresses (issue 38).
+    mailConsole: createMailConsoleService(deps),
     // feature services: add one line per feature here
   };
 }
