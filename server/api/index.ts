@@ -31,6 +31,7 @@ import { priceHistoryApi } from "./price-history.ts";
 import { expiryApi } from "./expiry.ts";
 import { savedDealsAndFollowsApi } from "./saved-deals-and-follows.ts";
 import { alertsApi } from "./alerts.ts";
+import { adminMailApi } from "./admin-mail.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
 const modules: ApiModule[] = [
@@ -62,6 +63,7 @@ const modules: ApiModule[] = [
   expiryApi,
   savedDealsAndFollowsApi,
   alertsApi,
+  adminMailApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];
