@@ -1,4 +1,4 @@
-import { Link, useLoaderData, useLocation, useNavigate, useRevalidator } from "react-router";
+import { Link, useLoaderData, useLocation, useNavigate } from "react-router";
 import { useState } from "react";
 import { requestContext } from "#app-context";
 import type { UndeliverableItem } from "../../../core/mail/console/presenter.ts";
@@ -52,6 +52,9 @@ function clearHref(search: string, address: string | null): string {
   const query = params.toString();
   return query ? `?${query}` : "?";
 }
+
+/** "Nov 29": a day of the last 30, short enough for four columns on a phone. */
+const shortDay = (day: string) => formatDate(`${day}T00:00:00Z`).replace(/, \d{4}$/, "");
 
 const confirmQuestion = (address: string) => `Clear ${address}?`;
 const CONFIRM_NOTE = "Mail is sent to it again. If it still refuses mail, it is listed again.";
@@ -145,7 +148,6 @@ function ConfirmClear({
 export default function MailConsole() {
   const { summary, list, confirming } = useLoaderData<typeof loader>();
   const location = useLocation();
-  const revalidator = useRevalidator();
   const posted = usePostedConsoleForm("clear");
   const [notice, setNotice] = useState<FormMessage | null>(
     posted?.message ? { text: posted.message, tone: posted.ok ? "success" : "danger" } : null,
@@ -170,17 +172,7 @@ export default function MailConsole() {
             </li>
           ))}
         </ul>
-        <p className="console-note">
-          Failed mail leaves the queue an hour after it was given up.{" "}
-          <button
-            type="button"
-            className="btn btn-sm console-btn-plain"
-            onClick={() => void revalidator.revalidate()}
-            disabled={revalidator.state === "loading"}
-          >
-            Refresh
-          </button>
-        </p>
+        <p className="console-note">Mail sent and failed each day is counted below.</p>
       </section>
       <section className="console-section" aria-labelledby="mail-daily-heading">
         <h2 id="mail-daily-heading">Sent and failed, last 30 days</h2>
@@ -201,7 +193,7 @@ export default function MailConsole() {
               {summary.daily.map((day) => (
                 <tr key={day.day}>
                   <th scope="row">
-                    <time dateTime={day.day}>{formatDate(`${day.day}T00:00:00Z`)}</time>
+                    <time dateTime={day.day}>{shortDay(day.day)}</time>
                   </th>
                   <td>{day.sent}</td>
                   <td>{day.failed}</td>
