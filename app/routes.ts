@@ -68,6 +68,8 @@ export default [
       route("reports", "routes/admin/reports.tsx"),
       // Verified educators (record 0041).
       route("educators", "routes/admin/educators.tsx"),
+      // Mail delivery: the queue, daily counts, undeliverable addresses (issue 38).
+      route("mail", "routes/admin/mail.tsx"),
     ]),
   ]),
   route("*", "routes/not-found.tsx"),

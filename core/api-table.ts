@@ -55,6 +55,12 @@ import {
   ForumsConsoleResponse,
   ForumsResponse,
 } from "./forums/responses.ts";
+import { UndeliverableClearBody, UndeliverableQuery } from "./mail/console/schema.ts";
+import {
+  MailSummaryResponse,
+  UndeliverableClearedResponse,
+  UndeliverableListResponse,
+} from "./mail/console/responses.ts";
 import { HomeFilterResponse, HomeResponse, RecentPageResponse } from "./home/responses.ts";
 import { HomeFilterBody } from "./home/schema.ts";
 import { PageBody } from "./list-query.ts";
@@ -419,6 +425,13 @@ export const apiTable = {
   "/alert_preview": { POST: { body: AlertPreviewBody, response: AlertPreviewResponse } },
   "/alert_rss_revoke": { POST: { body: AlertIdBody, response: AlertRssResponse } },
   "/my_data": { GET: { body: undefined, response: MyDataResponse } },
+  "/admin/mail": { GET: { body: undefined, response: MailSummaryResponse } },
+  "/admin/mail/undeliverable": {
+    GET: { body: UndeliverableQuery, response: UndeliverableListResponse },
+  },
+  "/admin/mail/undeliverable/clear": {
+    POST: { body: UndeliverableClearBody, response: UndeliverableClearedResponse },
+  },
 } as const;
 
 /** The table as the browser reads it: types only. */

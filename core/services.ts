@@ -35,6 +35,7 @@ import { createSavedService } from "./member/saved/service.ts";
 import { createFollowingService } from "./member/follows/service.ts";
 import { createAlertsService } from "./member/alerts/service.ts";
 import { createDataExportService } from "./people/my-data/service.ts";
+import { createMailConsoleService } from "./mail/console/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -85,6 +86,8 @@ export function createServices(deps: Deps) {
     alerts: createAlertsService(deps),
     // "Download my data" (record 0085).
     dataExport: createDataExportService(deps),
+    // The console's Mail page: the queue, daily counts, undeliverable addresses (issue 38).
+    mailConsole: createMailConsoleService(deps),
     // feature services: add one line per feature here
   };
 }

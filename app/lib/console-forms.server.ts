@@ -20,6 +20,7 @@ import {
   ForumUpdateBody,
 } from "../../core/forums/console-schema.ts";
 import { SchoolDomainBody } from "../../core/people/educators/schema.ts";
+import { UndeliverableClearBody } from "../../core/mail/console/schema.ts";
 import { orNull } from "../../core/not-found.ts";
 import { presentPostUpdated } from "../../core/posts/console-presenter.ts";
 import { PostUpdateBody } from "../../core/posts/console-schema.ts";
@@ -185,6 +186,15 @@ export const CONSOLE_FORMS = {
         const { domain } = await services.settings.blockDomain(user, input);
         return { message: SETTINGS_MESSAGES.blocked(domain) };
       },
+    }),
+  },
+
+  // server/api/admin-mail.ts: administrators only.
+  mail: {
+    clear: consoleForm({
+      schema: UndeliverableClearBody,
+      role: "admin",
+      run: (input, { services, user }) => services.mailConsole.clear(user, input),
     }),
   },
 

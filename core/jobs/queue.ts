@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type pg from "pg";
 import { PgBoss, fromKysely, type Db as BossDb, type Queue } from "pg-boss";
 import type { DbHandle, DbOrTx } from "../../db/index.ts";
@@ -63,7 +64,15 @@ export interface JobQueue {
   unfinished(kind?: JobKind<object>): Promise<UnfinishedJob[]>;
   /** The kinds that run on a cron schedule, as the database holds them. */
   schedules(): Promise<{ kind: string; cron: string; timezone: string }[]>;
+  /**
+   * How many jobs of `kind` are in each of pg-boss's states now (created, retry, active, failed…;
+   * a state with none is left out): what an operator's page shows of a queue.
+   */
+  countByState(kind: JobKind<object>): Promise<Partial<Record<JobState, number>>>;
 }
+
+/** pg-boss's job states (its `job_state` type). */
+export type JobState = "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
 
 /** How one job is sent. */
 export interface SendOptions {
@@ -242,6 +251,18 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
         }
       }
       return found;
+    },
+
+    async countByState(kind) {
+      const { name } = knownKind(kind);
+      // pg-boss has no call that counts by state (getQueueStats counts queued and active only);
+      // its job table holds every queue's jobs, with a partition per queue.
+      const { rows } = await sql<{ state: JobState; jobs: number }>`
+        SELECT state::text AS state, count(*)::int AS jobs
+        FROM ${sql.table(`${schema}.job`)}
+        WHERE name = ${name}
+        GROUP BY state`.execute(database.db);
+      return Object.fromEntries(rows.map((row) => [row.state, Number(row.jobs)]));
     },
 
     async schedules() {

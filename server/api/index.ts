@@ -32,6 +32,7 @@ import { expiryApi } from "./expiry.ts";
 import { savedDealsAndFollowsApi } from "./saved-deals-and-follows.ts";
 import { alertsApi } from "./alerts.ts";
 import { myDataApi } from "./my-data.ts";
+import { adminMailApi } from "./admin-mail.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
 const modules: ApiModule[] = [
@@ -64,6 +65,7 @@ const modules: ApiModule[] = [
   savedDealsAndFollowsApi,
   alertsApi,
   myDataApi,
+  adminMailApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

@@ -547,6 +547,23 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     await w.t.deps.db.insertInto("blocked_domains").values({ domain }).execute();
     return { client: (await freshStaff(w, "admin")).client, body: { domain } };
   },
+  // The console's Mail page (server/api/admin-mail.ts): administrators.
+  "GET /admin/mail": async (w) => ({ client: (await freshStaff(w, "admin")).client }),
+  "GET /admin/mail/undeliverable": async (w) => {
+    await w.t.deps.db
+      .insertInto("undeliverable_addresses")
+      .values({ address: `${unique("listed")}@example.com`, reason: "550", failed_at: new Date() })
+      .execute();
+    return { client: (await freshStaff(w, "admin")).client };
+  },
+  "POST /admin/mail/undeliverable/clear": async (w) => {
+    const address = `${unique("bounced")}@example.com`;
+    await w.t.deps.db
+      .insertInto("undeliverable_addresses")
+      .values({ address, reason: "550 5.1.1 No such user", failed_at: new Date() })
+      .execute();
+    return { client: (await freshStaff(w, "admin")).client, body: { address } };
+  },
   // The console's content calls (server/api/admin-posts-and-comments.ts).
   "GET /admin/dashboard": async (w) => ({ client: (await moderator(w)).client }),
   "GET /admin/posts": async (w) => ({ client: (await moderator(w)).client }),

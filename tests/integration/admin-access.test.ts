@@ -89,6 +89,10 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "GET /admin/wishlist/pending": "moderator",
   "POST /admin/wishlist/approve": "moderator",
   "POST /admin/wishlist/reject": "moderator",
+  // Mail delivery (core/mail/console): administrators only, as the site's settings.
+  "GET /admin/mail": "admin",
+  "GET /admin/mail/undeliverable": "admin",
+  "POST /admin/mail/undeliverable/clear": "admin",
 };
 
 const adminRoutes = () => apiRoutes.filter((route) => route.url.startsWith("/admin/"));

@@ -31,6 +31,7 @@ const ITEM_TYPES: Record<string, string> = {
   user: "User",
   store: "Store",
   category: "Category",
+  undeliverable_address: "Undeliverable address",
 };
 
 /** Each area ("post: every action") followed by its actions, and the one in the URL if unknown. */

@@ -21,6 +21,7 @@ const CONSOLE_PAGES: { to: string; label: string; adminOnly?: boolean }[] = [
   { to: "/admin/forums", label: "Forums" },
   { to: "/admin/pages", label: "Pages" },
   { to: "/admin/settings", label: "Settings", adminOnly: true },
+  { to: "/admin/mail", label: "Mail", adminOnly: true },
   { to: "/admin/audit", label: "Audit log" },
 ];
 
