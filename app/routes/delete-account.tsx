@@ -1,10 +1,10 @@
-import { useState, useSyncExternalStore } from "react";
+import { useId, useState, useSyncExternalStore } from "react";
 import { Form, data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { requestContext } from "#app-context";
 import {
   ACCOUNT_MESSAGES,
-  ActingUserBody,
+  DeleteAccountBody,
   SigninSchema,
 } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
@@ -62,7 +62,8 @@ type StepOutcome = FormOutcome & { step: Step; userId: number | null };
 /**
  * The page's forms posted without JavaScript. Signing in again runs the same check and service as
  * `POST /api/signin` (and starts the session, as it does); Yes runs `POST /api/user_deleted`'s
- * service for the session's user, which needs that recent sign-in, and ends the session.
+ * service for the session's user (with the form's `remove_posts` box), which needs that recent
+ * sign-in, and ends the session.
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const { services, user, session } = context.get(requestContext);
@@ -86,7 +87,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (intent === "delete") {
     const answer = await formAction(
       request,
-      ActingUserBody,
+      DeleteAccountBody,
       async (input) => {
         const { message } = await services.accounts.deleteAccount(user, input);
         session.end();
@@ -127,6 +128,56 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     noindex: true,
   });
 
+/**
+ * What deletion removes and what stays, in the privacy policy's words (db/demo/site.ts,
+ * docs/decisions/0014-account-deletion.md).
+ */
+function WhatDeletionRemoves() {
+  return (
+    <>
+      <p>
+        Deleting your account removes your name, email address, password, picture and profile
+        details, and everything that is yours alone: your likes, &ldquo;Expired?&rdquo; marks,
+        coupon answers and reports (they no longer count anywhere), keyword alerts, saved deals, the
+        stores, categories and members you follow and your followers, notifications, email settings
+        and mail not yet sent to you, signed-in devices, linked Google or Facebook accounts,
+        educator verification requests, wishlist entries not yet approved, subscriptions and
+        messages you sent us while signed in.
+      </p>
+      <p>
+        The deals, discussions and comments you posted stay on the site, shown as written by
+        &ldquo;Deleted user&rdquo;, unless you choose below to delete them too. Approved Teachers
+        Wishlist entries and the site&rsquo;s record of staff actions also stay.
+      </p>
+    </>
+  );
+}
+
+/** The confirm step's choice: the member's posts and comments go too. */
+function RemovePostsChoice({
+  checked,
+  onChange,
+}: {
+  checked?: boolean;
+  onChange?: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <p className="delete-account-choice">
+      <input
+        id={id}
+        type="checkbox"
+        name="remove_posts"
+        value="on"
+        {...(onChange
+          ? { checked, onChange: (event) => onChange(event.target.checked) }
+          : { defaultChecked: false })}
+      />
+      <label htmlFor={id}>{ACCOUNT_MESSAGES.removePostsLabel}</label>
+    </p>
+  );
+}
+
 /** The first step: what deletion removes, and the sign-in form (or Google/Facebook). */
 function SignInAgain({
   form,
@@ -137,11 +188,8 @@ function SignInAgain({
 }) {
   return (
     <>
-      <p>
-        Sign in again to delete your account. Your name, email address, password, profile details,
-        likes, follows and subscriptions are removed; the deals, discussions and comments you posted
-        stay on the site as written by &ldquo;Deleted user&rdquo;.
-      </p>
+      <WhatDeletionRemoves />
+      <p>Sign in again to delete your account.</p>
       <KitForm form={form} csrfToken={csrfToken} aria-label="Sign in to delete your account">
         <input type="hidden" name="intent" value="signin" />
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
@@ -185,6 +233,7 @@ function ConfirmWithoutScripts({ csrfToken }: { csrfToken: string }) {
       <h2 id="delete-confirm-question" className="confirm-dialog-title">
         {ACCOUNT_MESSAGES.deleteConfirmQuestion}
       </h2>
+      <RemovePostsChoice />
       <p>This cannot be undone.</p>
       <div className="confirm-dialog-actions">
         <button type="submit" name="intent" value="keep" className="btn btn-outline">
@@ -216,6 +265,7 @@ export default function DeleteAccount() {
   const hydrated = useHydrated();
   // Signed in again by the form posted to the page: ask at once, as after the JSON call.
   const [userId, setUserId] = useState<number | null>(confirmUserId ?? posted?.userId ?? null);
+  const [removePosts, setRemovePosts] = useState(false);
 
   const signIn = useApiForm(
     SigninSchema,
@@ -238,7 +288,7 @@ export default function DeleteAccount() {
 
   const confirm = useApiForm(
     NO_FIELDS,
-    () => apiCall("/user_deleted", { user_id: userId }),
+    () => apiCall("/user_deleted", { user_id: userId, remove_posts: removePosts }),
     (_result, form) => {
       setUserId(null);
       form.show({ text: ACCOUNT_MESSAGES.userDeleted, tone: "success" }, { keep: true });
@@ -257,6 +307,7 @@ export default function DeleteAccount() {
 
   function keepAccount() {
     setUserId(null);
+    setRemovePosts(false);
     confirm.show({ text: KEPT, tone: "success" });
   }
 
@@ -278,6 +329,7 @@ export default function DeleteAccount() {
         onConfirm={confirmDeletion}
         onCancel={keepAccount}
       >
+        <RemovePostsChoice checked={removePosts} onChange={setRemovePosts} />
         <p>This cannot be undone.</p>
       </ConfirmDialog>
     </AuthCard>

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type pg from "pg";
 import { PgBoss, fromKysely, type Db as BossDb, type Queue } from "pg-boss";
 import type { DbHandle, DbOrTx } from "../../db/index.ts";
@@ -251,4 +252,24 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
         .map((row) => ({ kind: row.name, cron: row.cron, timezone: row.timezone }));
     },
   };
+}
+
+/**
+ * Deletes the jobs of `kind` that have not started yet (waiting, or waiting to be retried) whose
+ * data's text field `field` is `value`, case-insensitively, through `db` (the caller's transaction:
+ * they go if and only if it commits). A running job is left to finish. pg-boss keeps every job in
+ * its schema's `job` table, whose `name` is the kind and `data` the job's JSON. Returns how many.
+ */
+export async function deleteWaitingJobs<Data extends object>(
+  db: DbOrTx,
+  schema: string,
+  kind: JobKind<Data>,
+  match: { field: keyof Data & string; value: string },
+): Promise<number> {
+  const result = await sql`
+    DELETE FROM ${sql.table(`${schema}.job`)}
+     WHERE name = ${kind.name}
+       AND state::text IN ('created', 'retry')
+       AND lower(data ->> ${match.field}) = ${match.value.toLowerCase()}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
