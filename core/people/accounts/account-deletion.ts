@@ -3,7 +3,7 @@ import type { Transaction } from "kysely";
 import type { Database } from "../../../db/schema.ts";
 import { signInKey } from "../../auth/sign-in-attempts.ts";
 import type { Deps } from "../../deps.ts";
-import { deleteWaitingJobs } from "../../jobs/queue.ts";
+import { deleteJobsNotRunning } from "../../jobs/queue.ts";
 import { sendMailJob } from "../../mail/queue.ts";
 import { releaseUserImage } from "../../media/images.ts";
 import { removeCommentsOfAuthor } from "../../posts/comments/comment-removal.ts";
@@ -28,8 +28,8 @@ export interface AccountDeletionOptions {
  * member's own deletion and an administrator's. Every row that is the person's own goes and the
  * users row stays as an anonymous "Deleted user", in one transaction; `inTransaction` runs first
  * inside it (the console checks and locks the account and writes its audit entry there, so all or
- * nothing is written). Mail queued to their address and not sent yet is taken back in the same
- * transaction. After the commit, every cache that showed the name, the picture, their votes or
+ * nothing is written). Mail to their address not sent yet is taken back in the same transaction
+ * (and sent mail pg-boss still keeps is forgotten). After the commit, every cache that showed the name, the picture, their votes or
  * their posts drops them, and uploaded pictures nothing shows any more are removed.
  */
 export async function deleteAccount(
@@ -53,7 +53,7 @@ export async function deleteAccount(
     }
     await deleteMemberRows(tx, member, { commentsRemoved: removePosts });
     await deleteAddressRows(tx, member.email, signInKey(member.email));
-    await deleteWaitingJobs(tx, deps.jobs.schema, sendMailJob, {
+    await deleteJobsNotRunning(tx, deps.jobs.schema, sendMailJob, {
       field: "to",
       value: member.email,
     });

@@ -262,6 +262,12 @@ export async function deleteMemberRows(
   await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
   await db.deleteFrom("contact_messages").where("user_id", "=", userId).execute();
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  // A member of staff's replies to contact messages stay (they were sent), without their name.
+  await db
+    .updateTable("contact_replies")
+    .set({ author_name: "Deleted user" })
+    .where("author_id", "=", userId)
+    .execute();
 }
 
 /** Kinds of notification that tell of an action of another member that deletion takes back. */
