@@ -135,19 +135,32 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 function WhatDeletionRemoves() {
   return (
     <>
-      <p>
-        Deleting your account removes your name, email address, password, picture and profile
-        details, and everything that is yours alone: your likes, &ldquo;Expired?&rdquo; marks,
-        coupon answers and reports (they no longer count anywhere), keyword alerts, saved deals, the
-        stores, categories and members you follow and your followers, notifications, email settings
-        and mail not yet sent to you, signed-in devices, linked Google or Facebook accounts,
-        educator verification requests, wishlist entries not yet approved, subscriptions and
-        messages you sent us while signed in.
-      </p>
+      <p>Deleting your account removes, at once and all together:</p>
+      <ul>
+        <li>your name, email address, password, photo and every profile detail;</li>
+        <li>
+          your votes (likes and unlikes), &ldquo;Expired?&rdquo; marks, coupon answers and the
+          reports you filed, which no longer count anywhere;
+        </li>
+        <li>
+          your keyword alerts, saved deals, the stores, categories and members you follow, and your
+          followers;
+        </li>
+        <li>
+          your notifications, email settings, any email to you not sent yet, and your name in other
+          members&rsquo; notifications;
+        </li>
+        <li>your signed-in devices and linked Google or Facebook accounts;</li>
+        <li>
+          your educator verification requests, Teachers Wishlist entries not yet approved,
+          subscriptions and the messages you sent us while signed in.
+        </li>
+      </ul>
       <p>
         The deals, discussions and comments you posted stay on the site, shown as written by
-        &ldquo;Deleted user&rdquo;, unless you choose below to delete them too. Approved Teachers
-        Wishlist entries and the site&rsquo;s record of staff actions also stay.
+        &ldquo;Deleted user&rdquo;, unless you choose to delete them too when asked to confirm.
+        Approved Teachers Wishlist entries and the record of our staff&rsquo;s actions also stay.
+        See the <a href="/privacy-policy">privacy policy</a>.
       </p>
     </>
   );
