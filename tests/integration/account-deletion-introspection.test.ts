@@ -535,6 +535,22 @@ async function buildWorld(): Promise<World> {
     .insertInto("sign_in_attempts")
     .values({ address_hash: signInKey(member.email), failures: 2, last_failure_at: new Date() })
     .execute();
+  // Staff's words and decisions about them.
+  await t.deps.db
+    .updateTable("users")
+    .set({ verified_educator: true, suspension_reason: "Spam from a shared account" })
+    .where("id", "=", member.id)
+    .execute();
+  await t.deps.db
+    .insertInto("reports")
+    .values({
+      item_type: "user",
+      item_id: String(member.id),
+      reporter_id: other.id,
+      reason: "other",
+      note: "Posts the same deal twice a day.",
+    })
+    .execute();
   const mail = { subject: "Your alert", text: "A deal.", html: "<p>A deal.</p>" };
   await t.jobs.send(sendMailJob, { ...mail, to: member.email });
   await t.jobs.send(sendMailJob, { ...mail, to: other.email });
@@ -608,7 +624,21 @@ async function expectNothingPersonalLeft(w: World, options: { ownPostsRemoved: b
     .selectAll()
     .where("id", "=", w.member.id)
     .executeTakeFirstOrThrow();
-  expect(user).toMatchObject({ name: "Deleted user", password_hash: null, image_url: null });
+  expect(user).toMatchObject({
+    name: "Deleted user",
+    password_hash: null,
+    image_url: null,
+    verified_educator: false,
+    suspension_reason: "",
+  });
+  // Reports about them are settled: there is nobody left to act on.
+  const reportsAbout = await t.deps.db
+    .selectFrom("reports")
+    .select("status")
+    .where("item_type", "=", "user")
+    .where("item_id", "=", String(w.member.id))
+    .execute();
+  expect(reportsAbout.map((r) => r.status)).toEqual(["resolved"]);
   expect(user.deleted_at).not.toBeNull();
   expect(user.email).not.toContain("@");
 

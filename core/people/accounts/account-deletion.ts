@@ -51,7 +51,7 @@ export async function deleteAccount(
       postImages = (await removePostsOfAuthor(tx, userId, at)).images;
       await removeCommentsOfAuthor(tx, userId, at);
     }
-    await deleteMemberRows(tx, member, { commentsRemoved: removePosts });
+    await deleteMemberRows(tx, member, { commentsRemoved: removePosts, at });
     await deleteAddressRows(tx, member.email, signInKey(member.email));
     await deleteJobsNotRunning(tx, deps.jobs.schema, sendMailJob, {
       field: "to",

@@ -218,9 +218,18 @@ export function lockAccountForDeletion(db: DbOrTx, userId: number) {
 export async function deleteMemberRows(
   db: DbOrTx,
   member: { id: number; name: string },
-  options: { commentsRemoved: boolean },
+  options: { commentsRemoved: boolean; at: Date },
 ) {
   const userId = member.id;
+  // Open reports about the member are settled, as those of a deleted post are: nothing is left
+  // to act on.
+  await db
+    .updateTable("reports")
+    .set({ status: "resolved", resolution: "deleted", resolved_at: options.at })
+    .where("status", "=", "open")
+    .where("item_type", "=", "user")
+    .where("item_id", "=", String(userId))
+    .execute();
   const unliked = await db
     .deleteFrom("likes")
     .where("user_id", "=", userId)
@@ -329,6 +338,10 @@ export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombs
       mobile: "",
       website: "",
       address: "",
+      // What the member said they are, and what staff wrote or decided about them.
+      user_type: "Member",
+      verified_educator: false,
+      suspension_reason: "",
       email_verified_at: null,
       deleted_at: now,
       updated_at: now,
