@@ -111,6 +111,7 @@ import {
 } from "./people/accounts/responses.ts";
 import {
   ActingUserBody,
+  DeleteAccountBody,
   ChangePasswordSchema,
   ForgotPasswordSchema,
   ResendConfirmationSchema,
@@ -257,7 +258,7 @@ export const apiTable = {
   "/forgot_password": { POST: { body: ForgotPasswordSchema, response: ReportSentResponse } },
   "/reset_password": { POST: { body: ResetPasswordSchema, response: ReportSentResponse } },
   "/change_password": { POST: { body: ChangePasswordSchema, response: ChangePasswordResponse } },
-  "/user_deleted": { POST: { body: ActingUserBody, response: AccountDeletedResponse } },
+  "/user_deleted": { POST: { body: DeleteAccountBody, response: AccountDeletedResponse } },
   "/social_signin": { POST: { body: SocialSigninSchema, response: SocialSigninResponse } },
   "/social_signin_deleted": {
     POST: { body: SocialSigninSchema, response: AccountDeletedResponse },

@@ -1,10 +1,10 @@
-import { useState, useSyncExternalStore } from "react";
+import { useId, useState, useSyncExternalStore } from "react";
 import { Form, data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { requestContext } from "#app-context";
 import {
   ACCOUNT_MESSAGES,
-  ActingUserBody,
+  DeleteAccountBody,
   SigninSchema,
 } from "../../core/people/accounts/schema.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
@@ -62,7 +62,8 @@ type StepOutcome = FormOutcome & { step: Step; userId: number | null };
 /**
  * The page's forms posted without JavaScript. Signing in again runs the same check and service as
  * `POST /api/signin` (and starts the session, as it does); Yes runs `POST /api/user_deleted`'s
- * service for the session's user, which needs that recent sign-in, and ends the session.
+ * service for the session's user (with the form's `remove_posts` box), which needs that recent
+ * sign-in, and ends the session.
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const { services, user, session } = context.get(requestContext);
@@ -86,7 +87,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (intent === "delete") {
     const answer = await formAction(
       request,
-      ActingUserBody,
+      DeleteAccountBody,
       async (input) => {
         const { message } = await services.accounts.deleteAccount(user, input);
         session.end();
@@ -127,6 +128,69 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     noindex: true,
   });
 
+/**
+ * What deletion removes and what stays, in the privacy policy's words (db/demo/site.ts,
+ * docs/decisions/0014-account-deletion.md).
+ */
+function WhatDeletionRemoves() {
+  return (
+    <>
+      <p>Deleting your account removes, at once and all together:</p>
+      <ul>
+        <li>your name, email address, password, photo and every profile detail;</li>
+        <li>
+          your votes (likes and unlikes), &ldquo;Expired?&rdquo; marks, coupon answers and the
+          reports you filed, which no longer count anywhere;
+        </li>
+        <li>
+          your keyword alerts, saved deals, the stores, categories and members you follow, and your
+          followers;
+        </li>
+        <li>
+          your notifications, email settings, any email to you not sent yet, and your name in other
+          members&rsquo; notifications;
+        </li>
+        <li>your signed-in devices and linked Google or Facebook accounts;</li>
+        <li>
+          your educator verification requests, Teachers Wishlist entries not yet approved,
+          subscriptions and the messages you sent us while signed in.
+        </li>
+      </ul>
+      <p>
+        The deals, discussions and comments you posted stay on the site, shown as written by
+        &ldquo;Deleted user&rdquo;, unless you choose to delete them too when asked to confirm.
+        Approved Teachers Wishlist entries and the record of our staff&rsquo;s actions also stay.
+        See the <a href="/privacy-policy">privacy policy</a>.
+      </p>
+    </>
+  );
+}
+
+/** The confirm step's choice: the member's posts and comments go too. */
+function RemovePostsChoice({
+  checked,
+  onChange,
+}: {
+  checked?: boolean;
+  onChange?: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <p className="delete-account-choice">
+      <input
+        id={id}
+        type="checkbox"
+        name="remove_posts"
+        value="on"
+        {...(onChange
+          ? { checked, onChange: (event) => onChange(event.target.checked) }
+          : { defaultChecked: false })}
+      />
+      <label htmlFor={id}>{ACCOUNT_MESSAGES.removePostsLabel}</label>
+    </p>
+  );
+}
+
 /** The first step: what deletion removes, and the sign-in form (or Google/Facebook). */
 function SignInAgain({
   form,
@@ -137,11 +201,8 @@ function SignInAgain({
 }) {
   return (
     <>
-      <p>
-        Sign in again to delete your account. Your name, email address, password, profile details,
-        likes, follows and subscriptions are removed; the deals, discussions and comments you posted
-        stay on the site as written by &ldquo;Deleted user&rdquo;.
-      </p>
+      <WhatDeletionRemoves />
+      <p>Sign in again to delete your account.</p>
       <KitForm form={form} csrfToken={csrfToken} aria-label="Sign in to delete your account">
         <input type="hidden" name="intent" value="signin" />
         <Field {...form.bind("email")} label="Email" type="email" autoComplete="email" />
@@ -185,6 +246,7 @@ function ConfirmWithoutScripts({ csrfToken }: { csrfToken: string }) {
       <h2 id="delete-confirm-question" className="confirm-dialog-title">
         {ACCOUNT_MESSAGES.deleteConfirmQuestion}
       </h2>
+      <RemovePostsChoice />
       <p>This cannot be undone.</p>
       <div className="confirm-dialog-actions">
         <button type="submit" name="intent" value="keep" className="btn btn-outline">
@@ -216,6 +278,7 @@ export default function DeleteAccount() {
   const hydrated = useHydrated();
   // Signed in again by the form posted to the page: ask at once, as after the JSON call.
   const [userId, setUserId] = useState<number | null>(confirmUserId ?? posted?.userId ?? null);
+  const [removePosts, setRemovePosts] = useState(false);
 
   const signIn = useApiForm(
     SigninSchema,
@@ -238,7 +301,7 @@ export default function DeleteAccount() {
 
   const confirm = useApiForm(
     NO_FIELDS,
-    () => apiCall("/user_deleted", { user_id: userId }),
+    () => apiCall("/user_deleted", { user_id: userId, remove_posts: removePosts }),
     (_result, form) => {
       setUserId(null);
       form.show({ text: ACCOUNT_MESSAGES.userDeleted, tone: "success" }, { keep: true });
@@ -257,6 +320,7 @@ export default function DeleteAccount() {
 
   function keepAccount() {
     setUserId(null);
+    setRemovePosts(false);
     confirm.show({ text: KEPT, tone: "success" });
   }
 
@@ -278,6 +342,7 @@ export default function DeleteAccount() {
         onConfirm={confirmDeletion}
         onCancel={keepAccount}
       >
+        <RemovePostsChoice checked={removePosts} onChange={setRemovePosts} />
         <p>This cannot be undone.</p>
       </ConfirmDialog>
     </AuthCard>

@@ -273,3 +273,24 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
     },
   };
 }
+
+/**
+ * Deletes the jobs of `kind` whose data's text field `field` is `value` (case-insensitively):
+ * those not started yet (waiting, or waiting to be retried) and the finished ones pg-boss keeps for
+ * a while, through `db` (the caller's transaction: they go if and only if it commits). A running
+ * job is left to finish. pg-boss keeps every job in its schema's `job` table, whose `name` is the
+ * kind and `data` the job's JSON. Returns how many went.
+ */
+export async function deleteJobsNotRunning<Data extends object>(
+  db: DbOrTx,
+  schema: string,
+  kind: JobKind<Data>,
+  match: { field: keyof Data & string; value: string },
+): Promise<number> {
+  const result = await sql`
+    DELETE FROM ${sql.table(`${schema}.job`)}
+     WHERE name = ${kind.name}
+       AND state::text <> 'active'
+       AND lower(data ->> ${match.field}) = ${match.value.toLowerCase()}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

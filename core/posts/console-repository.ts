@@ -201,6 +201,17 @@ export function lockPosts(db: DbOrTx, uniqueIds: string[]) {
     .execute();
 }
 
+/** Every post of one member, locked in id order, as lockPosts reads them. */
+export function lockPostsOfAuthor(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("posts")
+    .select(EDITABLE)
+    .where("posts.user_id", "=", userId)
+    .orderBy("posts.id")
+    .forUpdate()
+    .execute();
+}
+
 export function updatePost(db: DbOrTx, postId: number, patch: PostUpdate) {
   return db.updateTable("posts").set(patch).where("id", "=", postId).execute();
 }
@@ -285,12 +296,12 @@ export async function deletePosts(db: DbOrTx, postIds: number[]) {
 
 /**
  * Settles the open reports of items that no longer exist: resolved, by the staff member who
- * deleted them, with the resolution "deleted".
+ * deleted them (null: their author, deleting their account), with the resolution "deleted".
  */
 export async function resolveReportsOfDeleted(
   db: DbOrTx,
   items: { itemType: "d" | "g" | "comment"; itemIds: string[] }[],
-  actorId: number,
+  actorId: number | null,
   at: Date,
 ) {
   for (const { itemType, itemIds } of items) {

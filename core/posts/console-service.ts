@@ -41,6 +41,7 @@ import {
   type PostUpdateInput,
 } from "./console-schema.ts";
 import { hasEnded } from "./policy.ts";
+import { removeLockedPosts } from "./post-removal.ts";
 
 const NOT_FOUND = "That post does not exist.";
 
@@ -267,9 +268,7 @@ export function createConsolePostsService(deps: Deps) {
         `“${protectedPost.title}” is the navigation bar's Educators post: choose another one in Settings before deleting it. Nothing was deleted.`,
       );
     }
-    const postIds = posts.map((post) => post.id);
-    const commentIds = await repo.findCommentIds(tx, postIds);
-    const counts = await repo.deletePosts(tx, postIds);
+    const { counts, images } = await removeLockedPosts(tx, posts, { at, resolvedBy: actor.id });
     const byUniqueId = new Map(posts.map((post) => [post.unique_id, post]));
     const removed = { comments: 0, likes: 0, views: 0 };
     for (const uniqueId of order) {
@@ -294,25 +293,6 @@ export function createConsolePostsService(deps: Deps) {
         },
       });
     }
-    await repo.resolveReportsOfDeleted(
-      tx,
-      [
-        {
-          itemType: "d",
-          itemIds: posts.filter((p) => p.post_type === "d").map((p) => p.unique_id),
-        },
-        {
-          itemType: "g",
-          itemIds: posts.filter((p) => p.post_type === "g").map((p) => p.unique_id),
-        },
-        { itemType: "comment", itemIds: commentIds.map(String) },
-      ],
-      actor.id,
-      at,
-    );
-    const images = posts
-      .filter((post) => post.user_id !== null && post.image_url)
-      .map((post) => ({ userId: post.user_id!, url: post.image_url }));
     return { removed, images };
   }
 

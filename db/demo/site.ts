@@ -60,7 +60,7 @@ export const PRIVACY_POLICY_TITLE = "Privacy Policy";
 
 /** Trusted HTML written by the site owner (cms_pages.detail). */
 export const PRIVACY_POLICY_HTML = `<h2>Privacy Policy</h2>
-<p><strong>Last updated: January 5, 2026</strong></p>
+<p><strong>Last updated: November 29, 2026</strong></p>
 <p>Chalkboard Deals ("Chalkboard Deals", "we", "us") runs a community web site and mobile apps where teachers and shoppers share deals, coupons and classroom discussions. This policy explains what personal information we collect, why we collect it, who we share it with and the choices you have. By using the site you agree to the practices described here.</p>
 
 <h3>1. Information we collect</h3>
@@ -96,10 +96,21 @@ export const PRIVACY_POLICY_HTML = `<h2>Privacy Policy</h2>
 <p>We do not sell, rent or trade your personal information, and we do not share it for cross-context behavioral advertising. We share information only with service providers that help us run the site (hosting, email delivery, payment processing), under contracts that allow them to use it only on our behalf, or when the law requires it.</p>
 
 <h3>6. How long we keep information</h3>
-<p>We keep your account information for as long as your account is open. Server logs are kept for up to 90 days. Contact messages are kept for up to two years. When you delete your account, we remove your profile and sign-in details promptly; backups containing them are overwritten within 30 days. Posts and comments that other members replied to may remain visible without your name so that discussions still make sense.</p>
+<p>We keep your account information for as long as your account is open. Server logs are kept for up to 90 days. Contact messages are kept for up to two years. When you delete your account, everything that is yours alone is removed at once, as section 7 lists; backups containing it are overwritten within 30 days.</p>
 
 <h3>7. Deleting your account and your rights</h3>
-<p>You can correct your profile at any time from <strong>My Account</strong>, and you can delete your account yourself at <a href="/delete-account">/delete-account</a>. Depending on where you live (for example, California or the European Economic Area), you may also have the right to access a copy of your data, to correct it, to object to or restrict its use, and to data portability. To make any of these requests, write to us through the <a href="/contact">Contact Us</a> page; we will answer within 30 days and will not discriminate against you for exercising your rights.</p>
+<p>You can correct your profile at any time from <strong>My Account</strong>, and you can delete your account yourself at <a href="/delete-account">/delete-account</a>. An administrator who deletes an account at your request does exactly the same.</p>
+<p><strong>What deleting your account removes</strong>, at once and all together:</p>
+<ul>
+<li>your name, email address, password, photo and every profile detail;</li>
+<li>your votes (likes and unlikes), "Expired?" marks, coupon "worked / didn't work" answers and the reports you filed, which no longer count anywhere;</li>
+<li>your keyword alerts and what they found, your saved deals, the stores, categories and members you follow, and your followers;</li>
+<li>your notifications, your email settings, any email to you not sent yet, and the mention of your name in other members' notifications;</li>
+<li>your signed-in devices, sign-in and reset links, and linked Google or Facebook accounts;</li>
+<li>your verified educator requests, your Teachers Wishlist entries not yet approved, your subscriptions, and the messages you sent us while signed in.</li>
+</ul>
+<p><strong>What stays</strong>, shown as written by "Deleted user" with no name or photo: the deals, discussions and comments you posted, so that other members' replies keep their sense, unless you tick <em>Also delete my deals, discussions and comments</em> when you delete your account (they are then deleted with everything under them, as our moderators delete posts; a comment others replied to keeps its place as "This comment was deleted."). Approved Teachers Wishlist entries stay public, and the record of actions taken by our staff stays, so that the site stays accountable for them.</p>
+<p>Depending on where you live (for example, California or the European Economic Area), you may also have the right to access a copy of your data, to correct it, to object to or restrict its use, and to data portability. To make any of these requests, write to us through the <a href="/contact">Contact Us</a> page; we will answer within 30 days and will not discriminate against you for exercising your rights.</p>
 
 <h3>8. Security</h3>
 <p>We protect your information with encrypted connections (HTTPS), hashed passwords, session tokens stored only in hashed form, and limited staff access. No system is perfectly secure, so please use a unique password for your account and tell us right away if you suspect unauthorized use.</p>

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { presentAccount } from "../../core/people/accounts/presenter.ts";
 import {
-  ActingUserBody,
   ChangePasswordSchema,
+  DeleteAccountBody,
   ForgotPasswordSchema,
   ResendConfirmationSchema,
   ResetPasswordSchema,
@@ -179,8 +179,9 @@ export const accountsApi: ApiModule = async (app, { services }) => {
     method: "POST",
     url: "/user_deleted",
     tag: "Accounts",
-    summary: "Delete the signed-in user's account (needs a sign-in within 10 minutes)",
-    body: ActingUserBody,
+    summary:
+      "Delete the signed-in user's account (needs a sign-in within 10 minutes); remove_posts: their posts and comments go too",
+    body: DeleteAccountBody,
     response: AccountDeletedResponse,
     auth: true,
     handler: async ({ input, request, reply }) => {

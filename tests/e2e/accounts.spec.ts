@@ -221,7 +221,13 @@ test("delete account: failed sign-in, No, then Yes", async ({ page }) => {
 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(dialog).toBeVisible();
+  // The choice to delete their posts too: unticked, ticked by its label, sent with the call.
+  const removePosts = dialog.getByLabel("Also delete my deals, discussions and comments");
+  await expect(removePosts).not.toBeChecked();
+  await removePosts.check();
+  const call = page.waitForRequest((request) => request.url().endsWith("/api/user_deleted"));
   await dialog.getByRole("button", { name: "Yes" }).click();
+  expect((await call).postDataJSON()).toMatchObject({ remove_posts: true });
   await expect(page.getByText("User deleted successfully.")).toBeVisible();
   await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
   await expect(page.getByRole("link", { name: "Login" })).toBeVisible();

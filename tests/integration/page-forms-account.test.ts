@@ -8,6 +8,7 @@ import { EDUCATOR_MESSAGES } from "../../core/people/educators/schema.ts";
 import { PROFILE_UPDATED } from "../../core/people/profiles/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { markVerifiedEducator } from "../helpers/educators.ts";
+import { insertPost } from "../helpers/console.ts";
 import { FormBrowser, forms } from "../helpers/form-browser.ts";
 import { multipartBody, pngImage } from "../helpers/multipart.ts";
 import { createTestUser } from "../helpers/users.ts";
@@ -501,6 +502,40 @@ describe("Delete account, posted without JavaScript", () => {
     expect(deleted.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe("");
     expect(await live(id)).toBe(false);
     expect(await live(other.id)).toBe(true);
+  });
+
+  it("offers to delete the member's posts too, and does so when the box is ticked", async () => {
+    const postsOf = async (id: number) =>
+      (await t.deps.db.selectFrom("posts").select("id").where("user_id", "=", id).execute()).length;
+    for (const removePosts of [false, true]) {
+      const { id, email } = await member(t, { password: true });
+      await insertPost(t.deps.db, { user_id: id });
+      const browser = new FormBrowser(t.app);
+      await browser.open(URL);
+      const asked = await browser.postForm(URL, {
+        _csrf: browser.xsrf,
+        intent: "signin",
+        email,
+        password: PASSWORD,
+      });
+      // The choice is in the confirm form, unticked, with its label.
+      const box = /<input id="([^"]+)" type="checkbox" name="remove_posts" value="on"\/>/.exec(
+        asked.body,
+      );
+      expect(box).not.toBeNull();
+      expect(asked.body).toContain(
+        `<label for="${box![1]}">${ACCOUNT_MESSAGES.removePostsLabel}</label>`,
+      );
+      const deleted = await browser.postForm(URL, {
+        _csrf: browser.xsrf,
+        intent: "delete",
+        ...(removePosts ? { remove_posts: "on" } : {}),
+      });
+      expect(deleted.statusCode).toBe(200);
+      expect(deleted.body).toContain(ACCOUNT_MESSAGES.userDeleted);
+      expect(await live(id)).toBe(false);
+      expect(await postsOf(id)).toBe(removePosts ? 0 : 1);
+    }
   });
 
   it("refuses Yes from a visitor, and a post without the token", async () => {

@@ -191,11 +191,45 @@ export async function findSessionCreatedAt(db: DbOrTx, sessionId: number): Promi
 
 // Account deletion (docs/decisions/0014-account-deletion.md) --------------------------------
 
+/** The account about to be deleted, locked until the transaction ends; null when there is none. */
+export function lockAccountForDeletion(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("users")
+    .select(["id", "name", "email", "image_url"])
+    .where("id", "=", userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 /**
- * Removes a person's data and leaves an anonymous row behind, so their posts and comments keep
- * their place in threads under "Deleted user". Returns the avatar path the row had, if any.
+ * Deletes every row that is one member's own (docs/decisions/0014-account-deletion.md, amended
+ * 2026-11-29): what they set up (alerts and their matches, saved deals, follows of stores,
+ * categories and members both ways, mail preferences), what the site kept for them
+ * (notifications, the notification mail log, sessions, mailed codes, linked Google/Facebook
+ * accounts and their pending links, educator verification requests, wishlist entries not approved,
+ * subscriptions, contact messages sent while signed in) and their votes: likes, "Expired?" marks,
+ * coupon answers and reports they filed. Counts kept in columns (a post's likes and unlikes, and
+ * its trending score) are recounted; the others are counted from these rows when read, so they
+ * drop with them. Other members' notifications that name them as the one who acted lose them:
+ * a like or a follow (now gone) is no longer told of; a comment, which stays, is told of as the
+ * "Deleted user"'s (or, when their comments went too, no longer). Rows that name no member but
+ * their address (the undeliverable mark, failed sign-ins, queued mail) are the caller's.
  */
-export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombstone: string) {
+export async function deleteMemberRows(
+  db: DbOrTx,
+  member: { id: number; name: string },
+  options: { commentsRemoved: boolean; at: Date },
+) {
+  const userId = member.id;
+  // Open reports about the member are settled, as those of a deleted post are: nothing is left
+  // to act on.
+  await db
+    .updateTable("reports")
+    .set({ status: "resolved", resolution: "deleted", resolved_at: options.at })
+    .where("status", "=", "open")
+    .where("item_type", "=", "user")
+    .where("item_id", "=", String(userId))
+    .execute();
   const unliked = await db
     .deleteFrom("likes")
     .where("user_id", "=", userId)
@@ -207,15 +241,27 @@ export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombs
       unliked.map((row) => row.post_id),
     );
   }
+  await db.deleteFrom("expiry_marks").where("user_id", "=", userId).execute();
+  await db.deleteFrom("coupon_feedback").where("user_id", "=", userId).execute();
+  await db.deleteFrom("reports").where("reporter_id", "=", userId).execute();
   await db
     .deleteFrom("follows")
     .where((eb) => eb.or([eb("follower_id", "=", userId), eb("followee_id", "=", userId)]))
     .execute();
+  await db.deleteFrom("store_follows").where("user_id", "=", userId).execute();
+  await db.deleteFrom("category_follows").where("user_id", "=", userId).execute();
+  await db.deleteFrom("saved_deals").where("user_id", "=", userId).execute();
+  // alert_matches go with their alerts (ON DELETE CASCADE of migration 025).
+  await db.deleteFrom("alerts").where("user_id", "=", userId).execute();
+  await db.deleteFrom("notifications").where("user_id", "=", userId).execute();
+  await forgetActorInNotifications(db, member, options);
+  await db.deleteFrom("email_preferences").where("user_id", "=", userId).execute();
+  await db.deleteFrom("notification_mail_log").where("user_id", "=", userId).execute();
   await db.deleteFrom("oauth_accounts").where("user_id", "=", userId).execute();
   await db.deleteFrom("oauth_link_requests").where("user_id", "=", userId).execute();
   await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();
   // Verification requests keep a school address and a note: personal data. Wishlist entries still
-  // waiting for review go too; approved ones stay public, as the member's posts do.
+  // waiting for review (or refused) go too; approved ones stay public, as the member's posts do.
   await db.deleteFrom("educator_requests").where("user_id", "=", userId).execute();
   await db
     .deleteFrom("teachers_wishlist")
@@ -225,11 +271,60 @@ export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombs
   await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
   await db.deleteFrom("contact_messages").where("user_id", "=", userId).execute();
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
-  const before = await db
-    .selectFrom("users")
-    .select("image_url")
-    .where("id", "=", userId)
-    .executeTakeFirst();
+  // A member of staff's replies to contact messages stay (they were sent), without their name.
+  await db
+    .updateTable("contact_replies")
+    .set({ author_name: "Deleted user" })
+    .where("author_id", "=", userId)
+    .execute();
+}
+
+/** Kinds of notification that tell of an action of another member that deletion takes back. */
+const UNDONE_ACTION_KINDS = ["post_like", "new_follower"];
+
+/**
+ * Other members' notifications naming the member as the one who acted (notifications.actor_ids,
+ * core/member/notifications/notify.ts). A message begins with the newest actor's name: theirs
+ * becomes "Deleted user".
+ */
+async function forgetActorInNotifications(
+  db: DbOrTx,
+  member: { id: number; name: string },
+  options: { commentsRemoved: boolean },
+) {
+  const { id } = member;
+  const undone = options.commentsRemoved ? null : UNDONE_ACTION_KINDS;
+  await db
+    .deleteFrom("notifications")
+    .where(sql<boolean>`actor_ids = ARRAY[${id}]::bigint[]`)
+    .$if(undone !== null, (qb) => qb.where("kind", "in", undone!))
+    .execute();
+  await db
+    .updateTable("notifications")
+    .set({
+      actor_ids: sql`array_remove(actor_ids, ${id}::bigint)`,
+      message: sql`CASE WHEN starts_with(message, ${member.name + " "})
+                        THEN 'Deleted user' || substr(message, length(${member.name}) + 1)
+                        ELSE message END`,
+    })
+    .where(sql<boolean>`${id}::bigint = ANY(actor_ids)`)
+    .execute();
+}
+
+/** Forgets failed sign-ins, an undeliverable mark and such rows keyed by the member's address. */
+export async function deleteAddressRows(db: DbOrTx, address: string, signInKey: string) {
+  await db
+    .deleteFrom("undeliverable_addresses")
+    .where("address", "=", address.toLowerCase())
+    .execute();
+  await db.deleteFrom("sign_in_attempts").where("address_hash", "=", signInKey).execute();
+}
+
+/**
+ * The users row becomes the anonymous "Deleted user" its kept posts and comments, and the audit
+ * log's entries about staff actions, still point at.
+ */
+export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombstone: string) {
   await db
     .updateTable("users")
     .set({
@@ -243,13 +338,16 @@ export async function anonymiseUser(db: DbOrTx, userId: number, now: Date, tombs
       mobile: "",
       website: "",
       address: "",
+      // What the member said they are, and what staff wrote or decided about them.
+      user_type: "Member",
+      verified_educator: false,
+      suspension_reason: "",
       email_verified_at: null,
       deleted_at: now,
       updated_at: now,
     })
     .where("id", "=", userId)
     .execute();
-  return { avatarUrl: before?.image_url ?? null };
 }
 
 /** Recounts likes and unlikes of some posts from the likes table, and their trending score. */

@@ -49,6 +49,8 @@ export const ACCOUNT_MESSAGES = {
   deleteSigninFailed: "No Data Found !",
   userDeleted: "User deleted successfully.",
   deleteConfirmQuestion: "Are you want to delete account ?",
+  removePostsChoice: "remove_posts must be true or false.",
+  removePostsLabel: "Also delete my deals, discussions and comments",
   deleteNeedsRecentSignin: "For your safety, please sign in again before deleting your account.",
   socialFailed: "Something went wrong in social login. please try again later.",
   socialTokenRequired: "An id_token or access_token from the provider is required.",
@@ -107,6 +109,25 @@ export type ClaimedUserId = z.output<typeof claimedUserId>;
 export const ActingUserBody = z.object({ user_id: claimedUserId });
 
 export type ActingUserInput = z.output<typeof ActingUserBody>;
+
+/**
+ * `POST /api/user_deleted` {user_id, remove_posts?}: the spec's `{user_id}`, and beside it whether
+ * the member's deals, discussions and comments go too (a JSON boolean, or the delete page's
+ * checkbox: "on" when ticked, absent when not). Left out: they stay, as by "Deleted user".
+ */
+export const DeleteAccountBody = ActingUserBody.extend({
+  remove_posts: z.preprocess(
+    (value) =>
+      value === "true" || value === "on"
+        ? true
+        : value === "false" || value === "" || value === null || value === undefined
+          ? false
+          : value,
+    z.boolean({ error: M.removePostsChoice }),
+  ),
+});
+
+export type DeleteAccountInput = z.output<typeof DeleteAccountBody>;
 
 /** POST /api/signup {name, email, password}. */
 export const SignupSchema = z.object({

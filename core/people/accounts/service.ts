@@ -47,14 +47,14 @@ import {
 } from "../../mail/templates.ts";
 import { insertMediaRecord } from "../../media/image-records.ts";
 import type { SettingsService } from "../../settings/service.ts";
-import { deleteAccount } from "./account-deletion.ts";
+import { deleteAccount, type AccountDeletionOptions } from "./account-deletion.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { isRecentSignIn, mayLinkByEmail } from "./policy.ts";
 import * as repo from "./repository.ts";
 import {
   ACCOUNT_MESSAGES as M,
-  type ActingUserInput,
   type ChangePasswordInput,
+  type DeleteAccountInput,
   type ForgotPasswordInput,
   type ResendConfirmationInput,
   type ResetPasswordInput,
@@ -264,8 +264,8 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
   }
 
   /** Removes a person's data (docs/decisions/0014-account-deletion.md). */
-  function deleteAccountData(userId: number) {
-    return deleteAccount(deps, userId);
+  function deleteAccountData(userId: number, options: AccountDeletionOptions = {}) {
+    return deleteAccount(deps, userId, undefined, options);
   }
 
   /**
@@ -517,14 +517,17 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     },
 
     /** POST /api/user_deleted: the signed-in user deletes their own account after signing in
-     * again (the session must be fresh). */
-    async deleteAccount(currentUser: CurrentUser | null, { user_id }: ActingUserInput) {
+     * again (the session must be fresh), and with it, if they choose, their posts and comments. */
+    async deleteAccount(
+      currentUser: CurrentUser | null,
+      { user_id, remove_posts }: DeleteAccountInput,
+    ) {
       const actor = requireActingUser(currentUser, user_id);
       const signedInAt = await repo.findSessionCreatedAt(db, actor.sessionId);
       if (!signedInAt || !isRecentSignIn(signedInAt, now())) {
         throw new ForbiddenError(M.deleteNeedsRecentSignin);
       }
-      await deleteAccountData(actor.id);
+      await deleteAccountData(actor.id, { removePosts: remove_posts });
       return { userId: actor.id, message: M.userDeleted };
     },
 

@@ -82,6 +82,12 @@ export function findComments(db: DbOrTx, filter: Filter, page: { limit: number; 
 
 export type ConsoleCommentRow = Awaited<ReturnType<typeof findComments>>[number];
 
+/** The ids of one member's comments and replies, deleted or not (unlocked). */
+export async function findCommentIdsOfAuthor(db: DbOrTx, userId: number) {
+  const rows = await db.selectFrom("comments").select("id").where("user_id", "=", userId).execute();
+  return rows.map((row) => row.id);
+}
+
 /** The posts of these comments (unlocked: the posts are locked next, then the comments). */
 export async function findPostIdsOf(db: DbOrTx, commentIds: number[]) {
   const rows = await db
@@ -187,11 +193,14 @@ export async function existingCommentIds(db: DbOrTx, ids: number[]) {
   return new Set(rows.map((row) => row.id));
 }
 
-/** Settles the open reports of deleted comments ("deleted", by the staff member who did it). */
+/**
+ * Settles the open reports of deleted comments ("deleted", by the staff member who did it; null:
+ * by their author, deleting their account).
+ */
 export function resolveReportsOfDeleted(
   db: DbOrTx,
   commentIds: number[],
-  actorId: number,
+  actorId: number | null,
   at: Date,
 ) {
   return db

@@ -5,10 +5,10 @@ import { lastPage } from "../../constants.ts";
 import type { Deps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import { applyModeration } from "../../moderation/service.ts";
-import { recountComments } from "../post-counters.ts";
 import type { DbOrTx } from "../../../db/index.ts";
 import { requireCommentAction } from "./console-policy.ts";
 import { presentConsoleComment, type ConsoleCommentsPage } from "./console-presenter.ts";
+import { lockCommentsForRemoval, removeLockedComments } from "./comment-removal.ts";
 import * as repo from "./console-repository.ts";
 import type { CommentBulkInput, CommentDeleteInput, CommentListInput } from "./console-schema.ts";
 
@@ -33,9 +33,7 @@ export function createConsoleCommentsService({ db, now, changes }: Deps) {
    * locks its post), and refuses the call when one of the ids names no comment.
    */
   async function lockNamed(tx: DbOrTx, ids: number[]) {
-    await repo.lockPostsById(tx, await repo.findPostIdsOf(tx, ids));
-    const rows = await repo.lockComments(tx, ids);
-    const found = new Map(rows.map((row) => [row.id, row]));
+    const found = await lockCommentsForRemoval(tx, ids);
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) {
       throw new NotFoundError(
@@ -106,23 +104,16 @@ export function createConsoleCommentsService({ db, now, changes }: Deps) {
       const at = now();
       const outcome = await db.transaction().execute(async (tx) => {
         const found = await lockNamed(tx, input.ids);
-        const placeholders: number[] = [];
-        // Replies before the comments they answer, so a thread deleted whole leaves nothing.
-        const deepestFirst = [...input.ids].sort((a, b) => b - a);
-        for (const id of deepestFirst) {
-          const comment = found.get(id)!;
-          const replies = await repo.countReplies(tx, id);
-          if (replies > 0) {
-            await repo.blankComment(tx, id, at);
-            placeholders.push(id);
-          } else {
-            await repo.deleteComment(tx, id);
-          }
+        const { removed, placeholders } = await removeLockedComments(tx, found, {
+          at,
+          resolvedBy: actor.id,
+        });
+        for (const { comment, replies } of removed) {
           // The text is not kept: it may be the very reason for the deletion.
           await recordAudit(tx, actor, {
             action: "comment.delete",
             itemType: "comment",
-            itemId: id,
+            itemId: comment.id,
             reason: input.reason,
             before: {
               post: comment.post_unique_id,
@@ -134,11 +125,7 @@ export function createConsoleCommentsService({ db, now, changes }: Deps) {
             after: { kept_as_placeholder: replies > 0 },
           });
         }
-        const postIds = [...new Set([...found.values()].map((comment) => comment.post_id))];
-        await repo.prunePlaceholders(tx, postIds);
-        await recountComments(tx, postIds);
-        await repo.resolveReportsOfDeleted(tx, input.ids, actor.id, at);
-        const kept = await repo.existingCommentIds(tx, placeholders);
+        const kept = new Set(placeholders);
         return {
           action: "delete" as const,
           changed: input.ids,
