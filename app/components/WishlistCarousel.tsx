@@ -12,7 +12,9 @@ const subscribeNever = () => () => {};
 /**
  * False on the server and while the page hydrates, true on every later render in the browser: a
  * home page shown again (Back) gets the carousel at once, with the height it had, so the restored
- * scroll position lands where the reader left.
+ * scroll position lands where the reader left. A copy of app/lib/use-hydrated.ts: importing that
+ * module puts one more file on the home page, over its gzip budget
+ * (tests/integration/javascript-budget.test.ts).
  */
 function useHydrated(): boolean {
   return useSyncExternalStore(

@@ -1,4 +1,4 @@
-import { useId, useState, useSyncExternalStore } from "react";
+import { useId, useState } from "react";
 import { Form, data, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
 import { requestContext } from "#app-context";
@@ -23,6 +23,7 @@ import {
 } from "../lib/api-form.ts";
 import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import type { Route } from "./+types/delete-account";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -223,17 +224,6 @@ function SignInAgain({
 
 /** The confirm modal's "form": nothing to fill in, only the answer Yes. */
 const NO_FIELDS = z.object({});
-
-const subscribeNever = () => () => {};
-
-/** False on the server and while the page hydrates, true on every later render in the browser. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeNever,
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * The modal's question as a form of the page, for a browser without JavaScript (a closed <dialog>
