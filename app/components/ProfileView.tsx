@@ -1,4 +1,5 @@
 import { EducatorAccountLink, EducatorBadge } from "./EducatorBadge.tsx";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { ProfilePage } from "../../core/people/profiles/presenter.ts";
 import { formatDate } from "../lib/format.ts";
@@ -22,6 +23,8 @@ interface ProfileViewProps {
   unreadNotifications?: number;
   /** A member's XSRF token, for the report form posted to the public profile; none for a visitor. */
   csrfToken?: string | null;
+  /** My Account only: a warning shown above everything else (undeliverable mail). */
+  notice?: ReactNode;
 }
 
 type ProfileUser = ProfilePage["user_data"];
@@ -155,6 +158,7 @@ export function ProfileView({
   path,
   unreadNotifications,
   csrfToken = null,
+  notice,
 }: ProfileViewProps) {
   const user = profile.user_data;
   const isOwn = viewerId === user.user_id;
@@ -162,6 +166,7 @@ export function ProfileView({
 
   return (
     <div className="container profile">
+      {notice}
       <ProfileHeader
         user={user}
         isOwn={isOwn}

@@ -11,13 +11,15 @@ import {
 import type { Db } from "../../db/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { waitForJobState, waitForJobs } from "../helpers/jobs.ts";
+import { TestClient } from "../helpers/session.ts";
 import { smtpMailer, startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /*
  * Bounces (docs/decisions/0083-mail-delivery.md): the test SMTP server refuses one mailbox for
  * good (550) and another for now (451). The first gets one attempt and is marked undeliverable;
- * the second is retried until the server takes it. No more mail goes to a marked address.
+ * the second is retried until the server takes it. No more mail goes to a marked address, and
+ * the member sees why on My Account.
  */
 
 const HOUR = 3600_000;
@@ -252,3 +254,45 @@ async function todaysCountsOn(db: Db, at: Date) {
     .executeTakeFirst();
   return row ?? { sent: 0, failed: 0, suppressed: 0 };
 }
+
+describe("My Account's banner", () => {
+  let pages: TestApp;
+  beforeAll(async () => {
+    pages = await createTestApp({ pages: true });
+  });
+  afterAll(async () => {
+    await pages?.close();
+  });
+
+  const BANNER =
+    /<p class="alert alert-danger mail-delivery-banner" role="alert">We could not deliver mail to <strong>([^<]+)<\/strong> — check your address\.(?:<!-- -->)?\s*<a href="\/user\/profile-edit"/;
+
+  it("tells the member their address takes no mail, until it changes", async () => {
+    const member = await createTestUser(pages.deps.db);
+    const client = new TestClient(pages.app);
+    await client.signInAs(pages.deps.db, member);
+    const { email } = await pages.deps.db
+      .selectFrom("users")
+      .select("email")
+      .where("id", "=", member)
+      .executeTakeFirstOrThrow();
+
+    expect((await client.get("/user/profile")).body).not.toMatch(/mail-delivery-banner/);
+
+    await pages.deps.db
+      .insertInto("undeliverable_addresses")
+      .values({ address: email, reason: "550 5.1.1 No such user here", failed_at: new Date() })
+      .execute();
+    const page = await client.get("/user/profile");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(BANNER);
+    expect(BANNER.exec(page.body)![1]).toBe(email);
+
+    await pages.deps.db
+      .updateTable("users")
+      .set({ email: unique("changed") })
+      .where("id", "=", member)
+      .execute();
+    expect((await client.get("/user/profile")).body).not.toMatch(/mail-delivery-banner/);
+  });
+});
