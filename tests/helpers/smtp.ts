@@ -24,9 +24,15 @@ export interface SmtpCapture {
   refused: number;
   /**
    * From now on answers RCPT TO for `address` with `answer` (e.g. 550 "No such user", or 451
-   * "Try again later"), as a receiving server refusing that mailbox does; null: accept it again.
+   * "Try again later"), as a receiving server refusing that mailbox does; with `at: "DATA"` the
+   * recipient is taken and the message to it refused instead (a 554 "spam" answer). null: accept
+   * it again.
    */
-  answerRecipient(address: string, answer: { code: number; message: string } | null): void;
+  answerRecipient(
+    address: string,
+    answer: { code: number; message: string } | null,
+    at?: "RCPT TO" | "DATA",
+  ): void;
   /** RCPT TO commands for `address` so far, answered or refused: one per delivery attempt. */
   recipientAttempts(address: string): number;
   /** Every message received so far, oldest first. */
@@ -153,7 +159,12 @@ export async function startSmtpCapture(
   const taken = new Set<CapturedMail>();
   const waiters = new Set<() => void>();
   let refused = 0;
-  const recipientAnswers = new Map<string, { code: number; message: string }>();
+  const recipientAnswers = new Map<
+    string,
+    { code: number; message: string; at: "RCPT TO" | "DATA" }
+  >();
+  const refusal = (answer: { code: number; message: string }) =>
+    Object.assign(new Error(answer.message), { responseCode: answer.code });
   const recipientCounts = new Map<string, number>();
 
   const server = new SMTPServer({
@@ -164,13 +175,20 @@ export async function startSmtpCapture(
       const mailbox = address.address.toLowerCase();
       recipientCounts.set(mailbox, (recipientCounts.get(mailbox) ?? 0) + 1);
       const answer = recipientAnswers.get(mailbox);
-      if (!answer) return callback();
-      callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+      if (!answer || answer.at !== "RCPT TO") return callback();
+      callback(refusal(answer));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
+        const dataAnswer = session.envelope.rcptTo
+          .map((r) => recipientAnswers.get(r.address.toLowerCase()))
+          .find((answer) => answer?.at === "DATA");
+        if (dataAnswer) {
+          callback(refusal(dataAnswer));
+          return;
+        }
         if (refused < (options.refuseFirst ?? 0)) {
           refused += 1;
           callback(Object.assign(new Error("Too busy, try again later"), { responseCode: 451 }));
@@ -203,8 +221,8 @@ export async function startSmtpCapture(
     get refused() {
       return refused;
     },
-    answerRecipient(address, answer) {
-      if (answer) recipientAnswers.set(address.toLowerCase(), answer);
+    answerRecipient(address, answer, at = "RCPT TO") {
+      if (answer) recipientAnswers.set(address.toLowerCase(), { ...answer, at });
       else recipientAnswers.delete(address.toLowerCase());
     },
     recipientAttempts: (address) => recipientCounts.get(address.toLowerCase()) ?? 0,

@@ -4,6 +4,7 @@ import { findUndeliverable, mailDay } from "../../core/mail/delivery-repository.
 import { createMailer } from "../../core/mail/mailer.ts";
 import {
   MAIL_RETRY_HOURS,
+  classifyDeliveryFailure,
   createMailQueue,
   deliverMail,
   sendMailJob,
@@ -120,6 +121,31 @@ describe("a refused mailbox", () => {
       expect(line).not.toContain(soft);
     }
   }, 60_000);
+
+  it("a 5xx to the message (DATA) is final too; a 5xx to the sender (MAIL FROM) is not", async () => {
+    const spam = unique("filtered");
+    smtp.answerRecipient(spam, { code: 554, message: "5.7.1 Message rejected as spam" }, "DATA");
+    const counted = await todaysCounts(t.deps.db);
+    await t.deps.mail.send(note(spam, "Your weekly digest"));
+    await waitForJobs(t.jobs, { kind: sendMailJob });
+    expect(smtp.recipientAttempts(spam)).toBe(1);
+    expect((await findUndeliverable(t.deps.db, spam))?.reason).toBe(
+      "554 5.7.1 Message rejected as spam",
+    );
+    expect(await todaysCounts(t.deps.db)).toEqual({ ...counted, failed: counted.failed + 1 });
+
+    // The site's own sender refused: not the recipient's doing, so retried like a 4xx.
+    expect(
+      classifyDeliveryFailure(
+        Object.assign(new Error("Mail command failed"), {
+          code: "EENVELOPE",
+          response: "550 5.7.1 Sender address rejected",
+          responseCode: 550,
+          command: "MAIL FROM",
+        }),
+      ),
+    ).toEqual({ permanent: false, answer: "550 5.7.1 Sender address rejected" });
+  }, 30_000);
 
   it("gets no more mail, not even account mail: suppressed when queued and when sent", async () => {
     const counted = await todaysCounts(t.deps.db);
