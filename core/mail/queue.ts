@@ -15,9 +15,10 @@ export const MAIL_RETRY_HOURS = 24;
 
 /**
  * One mail to send. Retries start after 2–4 s and double up to an hour apart. A mail refused for
- * good (5xx) is not retried; one refused for now is given up at the first failure after which no
- * retry could start within 24 hours of its queueing (deliverMail), so after 23 to 24 hours.
- * 34 retries take at least 24.1 hours, so that, not the queue's limit, is what ends it.
+ * good (a 5xx answer to its recipient or its message) is not retried; any other failure is given
+ * up at the first one after which no retry could start within 24 hours of the job's creation
+ * (deliverMail), so 23 to 24 hours after it was queued. 34 retries take at least 24.1 hours, so
+ * that cutoff, not the queue's limit, is what ends a mail.
  * A sent mail's row is deleted after an hour, as it may carry a single-use link.
  */
 export const sendMailJob = defineJob<MailMessage>({
