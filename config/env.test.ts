@@ -1,4 +1,7 @@
+import { generateKeyPairSync } from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./env.ts";
 
@@ -197,6 +200,95 @@ describe("loadConfig", () => {
       expect(loadConfig({ ...s3, MEDIA_BASE_URL: "http://cdn.internal:8080" }).mediaBaseUrl).toBe(
         "http://cdn.internal:8080",
       );
+    });
+  });
+  describe("DKIM signing (DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY)", () => {
+    const rsa = (modulusLength: number) =>
+      generateKeyPairSync("rsa", { modulusLength }).privateKey.export({
+        type: "pkcs1",
+        format: "pem",
+      }) as string;
+    const pem = rsa(2048);
+    const dkim = {
+      DKIM_DOMAIN: "Chalkboard.Example",
+      DKIM_SELECTOR: "mail2026",
+      DKIM_PRIVATE_KEY: pem,
+    };
+
+    it("signs nothing when none is set", () => {
+      expect(loadConfig({}).dkim).toBeUndefined();
+    });
+
+    it("reads the domain (in lower case), the selector and the key as PKCS#8 PEM", () => {
+      const config = loadConfig(dkim).dkim!;
+      expect(config.domainName).toBe("chalkboard.example");
+      expect(config.keySelector).toBe("mail2026");
+      expect(config.privateKey).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+    });
+
+    it("reads the key from a file it names, or with its line breaks written as \\n", () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cbd-dkim-"));
+      try {
+        const file = path.join(dir, "dkim.pem");
+        fs.writeFileSync(file, pem);
+        const fromFile = loadConfig({ ...dkim, DKIM_PRIVATE_KEY: file }).dkim!;
+        const oneLine = loadConfig({ ...dkim, DKIM_PRIVATE_KEY: pem.replace(/\n/g, "\\n") }).dkim!;
+        expect(fromFile.privateKey).toBe(loadConfig(dkim).dkim!.privateKey);
+        expect(oneLine.privateKey).toBe(fromFile.privateKey);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it.each(["DKIM_DOMAIN", "DKIM_SELECTOR", "DKIM_PRIVATE_KEY"] as const)(
+      "refuses the others without %s",
+      (name) => {
+        expect(() => loadConfig({ ...dkim, [name]: undefined })).toThrow(
+          new RegExp(
+            `^Invalid environment variable ${name}: .* must all be set \\(or none, for unsigned mail\\)$`,
+          ),
+        );
+      },
+    );
+
+    it.each([
+      ["DKIM_DOMAIN", "localhost"],
+      ["DKIM_DOMAIN", "chalkboard..example"],
+      ["DKIM_DOMAIN", "https://chalkboard.example"],
+      ["DKIM_SELECTOR", "mail_2026"],
+      ["DKIM_SELECTOR", "-mail"],
+    ])("refuses %s=%s with a line naming it", (name, value) => {
+      expect(() => loadConfig({ ...dkim, [name]: value })).toThrow(
+        new RegExp(`^Invalid environment variable ${name}=`),
+      );
+    });
+
+    it.each([
+      ["a missing file", "/nonexistent/dkim.pem", /neither a PEM key nor a readable file .*ENOENT/],
+      [
+        "text that is no key",
+        "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----",
+        /cannot be read as an unencrypted private key/,
+      ],
+      [
+        "an Ed25519 key",
+        generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }),
+        /must be an RSA key of 1024 bits or more .*this one is ed25519/,
+      ],
+      ["a 512-bit RSA key", rsa(512), /this one is 512-bit RSA/],
+    ])("refuses %s as DKIM_PRIVATE_KEY without repeating it", (_case, value, message) => {
+      let error: unknown;
+      try {
+        loadConfig({ ...dkim, DKIM_PRIVATE_KEY: value as string });
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const text = (error as Error).message;
+      expect(text).toMatch(/^Invalid environment variable DKIM_PRIVATE_KEY: /);
+      expect(text).toMatch(message);
+      // No line of a key's body (a path may be named): an error line goes to logs.
+      for (const line of String(value).split("\n").slice(1, -1)) expect(text).not.toContain(line);
     });
   });
 });

@@ -1,3 +1,5 @@
+import { createPrivateKey } from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -54,6 +56,11 @@ const TrustProxySchema = z.string().transform((value, context): number | string[
   return entries;
 });
 
+/** Letters, digits and inner hyphens: one label of a host name. */
+const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+const DOMAIN_NAME = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)+${LABEL}$`, "i");
+const SELECTOR = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`, "i");
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -69,6 +76,18 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
     .optional(),
   MAIL_FROM: optionalText,
+  /** DKIM signing (docs/decisions/0083-mail-delivery.md): all three, or none. */
+  DKIM_DOMAIN: z
+    .string()
+    .regex(DOMAIN_NAME, "must be a domain name such as example.com")
+    .transform((value) => value.toLowerCase())
+    .optional(),
+  DKIM_SELECTOR: z
+    .string()
+    .regex(SELECTOR, "must be a DNS label (or dotted labels) such as mail2026")
+    .optional(),
+  // Checked by dkimConfig, whose errors never repeat the value (a private key).
+  DKIM_PRIVATE_KEY: optionalText,
   DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
   RATE_LIMIT: onOff.default("on"),
   TRUST_PROXY: TrustProxySchema.optional(),
@@ -130,6 +149,8 @@ export interface Config {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** DKIM_*: every mail is signed with this key for this domain and selector; unset: unsigned. */
+  dkim?: DkimConfig;
   demoData: "auto" | "on" | "off";
   rateLimit: boolean;
   /** Fastify's trustProxy: false (nobody), a hop count, or proxy addresses and CIDR ranges. */
@@ -174,6 +195,65 @@ export interface S3Config {
 }
 
 export class ConfigError extends Error {}
+
+/** What nodemailer's `dkim` option takes: the signing domain, the selector, an RSA key in PEM. */
+export interface DkimConfig {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
+
+const DKIM_VARIABLES = ["DKIM_DOMAIN", "DKIM_SELECTOR", "DKIM_PRIVATE_KEY"] as const;
+
+/** The PEM text of DKIM_PRIVATE_KEY: the key itself, or the file it names. */
+function dkimKeyText(value: string): string {
+  // A key pasted into one line of an .env file or a container's settings has its line breaks as \n.
+  if (value.includes("-----BEGIN")) return value.replace(/\\n/g, "\n");
+  try {
+    return fs.readFileSync(path.resolve(value), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError(
+      `Invalid environment variable DKIM_PRIVATE_KEY: it is neither a PEM key nor a readable file (${JSON.stringify(value)}: ${code})`,
+    );
+  }
+}
+
+/**
+ * DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY turn signing on together. The key must be an
+ * unencrypted RSA private key of at least 1024 bits, as nodemailer signs rsa-sha256 and receivers
+ * ignore shorter keys (RFC 8301); its text is never part of an error.
+ */
+function dkimConfig(e: z.infer<typeof EnvSchema>): DkimConfig | undefined {
+  const set = DKIM_VARIABLES.filter((name) => e[name] !== undefined);
+  if (!set.length) return undefined;
+  if (set.length < DKIM_VARIABLES.length) {
+    const missing = DKIM_VARIABLES.filter((name) => e[name] === undefined);
+    throw new ConfigError(
+      `Invalid environment variable ${missing[0]}: ${set.join(" and ")} ${set.length > 1 ? "are" : "is"} set, so ${DKIM_VARIABLES.join(", ")} must all be set (or none, for unsigned mail)`,
+    );
+  }
+  const text = dkimKeyText(e.DKIM_PRIVATE_KEY!);
+  let key: ReturnType<typeof createPrivateKey>;
+  try {
+    key = createPrivateKey(text);
+  } catch {
+    throw new ConfigError(
+      "Invalid environment variable DKIM_PRIVATE_KEY: it cannot be read as an unencrypted private key in PEM form (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----)",
+    );
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (key.asymmetricKeyType !== "rsa" || bits < 1024) {
+    throw new ConfigError(
+      `Invalid environment variable DKIM_PRIVATE_KEY: it must be an RSA key of 1024 bits or more (2048 is usual); this one is ${key.asymmetricKeyType === "rsa" ? `${bits}-bit RSA` : (key.asymmetricKeyType ?? "of an unknown type")}`,
+    );
+  }
+  return {
+    domainName: e.DKIM_DOMAIN!,
+    keySelector: e.DKIM_SELECTOR!,
+    privateKey: key.export({ type: "pkcs8", format: "pem" }) as string,
+  };
+}
 
 const S3_COMPANIONS = [
   "S3_REGION",
@@ -246,6 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const s3 = s3Config(e);
+  const dkim = dkimConfig(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
   return {
     env: e.NODE_ENV,
@@ -286,6 +367,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pageCache: e.PAGE_CACHE === "on",
     webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL ? os.availableParallelism() : 1),
     ...(s3 ? { s3 } : {}),
+    ...(dkim ? { dkim } : {}),
     ...(e.MEDIA_BASE_URL ? { mediaBaseUrl: e.MEDIA_BASE_URL } : {}),
     warnings: Object.keys(RETIRED)
       .filter((name) => cleaned[name] !== undefined)

@@ -25,6 +25,8 @@ interface ProfileViewProps {
   csrfToken?: string | null;
   /** The owner's own sections (My Account), shown after followers and followings. */
   children?: ReactNode;
+  /** My Account only: a warning shown above everything else (undeliverable mail). */
+  notice?: ReactNode;
 }
 
 type ProfileUser = ProfilePage["user_data"];
@@ -159,6 +161,7 @@ export function ProfileView({
   unreadNotifications,
   csrfToken = null,
   children,
+  notice,
 }: ProfileViewProps) {
   const user = profile.user_data;
   const isOwn = viewerId === user.user_id;
@@ -166,6 +169,7 @@ export function ProfileView({
 
   return (
     <div className="container profile">
+      {notice}
       <ProfileHeader
         user={user}
         isOwn={isOwn}

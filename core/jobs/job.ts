@@ -37,3 +37,12 @@ export function defineJob<Data extends object>(
 ): JobKind<Data> {
   return { ...DEFAULTS, ...kind };
 }
+
+/**
+ * The shortest wait before the retry that follows a failed `attempt` (1 for the first): pg-boss's
+ * backoff waits between one and two times retryDelay·2^(attempt−1), and never more than
+ * retryDelayMax (core/jobs/queue.ts sets retryBackoff).
+ */
+export function shortestRetryDelaySeconds(kind: JobKind<object>, attempt: number): number {
+  return Math.min(kind.retryDelayMaxSeconds, kind.retryDelaySeconds * 2 ** (attempt - 1));
+}

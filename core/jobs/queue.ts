@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type pg from "pg";
-import { PgBoss, fromKysely, type Db as BossDb, type Queue } from "pg-boss";
+import { PgBoss, fromKysely, type Db as BossDb, type JobWithMetadata, type Queue } from "pg-boss";
 import type { DbHandle, DbOrTx } from "../../db/index.ts";
 import type { JobKind } from "./job.ts";
 
@@ -9,6 +9,8 @@ export interface JobAttempt {
   id: string;
   /** 1 for the first attempt, 2 for the first retry, … */
   attempt: number;
+  /** When the job was added: how long it has been waiting and retried (the mail job's 24 hours). */
+  createdOn: Date;
   /** Aborted when the queue stops before the handler has finished (the job is then retried). */
   signal: AbortSignal;
 }
@@ -176,14 +178,15 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   async function attach(kind: JobKind<object>, handler: JobHandler<never>) {
     const previous = workerIds.get(kind.name);
     if (previous) await boss.offWork(kind.name, { id: previous, wait: false });
-    const id = await boss.work<object>(
+    const id = await boss.work(
       kind.name,
-      { pollingIntervalSeconds: kind.pollSeconds, batchSize: 1 },
-      async ([job]) => {
+      { pollingIntervalSeconds: kind.pollSeconds, batchSize: 1, includeMetadata: true },
+      async ([job]: JobWithMetadata<object>[]) => {
         if (!job) return;
         await (handler as JobHandler<object>)(job.data, {
           id: job.id,
           attempt: job.retryCount + 1,
+          createdOn: job.createdOn,
           signal: job.signal,
         });
       },

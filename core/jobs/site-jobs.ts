@@ -72,7 +72,7 @@ export interface JobWorkerDeps {
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
 export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise<void> {
-  await jobs.work(sendMailJob, deliverMail(deps.mailer, deps.log));
+  await jobs.work(sendMailJob, deliverMail(deps));
   await jobs.work(sweepExpiredJob, sweepExpired(deps));
   await jobs.work(vacuumJob, vacuumWhereNoAutovacuum({ ...deps, jobsSchema: jobs.schema }));
   await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
-import type { Config } from "../../config/env.ts";
+import type { Config, DkimConfig } from "../../config/env.ts";
 import { onFirstUse } from "../on-first-use.ts";
 
 export interface MailMessage {
@@ -30,8 +30,51 @@ function lazyTransport(make: (nodemailer: Nodemailer) => Transporter): () => Pro
 }
 
 /**
+ * The header fields a DKIM signature covers: nodemailer's default list (RFC 6376 section 5.4's)
+ * plus List-Unsubscribe-Post, so that no relay can add or change the one-click unsubscribe of a
+ * bulk mail (RFC 8058 section 4 asks both List-Unsubscribe fields to be signed).
+ */
+export const DKIM_SIGNED_HEADERS = [
+  "From",
+  "Sender",
+  "Reply-To",
+  "Subject",
+  "Date",
+  "Message-ID",
+  "To",
+  "Cc",
+  "MIME-Version",
+  "Content-Type",
+  "Content-Transfer-Encoding",
+  "Content-ID",
+  "Content-Description",
+  "Resent-Date",
+  "Resent-From",
+  "Resent-Sender",
+  "Resent-To",
+  "Resent-Cc",
+  "Resent-Message-ID",
+  "In-Reply-To",
+  "References",
+  "List-Id",
+  "List-Help",
+  "List-Unsubscribe",
+  "List-Unsubscribe-Post",
+  "List-Subscribe",
+  "List-Post",
+  "List-Owner",
+  "List-Archive",
+].join(":");
+
+/** nodemailer's `dkim` transport option for DKIM_*: nodemailer signs every message it sends. */
+function dkimOption(dkim: DkimConfig | undefined) {
+  return dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {};
+}
+
+/**
  * SMTP through nodemailer when SMTP_URL is set; otherwise each message is written to
  * DATA_DIR/outbox/ as an .eml file and logged, so a local install can still confirm accounts.
+ * With `dkim` every message is DKIM-signed, the outbox's copies too.
  * Services do not call this: they queue mail (./queue.ts), and the mail job calls it.
  */
 export function createMailer(options: {
@@ -39,7 +82,9 @@ export function createMailer(options: {
   from: string;
   outboxDir: string;
   log: (line: string) => void;
+  dkim?: DkimConfig;
 }): Mailer {
+  const signing = dkimOption(options.dkim);
   if (options.smtpUrl) {
     // Within the mail job's two minutes, so a server that hangs fails the attempt, which is retried.
     const smtpUrl = options.smtpUrl;
@@ -49,6 +94,7 @@ export function createMailer(options: {
         connectionTimeout: 20_000,
         greetingTimeout: 20_000,
         socketTimeout: 60_000,
+        ...signing,
       }),
     );
     return {
@@ -58,7 +104,7 @@ export function createMailer(options: {
     };
   }
   const transport = lazyTransport((nodemailer) =>
-    nodemailer.createTransport({ streamTransport: true, buffer: true }),
+    nodemailer.createTransport({ streamTransport: true, buffer: true, ...signing }),
   );
   return {
     async send(message) {
@@ -69,7 +115,8 @@ export function createMailer(options: {
         `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.eml`,
       );
       await fs.writeFile(file, info.message as Buffer);
-      options.log(`mail to ${message.to} ("${message.subject}") written to ${file}`);
+      // No address in the log (issue 36): the subject and the file say which mail it is.
+      options.log(`mail "${message.subject}" written to ${file}`);
     },
   };
 }
@@ -81,5 +128,6 @@ export function mailerFor(config: Config, log: (line: string) => void): Mailer {
     from: config.mailFrom,
     outboxDir: path.join(config.dataDir, "outbox"),
     log,
+    ...(config.dkim ? { dkim: config.dkim } : {}),
   });
 }

@@ -22,6 +22,19 @@ export interface SmtpCapture {
   port: number;
   /** Messages refused so far (see `refuseFirst`). */
   refused: number;
+  /**
+   * From now on answers RCPT TO for `address` with `answer` (e.g. 550 "No such user", or 451
+   * "Try again later"), as a receiving server refusing that mailbox does; with `at: "DATA"` the
+   * recipient is taken and the message to it refused instead (a 554 "spam" answer). null: accept
+   * it again.
+   */
+  answerRecipient(
+    address: string,
+    answer: { code: number; message: string } | null,
+    at?: "RCPT TO" | "DATA",
+  ): void;
+  /** RCPT TO commands for `address` so far, answered or refused: one per delivery attempt. */
+  recipientAttempts(address: string): number;
   /** Every message received so far, oldest first. */
   messages: CapturedMail[];
   /**
@@ -136,7 +149,8 @@ export function parseMail(raw: string, envelopeTo: string[] = []): CapturedMail 
  * A real SMTP server on loopback that keeps every message in memory, for tests that check the
  * mail the site sends (integration tests in-process; browser tests from a global setup).
  * `port` starts it on a given port (0: any free one); `refuseFirst` makes it answer the first n
- * messages with a temporary failure (451), as a mail server that is overloaded does.
+ * messages with a temporary failure (451), as a mail server that is overloaded does;
+ * `answerRecipient` makes it refuse one mailbox.
  */
 export async function startSmtpCapture(
   options: { port?: number; refuseFirst?: number } = {},
@@ -145,15 +159,36 @@ export async function startSmtpCapture(
   const taken = new Set<CapturedMail>();
   const waiters = new Set<() => void>();
   let refused = 0;
+  const recipientAnswers = new Map<
+    string,
+    { code: number; message: string; at: "RCPT TO" | "DATA" }
+  >();
+  const refusal = (answer: { code: number; message: string }) =>
+    Object.assign(new Error(answer.message), { responseCode: answer.code });
+  const recipientCounts = new Map<string, number>();
 
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const mailbox = address.address.toLowerCase();
+      recipientCounts.set(mailbox, (recipientCounts.get(mailbox) ?? 0) + 1);
+      const answer = recipientAnswers.get(mailbox);
+      if (!answer || answer.at !== "RCPT TO") return callback();
+      callback(refusal(answer));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
+        const dataAnswer = session.envelope.rcptTo
+          .map((r) => recipientAnswers.get(r.address.toLowerCase()))
+          .find((answer) => answer?.at === "DATA");
+        if (dataAnswer) {
+          callback(refusal(dataAnswer));
+          return;
+        }
         if (refused < (options.refuseFirst ?? 0)) {
           refused += 1;
           callback(Object.assign(new Error("Too busy, try again later"), { responseCode: 451 }));
@@ -186,6 +221,11 @@ export async function startSmtpCapture(
     get refused() {
       return refused;
     },
+    answerRecipient(address, answer, at = "RCPT TO") {
+      if (answer) recipientAnswers.set(address.toLowerCase(), { ...answer, at });
+      else recipientAnswers.delete(address.toLowerCase());
+    },
+    recipientAttempts: (address) => recipientCounts.get(address.toLowerCase()) ?? 0,
     messages,
     waitForMessage(to, options = {}) {
       const { subject, timeoutMs = 10_000 } = options;

@@ -1,4 +1,4 @@
-import { requireActingUser } from "../../auth/policy.ts";
+import { requireActingUser, requireUser } from "../../auth/policy.ts";
 import type { CurrentUser } from "../../auth/sessions.ts";
 import {
   FOLLOW_PREVIEW_LIMIT,
@@ -11,6 +11,7 @@ import type { Deps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import { releaseUserImage, withStoredImage, type StoredImage } from "../../media/images.ts";
 import { insertMediaRecord } from "../../media/image-records.ts";
+import { findUndeliverable } from "../../mail/delivery-repository.ts";
 import { isProfileOwner } from "./policy.ts";
 import {
   presentFollowEntry,
@@ -95,6 +96,15 @@ export function createProfilesService(deps: Deps) {
 
     /** `POST /api/user`: the signed-in user's own profile, private fields included. */
     ownProfile,
+
+    /**
+     * My Account's banner: the signed-in member's address when mail to it cannot be delivered
+     * (docs/decisions/0083-mail-delivery.md); null when it can.
+     */
+    async undeliverableAddress(user: CurrentUser | null): Promise<string | null> {
+      const actor = requireUser(user);
+      return (await findUndeliverable(db, actor.email)) ? actor.email : null;
+    },
 
     /** `POST /api/user_profile`: anyone's public page; `is_follow` says whether the viewer follows. */
     async publicProfile(
