@@ -84,7 +84,7 @@ export function createServices(deps: Deps) {
     following: createFollowingService(deps),
     // Keyword alerts (record 0045).
     alerts: createAlertsService(deps),
-    // "Download my data" (record 0085).
+    // "Download my data" (record 0084).
     dataExport: createDataExportService(deps),
     // The console's Mail page: the queue, daily counts, undeliverable addresses (issue 38).
     mailConsole: createMailConsoleService(deps),

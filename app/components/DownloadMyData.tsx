@@ -1,5 +1,5 @@
 /**
- * My Account's "Download my data" (docs/decisions/0085-download-my-data.md): a plain link to the
+ * My Account's "Download my data" (docs/decisions/0084-download-my-data.md): a plain link to the
  * JSON file, so it downloads with or without JavaScript; the session cookie goes with it.
  */
 export function DownloadMyData() {

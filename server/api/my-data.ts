@@ -3,7 +3,7 @@ import { RATE_LIMITS } from "../plugins/rate-limit.ts";
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** "Download my data": the signed-in member's data as a JSON file (record 0085). */
+/** "Download my data": the signed-in member's data as a JSON file (record 0084). */
 export const myDataApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",

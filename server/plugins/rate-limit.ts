@@ -144,7 +144,7 @@ export const RATE_LIMITS = {
   },
   /**
    * `GET /api/my_data` reads every table that names the member: a few downloads an hour per
-   * account (docs/decisions/0085-download-my-data.md).
+   * account (docs/decisions/0084-download-my-data.md).
    */
   myData: { max: 5, timeWindow: "1 hour", keyGenerator: byAccount },
 } satisfies Record<string, RouteRateLimit>;

@@ -86,7 +86,7 @@ test.describe("profiles at phone, tablet and desktop widths", () => {
   }
 });
 
-test.describe("Download my data (docs/decisions/0085-download-my-data.md)", () => {
+test.describe("Download my data (docs/decisions/0084-download-my-data.md)", () => {
   // A plain link: it downloads before the page's scripts run, or with none at all.
   test.use({ javaScriptEnabled: false });
 

@@ -433,7 +433,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     return { client: await staffClient(w, "moderator"), body: { unique_id: deal.unique_id } };
   },
   "GET /notifications": async (w) => ({ client: w.member.client }),
-  // "Download my data" (record 0085): the demo member's file.
+  // "Download my data" (record 0084): the demo member's file.
   "GET /my_data": async (w) => ({ client: w.member.client }),
 
   // Keyword alerts (record 0045): each call on an alert of a fresh member's own.

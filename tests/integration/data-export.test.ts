@@ -9,7 +9,7 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * "Download my data" (docs/decisions/0085-download-my-data.md): two members each hold a row of
+ * "Download my data" (docs/decisions/0084-download-my-data.md): two members each hold a row of
  * every kind the file carries; member A's file holds every kind of A's, nothing of B's, and no
  * token or password hash. Rate limits are on, as in production: on PostgreSQL counted there.
  */

@@ -1,5 +1,5 @@
 /**
- * The rows of a member's data export (docs/decisions/0085-download-my-data.md): everything the
+ * The rows of a member's data export (docs/decisions/0084-download-my-data.md): everything the
  * site keeps about one member, read from every table that names them. Each query selects the
  * columns it hands on, by name, so that no secret (a password hash, a session's or a link's token
  * hash) is ever read; the presenter shapes what is read here.

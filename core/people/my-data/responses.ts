@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isoDateTime } from "../../responses.ts";
 
 /**
- * `GET /api/my_data`: the signed-in member's data, as one JSON file (record 0085). Not the API's
+ * `GET /api/my_data`: the signed-in member's data, as one JSON file (record 0084). Not the API's
  * `status: 'true'` envelope: the file is for the member to keep, read and take elsewhere, so it
  * opens with what it is (`format`, `exported_at`). Every link is absolute, under PUBLIC_URL; no
  * token, token hash or password hash is ever in it.

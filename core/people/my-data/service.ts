@@ -7,7 +7,7 @@ import * as repo from "./repository.ts";
 import { myDataFileName, presentMyData, type ExportRows } from "./presenter.ts";
 
 /**
- * "Download my data" (docs/decisions/0085-download-my-data.md): everything the site keeps about
+ * "Download my data" (docs/decisions/0084-download-my-data.md): everything the site keeps about
  * the signed-in member, as one file. Read in one read-only, repeatable-read transaction, so that
  * the file is one moment's picture: a comment posted while it is read is in every list that names
  * it or in none.
