@@ -190,6 +190,29 @@ describe("POST /api/signup: the honeypot and the form's signed render time", () 
     expect(notText.json().message).toEqual({ form_stamp: NOT_TEXT_MESSAGE });
   });
 
+  it("answers a script's mistakes as a person's: the checks come before the decoy", async () => {
+    const email = newEmail("taken");
+    expect((await signup({ name: "First Person", email, password: PASSWORD })).statusCode).toBe(
+      201,
+    );
+    const mailsBefore = await queuedMails();
+    for (const extra of [{ website: "x" }, { form_stamp: await stampFrom(0) }]) {
+      const taken = await signup({ name: "Bot Person", email, password: PASSWORD, ...extra });
+      expect(taken.statusCode).toBe(422);
+      expect(taken.json().message).toEqual({ email: M.emailTaken });
+      const common = await signup({
+        name: "Bot Person",
+        email: newEmail("common"),
+        password: "Password1!",
+        ...extra,
+      });
+      expect(common.statusCode).toBe(422);
+      expect(common.json().message).toEqual({ password: M.passwordCommon });
+    }
+    expect(await usersWith(email)).toHaveLength(1);
+    expect(await queuedMails()).toBe(mailsBefore);
+  });
+
   it("tells a person whose form is over a day old to reload it, and makes nothing", async () => {
     const email = newEmail("expired");
     const mailsBefore = await queuedMails();

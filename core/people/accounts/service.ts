@@ -378,8 +378,10 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     /**
      * POST /api/signup and the Register page: a new, unconfirmed account and its confirmation
      * mail. A script's sign-up (record 0086: the honeypot filled, or the form's stamp forged or
-     * sent back too soon) gets the same answer with a decoy account, and nothing is made or
-     * mailed; the log says so in one line, without the address.
+     * sent back too soon) that passes every check gets the same answer with a decoy account, and
+     * nothing is made or mailed; the log says so in one line, without the address. The checks
+     * come first, so that a script is answered as a person would be, and a quick person who made
+     * a mistake is told of it.
      */
     async signup({
       name,
@@ -389,16 +391,16 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       form_stamp,
     }: SignupInput): Promise<{ user: SignedUpAccount; mailed: boolean }> {
       const stamp = await formStamps.judge(form_stamp, now());
+      if (stamp === "expired") throw new ValidationError({ form_stamp: M.signupFormExpired });
+      refuseCommonPassword("password", password);
+      if (isDisposableEmail(email)) throw new ValidationError({ email: M.disposableEmail });
+      if (await repo.findLiveUserByEmail(db, email)) throw emailTaken();
       const scripted = scriptedSignupReason(website, stamp);
       if (scripted) {
         log.info(`sign-up answered as made but not made: ${scripted}`);
         const decoy = { id: await repo.nextUserIdGuess(db), name, email, email_verified_at: null };
         return { user: decoy, mailed: true };
       }
-      if (stamp === "expired") throw new ValidationError({ form_stamp: M.signupFormExpired });
-      refuseCommonPassword("password", password);
-      if (isDisposableEmail(email)) throw new ValidationError({ email: M.disposableEmail });
-      if (await repo.findLiveUserByEmail(db, email)) throw emailTaken();
       const passwordHash = await hashPassword(password);
       const site = await siteName();
       let user: repo.AccountRow;
