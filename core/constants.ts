@@ -127,3 +127,15 @@ export const SEARCH_MAX_LENGTH = 200;
 
 /** How long a lazily loaded script chunk may take before it counts as failed (the spec's 120 s). */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * Sign-up defences (docs/decisions/0086-sign-up-defences.md). The register form carries its
+ * render time, signed (core/people/accounts/signup-form-stamp.ts): one sent back sooner than
+ * `minimumFillMs` after it was made is a script's, and one older than `formLifetimeMs` asks the
+ * visitor to reload the page. The fields are `website` (the honeypot) and `form_stamp`
+ * (core/people/accounts/schema.ts).
+ */
+export const SIGNUP_DEFENCES = {
+  minimumFillMs: 3000,
+  formLifetimeMs: 24 * 60 * 60 * 1000,
+} as const;

@@ -4,7 +4,7 @@ import { RegisterFormSchema } from "../../core/people/accounts/schema.ts";
 import { returnPathOf, safeReturnPath, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard, NewPasswordFields } from "../components/AuthCard.tsx";
-import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
+import { Field, FormAlert, HoneypotField, KitForm, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
 import { useApiForm } from "../lib/api-form.ts";
@@ -17,7 +17,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Where to go after signing in (record 0035): a path on this site, else /.
   const next = returnPathOf(new URL(request.url));
   if (user) throw redirect(next);
-  return { next, csrfToken: context.get(requestContext).csrfToken() };
+  const { services, csrfToken } = context.get(requestContext);
+  // When the form was rendered, signed (record 0086): sent back with it, as `form_stamp`.
+  return { next, csrfToken: csrfToken(), formStamp: await services.accounts.signupFormStamp() };
 }
 
 /** The page carries this visitor's XSRF token: never a shared cache's copy. */
@@ -25,15 +27,18 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private
 
 const REGISTERED = "Registered Successfully !";
 
-/** The form posted to the page: the same check and service as `POST /api/signup`. */
+/**
+ * The form posted to the page: the same check and service as `POST /api/signup`, with the form's
+ * honeypot and signed render time (record 0086).
+ */
 export async function action({ context, request }: Route.ActionArgs) {
   const { services } = context.get(requestContext);
   const next = safeReturnPath(new URL(request.url).searchParams.get("next"));
   return formAction(
     request,
     RegisterFormSchema,
-    async ({ name, email, password }) => {
-      await services.accounts.signup({ name, email, password });
+    async ({ confirm_password: _checked, ...signup }) => {
+      await services.accounts.signup(signup);
       return REGISTERED;
     },
     { next: withReturnPath("/verify", next) },
@@ -47,16 +52,23 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/register",
   });
 
-const EMPTY = { name: "", email: "", password: "", confirm_password: "" };
+const EMPTY = { name: "", email: "", password: "", confirm_password: "", website: "" };
 
 export default function Register() {
-  const { next, csrfToken } = useLoaderData<typeof loader>();
+  const { next, csrfToken, formStamp: rendered } = useLoaderData<typeof loader>();
   const posted = useActionData<typeof action>();
   const navigate = useNavigate();
+  // A form the page answered with a field message keeps the stamp it was first rendered with, so
+  // that correcting it quickly is not taken for a script's pace; an expired one is replaced.
+  const formStamp =
+    posted && !posted.ok && posted.values.form_stamp && !posted.errors.form_stamp
+      ? posted.values.form_stamp
+      : rendered;
   // The spec's register error is message.email; the kit reads field messages in that shape too.
   const form = useApiForm(
     RegisterFormSchema,
-    ({ name, email, password }) => apiCall("/signup", { name, email, password }),
+    ({ name, email, password, website }) =>
+      apiCall("/signup", { name, email, password, website, form_stamp: formStamp }),
     (_result, form) => {
       form.show({ text: REGISTERED, tone: "success" }, { keep: true });
       const { email } = form.values;
@@ -87,6 +99,8 @@ export default function Register() {
           password={form.bind("password")}
           confirmation={form.bind("confirm_password")}
         />
+        <HoneypotField {...form.bind("website")} />
+        <input type="hidden" name="form_stamp" value={formStamp} />
         <SubmitButton busy={form.busy || form.done || Boolean(posted?.ok)}>Register</SubmitButton>
       </KitForm>
       <SocialSignIn intent="login" next={next} />

@@ -1,5 +1,13 @@
 import type { Page } from "@playwright/test";
-import { VIEWPORTS, expect, expectAccessible, mailbox, test } from "./fixtures.ts";
+import {
+  VIEWPORTS,
+  expect,
+  expectAccessible,
+  hydrated,
+  mailbox,
+  test,
+  waitOutSignupFillTime,
+} from "./fixtures.ts";
 
 const PASSWORD = "Chalk#Board42";
 
@@ -13,6 +21,7 @@ async function register(page: Page, email: string, name = "Erin Example") {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirm Password").fill(PASSWORD);
+  await waitOutSignupFillTime(page);
   await page.getByRole("button", { name: "Register" }).click();
   await expect(page.getByText("Registered Successfully !")).toBeVisible();
   await page.waitForURL("**/verify", { timeout: 10_000 });
@@ -127,6 +136,38 @@ test.describe("validation messages", () => {
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(page.getByText("Email Id not found.")).toBeVisible();
   });
+});
+
+test("the register form's honeypot is off screen and out of reach; a script that fills it makes no account", async ({
+  page,
+}) => {
+  await page.goto("/register");
+  const honeypot = page.locator('input[name="website"]');
+  const box = await honeypot.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(0);
+  // Tab goes from the last field to the button, past the honeypot.
+  await hydrated(page.getByLabel("Name"));
+  await page.getByLabel("Confirm Password").focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Register" })).toBeFocused();
+
+  // A script fills every field it finds, the honeypot too, and is told it succeeded.
+  const scripted = newEmail("scripted");
+  await page.getByLabel("Name").fill("Scripted Signup");
+  await page.getByLabel("Email").fill(scripted);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm Password").fill(PASSWORD);
+  await honeypot.fill("https://spam.example", { force: true });
+  await waitOutSignupFillTime(page);
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByText("Registered Successfully !")).toBeVisible();
+  // But no account was made: its address and password do not sign in, where a person's do.
+  const signIn = (email: string) =>
+    page.request.post("/api/signin", { data: { email, password: PASSWORD } });
+  expect((await signIn(scripted)).status()).toBe(401);
+  const person = newEmail("person");
+  await register(page, person);
+  expect((await signIn(person)).status()).toBe(200);
 });
 
 test("register → confirm by the mailed link → log in → log out", async ({ page }) => {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { SIGNUP_DEFENCES } from "../../core/constants.ts";
 
 export { expect };
 
@@ -203,6 +204,19 @@ export const test = base.extend({
     await use(process.env.E2E_BASE_URL);
   },
 });
+
+/**
+ * Waits until the Register form on `page` is old enough to be a person's: its signed render time
+ * (the hidden form_stamp) plus SIGNUP_DEFENCES.minimumFillMs (docs/decisions/0086). A browser test
+ * fills a form faster than anyone types, and a form sent sooner is answered as a script's: the
+ * success message, but no account. The server runs on this machine, so its clock is this one.
+ */
+export async function waitOutSignupFillTime(page: Page) {
+  const stamp = await page.locator('input[name="form_stamp"]').inputValue();
+  const renderedAt = Number(stamp.split(".")[0]);
+  const left = renderedAt + SIGNUP_DEFENCES.minimumFillMs + 250 - Date.now();
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+}
 
 /** Signs in through the JSON API (no form): the journeys that test something else start so. */
 export async function signInThroughApi(page: Page, who: { email: string; password: string }) {

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { ACCOUNT_MESSAGES } from "../../core/people/accounts/schema.ts";
-import { expect, test } from "./fixtures.ts";
+import { expect, test, waitOutSignupFillTime } from "./fixtures.ts";
 
 // Sign-in, sign-out and the form kit's forms are real form posts (docs/decisions/0079): they work
 // in a browser that runs no script at all.
@@ -126,6 +126,7 @@ test.describe("without JavaScript", () => {
     await page.getByLabel("Email").fill(address);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await waitOutSignupFillTime(page);
     await page.getByRole("button", { name: "Register" }).click();
     await expect(page.getByText("Registered Successfully !")).toBeVisible();
     await page.waitForURL((url) => url.pathname === "/verify", { timeout: 10_000 });

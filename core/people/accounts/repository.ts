@@ -34,6 +34,18 @@ export function findLiveUserById(db: DbOrTx, id: number) {
     .executeTakeFirst();
 }
 
+/**
+ * The id the next account is likely to get: a script's decoy sign-up answers with it, so that its
+ * answer looks like the one a real sign-up gets (record 0086). Nothing is reserved.
+ */
+export async function nextUserIdGuess(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.max("id").as("last"))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0) + 1;
+}
+
 export async function insertUser(
   db: DbOrTx,
   user: {

@@ -54,6 +54,11 @@ export const ACCOUNT_MESSAGES = {
   deleteNeedsRecentSignin: "For your safety, please sign in again before deleting your account.",
   socialFailed: "Something went wrong in social login. please try again later.",
   socialTokenRequired: "An id_token or access_token from the provider is required.",
+  /** Not the spec's: sign-up refuses addresses at disposable-mail domains (record 0086). */
+  disposableEmail:
+    "Please use a permanent email address; disposable addresses can't be used to sign up.",
+  /** Not the spec's: a register form left open longer than a day (record 0086). */
+  signupFormExpired: "This form has expired. Please reload the page and fill it in again.",
 } as const;
 
 const M = ACCOUNT_MESSAGES;
@@ -129,11 +134,38 @@ export const DeleteAccountBody = ActingUserBody.extend({
 
 export type DeleteAccountInput = z.output<typeof DeleteAccountBody>;
 
-/** POST /api/signup {name, email, password}. */
+/**
+ * The register form's honeypot, `website` (record 0086): a field people never see. True when it
+ * came with anything in it, of any type: only a script fills it. Empty or left out (the spec's
+ * clients send none) is false.
+ */
+const honeypot = () =>
+  z
+    .preprocess((value) => value !== undefined && value !== null && value !== "", z.boolean())
+    .describe("Leave out, or send empty: a register form's hidden field that people never see");
+
+/**
+ * The register form's signed render time, `form_stamp` (core/people/accounts/signup-form-stamp.ts),
+ * or null when none came (the spec's clients send none). Text like every text field (record 0021).
+ */
+const formStamp = () =>
+  z
+    .preprocess(
+      (value) => (value === null || value === "" ? undefined : value),
+      text().optional().describe("The register form's signed render time, as the page gave it"),
+    )
+    .transform((value) => value ?? null);
+
+/**
+ * POST /api/signup {name, email, password}, and beside them the register form's defences
+ * (record 0086), both optional: `website`, the honeypot, and `form_stamp`, its signed render time.
+ */
 export const SignupSchema = z.object({
   name: name(),
   email: email(),
   password: newPassword(M.passwordRequired),
+  website: honeypot(),
+  form_stamp: formStamp(),
 });
 
 /** The Register form: the sign-up fields plus the confirmation the browser checks. */

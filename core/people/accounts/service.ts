@@ -49,8 +49,10 @@ import { insertMediaRecord } from "../../media/image-records.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { deleteAccount, type AccountDeletionOptions } from "./account-deletion.ts";
 import { isCommonPassword } from "./common-passwords.ts";
+import { isDisposableEmail } from "./disposable-email.ts";
 import { isRecentSignIn, mayLinkByEmail } from "./policy.ts";
 import * as repo from "./repository.ts";
+import { createSignupFormStamps, type StampVerdict } from "./signup-form-stamp.ts";
 import {
   ACCOUNT_MESSAGES as M,
   type ChangePasswordInput,
@@ -102,10 +104,26 @@ function emailTaken(): ValidationError {
   return new ValidationError({ email: M.emailTaken });
 }
 
+/** What a sign-up answers with: the account made, or a script's decoy (record 0086). */
+export type SignedUpAccount = Pick<repo.AccountRow, "id" | "name" | "email" | "email_verified_at">;
+
+/**
+ * Why a sign-up is a script's (record 0086), or null: the honeypot came filled, or the form's
+ * stamp is not the site's or came back too soon. No stamp is no finding: the spec's clients send
+ * none. An expired stamp is a person's tab left open, told so, not a script's.
+ */
+function scriptedSignupReason(honeypotFilled: boolean, stamp: StampVerdict): string | null {
+  if (honeypotFilled) return "honeypot filled";
+  if (stamp === "forged") return "form stamp forged";
+  if (stamp === "too_fast") return "form sent too fast";
+  return null;
+}
+
 /** Sign-up, confirmation, sign-in and out, password reset and change, deletion, social sign-in. */
 export function createAccountsService(deps: Deps, settings: Pick<SettingsService, "get">) {
   const { db, config, mail, log, now } = deps;
   const oauth = createOAuthClients(config);
+  const formStamps = createSignupFormStamps(db);
 
   async function siteName(): Promise<string> {
     return (await settings.get()).websiteName;
@@ -352,10 +370,37 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
   const service = {
     oauth,
 
-    /** POST /api/signup: a new, unconfirmed account and its confirmation mail. */
-    async signup({ name, email, password }: SignupInput) {
+    /** The register form's signed render time (record 0086), for the page to carry. */
+    signupFormStamp(): Promise<string> {
+      return formStamps.issue(now());
+    },
+
+    /**
+     * POST /api/signup and the Register page: a new, unconfirmed account and its confirmation
+     * mail. A script's sign-up (record 0086: the honeypot filled, or the form's stamp forged or
+     * sent back too soon) that passes every check gets the same answer with a decoy account, and
+     * nothing is made or mailed; the log says so in one line, without the address. The checks
+     * come first, so that a script is answered as a person would be, and a quick person who made
+     * a mistake is told of it.
+     */
+    async signup({
+      name,
+      email,
+      password,
+      website,
+      form_stamp,
+    }: SignupInput): Promise<{ user: SignedUpAccount; mailed: boolean }> {
+      const stamp = await formStamps.judge(form_stamp, now());
+      if (stamp === "expired") throw new ValidationError({ form_stamp: M.signupFormExpired });
       refuseCommonPassword("password", password);
+      if (isDisposableEmail(email)) throw new ValidationError({ email: M.disposableEmail });
       if (await repo.findLiveUserByEmail(db, email)) throw emailTaken();
+      const scripted = scriptedSignupReason(website, stamp);
+      if (scripted) {
+        log.info(`sign-up answered as made but not made: ${scripted}`);
+        const decoy = { id: await repo.nextUserIdGuess(db), name, email, email_verified_at: null };
+        return { user: decoy, mailed: true };
+      }
       const passwordHash = await hashPassword(password);
       const site = await siteName();
       let user: repo.AccountRow;
