@@ -153,7 +153,7 @@ describe("Edit profile, posted without JavaScript", () => {
       .executeTakeFirstOrThrow();
   }
 
-  it("has a multipart profile form and the password form, each with the token", async () => {
+  it("has a multipart profile form, the email and the password forms, each with the token", async () => {
     const { id } = await member(t);
     const browser = await signedIn(t, id);
     const page = await browser.open(URL);
@@ -161,7 +161,9 @@ describe("Edit profile, posted without JavaScript", () => {
     expect(posting).toEqual([
       { method: "post", action: URL, hidden: false, csrf: browser.xsrf },
       { method: "post", action: URL, hidden: false, csrf: browser.xsrf },
+      { method: "post", action: URL, hidden: false, csrf: browser.xsrf },
     ]);
+    expect(page.body).toMatch(/<form[^>]*aria-label="Change email address"/);
     const profileForm = /<form[^>]*aria-label="Edit Profile"[^>]*>/.exec(page.body)?.[0];
     expect(profileForm).toMatch(/ enctype="multipart\/form-data"/i);
     // A browser without JavaScript cannot open the password section: it gets the form at once.
