@@ -615,6 +615,77 @@ describe("with rate limits on", () => {
     await sharesFive(form, api);
   });
 
+  it("shares RATE_LIMITS.emailChange between Edit profile's email form and POST /api/email_change", async () => {
+    const remoteAddress = "198.51.100.95";
+    const { id } = await member(limited, { password: true });
+    const browser = new FormBrowser(limited.app);
+    await browser.signInAs(limited.deps.db, id);
+    await browser.request({ method: "GET", url: "/user/profile-edit", remoteAddress });
+    const fields = { email: `new-${Date.now()}@example.com`, password: "Not#ThePassword1" };
+    const post = (intent: string, extra: Record<string, string> = fields) =>
+      browser.request({
+        method: "POST",
+        url: "/user/profile-edit",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ _csrf: browser.xsrf, intent, ...extra }).toString(),
+        xsrf: false,
+        remoteAddress,
+      });
+    const form = async () => (await post("email")).statusCode;
+    const api = async () =>
+      (
+        await browser.request({
+          method: "POST",
+          url: "/api/email_change",
+          payload: fields,
+          remoteAddress,
+        })
+      ).statusCode;
+    await sharesFive(form, api);
+    // The page's password form keeps its own count.
+    const password = await post("password", {
+      old_password: "Not#ThePassword1",
+      new_password: "Fresh#Account77",
+      new_password_confirmation: "Fresh#Account77",
+    });
+    expect(password.statusCode).toBe(422);
+  });
+
+  it("shares RATE_LIMITS.confirmEmailChange between the link's page and its JSON call", async () => {
+    const remoteAddress = "198.51.100.96";
+    const visitor = new FormBrowser(limited.app);
+    const url = "/confirm-email-change?token=never-sent";
+    // A link that cannot be used shows no form: the XSRF cookie comes from another page's.
+    await visitor.request({ method: "GET", url: "/login", remoteAddress });
+    const form = async () =>
+      (
+        await visitor.request({
+          method: "POST",
+          url,
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          payload: new URLSearchParams({ _csrf: visitor.xsrf, token: "never-sent" }).toString(),
+          xsrf: false,
+          remoteAddress,
+        })
+      ).statusCode;
+    const api = async () =>
+      (
+        await visitor.request({
+          method: "POST",
+          url: "/api/confirm_email_change",
+          payload: { token: "never-sent" },
+          remoteAddress,
+        })
+      ).statusCode;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      statuses.push(await (attempt % 2 ? api() : form()));
+    }
+    expect(statuses).toEqual(Array(10).fill(400));
+    expect(await form()).toBe(429);
+    expect(await api()).toBe(429);
+  });
+
   it("shares RATE_LIMITS.wishlistSubmit between the wishlist form and POST /api/wishlist_submit", async () => {
     const remoteAddress = "198.51.100.92";
     const { id } = await member(limited, { educator: true });
