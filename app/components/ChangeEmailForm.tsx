@@ -1,3 +1,4 @@
+import { useRevalidator } from "react-router";
 import { EmailChangeSchema } from "../../core/people/accounts/schema.ts";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm, type FormOutcome } from "../lib/api-form.ts";
@@ -19,12 +20,15 @@ export function ChangeEmailForm({
   csrfToken: string;
   posted?: FormOutcome;
 }) {
+  const revalidator = useRevalidator();
   const form = useApiForm(
     EmailChangeSchema,
     (values) => apiCall("/email_change", values),
     (result, form) => {
       form.reset();
       form.show({ text: messageOf(result.data), tone: "success" }, { keep: true });
+      // The page says which address a link waits for: load its data again.
+      void revalidator.revalidate();
     },
     { initial: { email: "", password: "" }, posted, idPrefix: "change-email" },
   );

@@ -27,7 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     services.profiles.ownProfile(user, { user_id: user.id }),
     services.accounts.emailChangeForm(user),
   ]);
-  return { profile, hasPassword: emailChange.hasPassword, csrfToken: csrfToken() };
+  return { profile, emailChange, csrfToken: csrfToken() };
 }
 
 /** The page's three forms, told apart by their hidden `intent` field. */
@@ -255,7 +255,15 @@ function PasswordSection({ userId, csrfToken }: { userId: number; csrfToken: str
 }
 
 /** Change email address: always open, so it works the same without JavaScript. */
-function EmailSection({ hasPassword, csrfToken }: { hasPassword: boolean; csrfToken: string }) {
+function EmailSection({
+  hasPassword,
+  pendingEmail,
+  csrfToken,
+}: {
+  hasPassword: boolean;
+  pendingEmail: string | null;
+  csrfToken: string;
+}) {
   const posted = usePosted("email");
   return (
     <section className="card profile-email" id="change-email" aria-labelledby="change-email-title">
@@ -264,20 +272,30 @@ function EmailSection({ hasPassword, csrfToken }: { hasPassword: boolean; csrfTo
         We email a link to the new address. Your address changes when you open it; until then, mail
         goes to the current one.
       </p>
+      {pendingEmail && (
+        <p>
+          A link we sent to <strong>{pendingEmail}</strong> is waiting to be opened. Asking again
+          sends a new link, and the old one stops working.
+        </p>
+      )}
       <ChangeEmailForm hasPassword={hasPassword} csrfToken={csrfToken} posted={posted} />
     </section>
   );
 }
 
 export default function ProfileEdit() {
-  const { profile, hasPassword, csrfToken } = useLoaderData<typeof loader>();
+  const { profile, emailChange, csrfToken } = useLoaderData<typeof loader>();
   return (
     <div className="container profile-edit">
       <h1 className="page-title">Edit Profile</h1>
       <div className="card">
         <ProfileForm profile={profile} csrfToken={csrfToken} />
       </div>
-      <EmailSection hasPassword={hasPassword} csrfToken={csrfToken} />
+      <EmailSection
+        hasPassword={emailChange.hasPassword}
+        pendingEmail={emailChange.pendingEmail}
+        csrfToken={csrfToken}
+      />
       <PasswordSection userId={profile.user_id} csrfToken={csrfToken} />
     </div>
   );

@@ -44,6 +44,7 @@ test("a member whose mail bounces changes their address, at phone width", async 
   await form.getByLabel("Current password").fill(password);
   await form.getByRole("button", { name: "Send confirmation link" }).click();
   await expect(form.getByText(`We have sent a link to ${next}.`)).toBeVisible();
+  await expect(page.getByText(`A link we sent to ${next} is waiting to be opened.`)).toBeVisible();
 
   const link = await mailbox.linkTo(next, /\/confirm-email-change\?token=/);
   await page.goto(new URL(link).pathname + new URL(link).search);

@@ -303,6 +303,24 @@ describe("POST /api/email_change, then the mailed link", () => {
 });
 
 describe("without JavaScript", () => {
+  it("asks for the current password only of an account that has one", async () => {
+    for (const password of [true, false]) {
+      const { id } = await member({ password });
+      const browser = new FormBrowser(t.app);
+      await browser.signInAs(t.deps.db, id);
+      const page = await browser.open("/user/profile-edit");
+      const form = /<form[^>]*aria-label="Change email address"[\s\S]*?<\/form>/.exec(
+        page.body,
+      )?.[0];
+      expect(form).toContain('name="email"');
+      if (password) expect(form).toContain('id="change-email-password"');
+      else {
+        expect(form).not.toContain('id="change-email-password"');
+        expect(form).toContain("You sign in with Google or Facebook");
+      }
+    }
+  });
+
   it("Edit profile's form mails the link; the link's page changes the address with its button", async () => {
     const { id, email } = await member();
     const browser = new FormBrowser(t.app);
@@ -334,6 +352,10 @@ describe("without JavaScript", () => {
     });
     expect(sent.statusCode).toBe(200);
     expect(sent.body).toContain(emailChangeSentMessage(next));
+    // The page says which address the link waits for, until it is used.
+    expect((await browser.open("/user/profile-edit")).body).toMatch(
+      new RegExp(`A link we sent to <strong>${next.replace(/[.]/g, "\\.")}</strong> is waiting`),
+    );
     expect(sent.body).not.toContain(PASSWORD);
     expect((await accountOf(id)).email).toBe(email);
 
@@ -353,6 +375,7 @@ describe("without JavaScript", () => {
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain(M.emailChanged);
     expect((await accountOf(id)).email).toBe(next);
+    expect((await browser.open("/user/profile-edit")).body).not.toContain("A link we sent to");
 
     const usedAgain = await visitor.postForm(action, { _csrf: visitor.xsrf, token: token! });
     expect(usedAgain.statusCode).toBe(400);

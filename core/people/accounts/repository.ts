@@ -143,6 +143,20 @@ export function findEmailToken(db: DbOrTx, purpose: EmailTokenPurpose, tokenHash
     .executeTakeFirst();
 }
 
+/** The address of the member's newest address-change link still usable, or undefined. */
+export async function findPendingEmailChange(db: DbOrTx, userId: number, now: Date) {
+  const row = await db
+    .selectFrom("email_tokens")
+    .select("new_email")
+    .where("user_id", "=", userId)
+    .where("purpose", "=", "email_change")
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return row?.new_email ?? undefined;
+}
+
 /**
  * Uses a code once: true for the one caller that marked it, false when it was already used (two
  * clicks racing each other cannot both succeed).

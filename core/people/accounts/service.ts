@@ -530,11 +530,17 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       return { message: M.passwordChanged, token: session.token };
     },
 
-    /** What Edit profile's "Change email address" form asks: the current password, if any. */
+    /**
+     * What Edit profile's "Change email address" form asks (the current password, if the account
+     * has one) and the address a link mailed earlier still waits for, if any.
+     */
     async emailChangeForm(currentUser: CurrentUser | null) {
       const actor = requireUser(currentUser);
-      const account = await repo.findLiveUserById(db, actor.id);
-      return { hasPassword: Boolean(account?.password_hash) };
+      const [account, pendingEmail] = await Promise.all([
+        repo.findLiveUserById(db, actor.id),
+        repo.findPendingEmailChange(db, actor.id, now()),
+      ]);
+      return { hasPassword: Boolean(account?.password_hash), pendingEmail: pendingEmail ?? null };
     },
 
     /**
