@@ -212,7 +212,7 @@ describe("POST /api/email_change, then the mailed link", () => {
     expect(await changeTokensOf(me.id)).toEqual([]);
   });
 
-  it("refuses the member's own address and one another live account holds, in any case", async () => {
+  it("refuses the member's own address, one another live account holds, and one that bounced", async () => {
     const { id, email, client } = await member();
     const same = await client.post("/api/email_change", {
       email: email.toUpperCase(),
@@ -228,6 +228,19 @@ describe("POST /api/email_change, then the mailed link", () => {
     });
     expect(taken.statusCode).toBe(422);
     expect(JSON.stringify(taken.json())).toContain(M.emailTaken);
+
+    // An address marked undeliverable would get no link: the member hears so at once.
+    const bouncing = address("bouncing");
+    await t.deps.db
+      .insertInto("undeliverable_addresses")
+      .values({ address: bouncing, reason: "550 5.1.1 No such user here", failed_at: new Date() })
+      .execute();
+    const refused = await client.post("/api/email_change", {
+      email: bouncing,
+      password: PASSWORD,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(JSON.stringify(refused.json())).toContain(M.emailChangeUndeliverable);
     expect(await changeTokensOf(id)).toEqual([]);
   });
 

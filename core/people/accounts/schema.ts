@@ -64,6 +64,8 @@ export const ACCOUNT_MESSAGES = {
   emailChangeTaken:
     "Your email address was not changed: another account now uses this address. Please ask for a new link with another address.",
   emailChanged: "Your email address has been changed.",
+  emailChangeUndeliverable:
+    "Mail to this address could not be delivered before. Please check it, or use another address.",
 } as const;
 
 const M = ACCOUNT_MESSAGES;

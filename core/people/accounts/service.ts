@@ -47,6 +47,7 @@ import {
   resetPasswordMail,
   signInLockedMail,
 } from "../../mail/templates.ts";
+import { findUndeliverable } from "../../mail/delivery-repository.ts";
 import { insertMediaRecord } from "../../media/image-records.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { deleteAccount, type AccountDeletionOptions } from "./account-deletion.ts";
@@ -564,6 +565,10 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
         throw new ValidationError({ email: M.emailChangeSame });
       }
       if (await repo.isEmailTakenByOther(db, body.email, account.id)) throw emailTaken();
+      // The link would not be sent (core/mail/queue.ts): say so now, not by silence.
+      if (await findUndeliverable(db, body.email)) {
+        throw new ValidationError({ email: M.emailChangeUndeliverable });
+      }
       const site = await siteName();
       await db.transaction().execute(async (tx) => {
         const code = await issueEmailCode(
