@@ -39,6 +39,8 @@ export default [
   route("reset-password/:token", "routes/reset-password.tsx"),
   route("verify", "routes/verify.tsx"),
   route("confirm/:code", "routes/confirm.tsx"),
+  // A member's new email address: the link mailed to it (docs/decisions/0083, amended).
+  route("confirm-email-change", "routes/confirm-email-change.tsx"),
   route("delete-account", "routes/delete-account.tsx"),
   route("logout", "routes/logout.tsx"),
   route("payment", "routes/payment.tsx"),

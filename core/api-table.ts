@@ -105,6 +105,7 @@ import {
   AccountDeletedResponse,
   AccountResponse,
   ChangePasswordResponse,
+  EmailChangedResponse,
   SigninResponse,
   SignupResponse,
   SocialSigninResponse,
@@ -113,6 +114,8 @@ import {
   ActingUserBody,
   DeleteAccountBody,
   ChangePasswordSchema,
+  ConfirmEmailChangeSchema,
+  EmailChangeSchema,
   ForgotPasswordSchema,
   ResendConfirmationSchema,
   ResetPasswordSchema,
@@ -258,6 +261,10 @@ export const apiTable = {
   "/forgot_password": { POST: { body: ForgotPasswordSchema, response: ReportSentResponse } },
   "/reset_password": { POST: { body: ResetPasswordSchema, response: ReportSentResponse } },
   "/change_password": { POST: { body: ChangePasswordSchema, response: ChangePasswordResponse } },
+  "/email_change": { POST: { body: EmailChangeSchema, response: ReportSentResponse } },
+  "/confirm_email_change": {
+    POST: { body: ConfirmEmailChangeSchema, response: EmailChangedResponse },
+  },
   "/user_deleted": { POST: { body: DeleteAccountBody, response: AccountDeletedResponse } },
   "/social_signin": { POST: { body: SocialSigninSchema, response: SocialSigninResponse } },
   "/social_signin_deleted": {

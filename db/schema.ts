@@ -88,11 +88,13 @@ export interface SignInAttemptsTable {
 export interface EmailTokensTable {
   id: Generated<number>;
   user_id: number;
-  purpose: "confirm" | "reset";
+  purpose: "confirm" | "reset" | "email_change";
   token_hash: string;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
   created_at: Generated<Date>;
+  /** The address an `email_change` code confirms (migration 032); null for the other purposes. */
+  new_email: Generated<string | null>;
 }
 
 export interface FollowsTable {

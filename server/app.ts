@@ -67,6 +67,8 @@ const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit, intent?: string][]
   ["/delete-account", RATE_LIMITS.signin],
   // Only the exact intent "password" changes the password (app/routes/profile-edit.tsx).
   ["/user/profile-edit", RATE_LIMITS.changePassword, "password"],
+  ["/user/profile-edit", RATE_LIMITS.emailChange, "email"],
+  ["/confirm-email-change", RATE_LIMITS.confirmEmailChange],
   ["/user/verify-educator", RATE_LIMITS.educatorRequest],
   ["/user/wishlist/new", RATE_LIMITS.wishlistSubmit],
   [POST_PAGES, RATE_LIMITS.comment, "comment"],

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, data, redirect, useActionData, useLoaderData, useRevalidator } from "react-router";
 import { requestContext } from "#app-context";
 import { loginRedirectFor } from "../../core/auth/return-path.ts";
-import { ChangePasswordSchema } from "../../core/people/accounts/schema.ts";
+import { ChangePasswordSchema, EmailChangeSchema } from "../../core/people/accounts/schema.ts";
 import type { UserProfile } from "../../core/people/profiles/presenter.ts";
 import {
   PROFILE_UPDATED,
@@ -10,6 +10,7 @@ import {
   profileUpdateMessage,
 } from "../../core/people/profiles/schema.ts";
 import { AvatarUpload } from "../components/AvatarUpload.tsx";
+import { ChangeEmailForm } from "../components/ChangeEmailForm.tsx";
 import { ChangePasswordForm } from "../components/ChangePasswordForm.tsx";
 import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { messageOf, useApiForm, type ApiAnswer, type FormOutcome } from "../lib/api-form.ts";
@@ -22,50 +23,62 @@ import "../styles/profile.css";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user, csrfToken } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  return {
-    profile: await services.profiles.ownProfile(user, { user_id: user.id }),
-    csrfToken: csrfToken(),
-  };
+  const [profile, emailChange] = await Promise.all([
+    services.profiles.ownProfile(user, { user_id: user.id }),
+    services.accounts.emailChangeForm(user),
+  ]);
+  return { profile, emailChange, csrfToken: csrfToken() };
 }
 
-/** The page's two forms, told apart by their hidden `intent` field. */
-type Intent = "profile" | "password";
+/** The page's three forms, told apart by their hidden `intent` field. */
+type Intent = "profile" | "password" | "email";
+
+function intentOf(posted: FormDataEntryValue | null): Intent {
+  return posted === "password" || posted === "email" ? posted : "profile";
+}
 
 /**
- * Either form posted to the page, for the session's user (never one named in the form): the
- * profile (multipart, with the picture) by `POST /api/profile_update`'s schema and service, whose
- * image check reads the same bytes; the password by `POST /api/change_password`'s, which starts a
- * new session as that call does. The answer carries the form's intent, so only that form shows
- * it. A visitor goes to /login, as the loader sends them.
+ * A form posted to the page, for the session's user (never one named in the form): the profile
+ * (multipart, with the picture) by `POST /api/profile_update`'s schema and service, whose image
+ * check reads the same bytes; the password by `POST /api/change_password`'s, which starts a new
+ * session as that call does; the new address by `POST /api/email_change`'s, which mails it a
+ * link. The answer carries the form's intent, so only that form shows it. A visitor goes to
+ * /login, as the loader sends them.
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const { services, user, session } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  const intent: Intent =
-    (await request.clone().formData()).get("intent") === "password" ? "password" : "profile";
+  const intent = intentOf((await request.clone().formData()).get("intent"));
   const also = { user_id: String(user.id) };
   // Read before formAction reads the body.
   const image = intent === "profile" ? await postedFile(request, "image") : null;
   const answer =
-    intent === "password"
+    intent === "email"
       ? await formAction(
           request,
-          ChangePasswordSchema,
-          async (input) => {
-            const { message, token } = await services.accounts.changePassword(user, input, {
-              userAgent: request.headers.get("user-agent") ?? "",
-            });
-            session.start(token);
-            return message;
-          },
+          EmailChangeSchema,
+          async (input) => (await services.accounts.requestEmailChange(user, input)).message,
           { also },
         )
-      : await formAction(
-          request,
-          ProfileUpdateSchema,
-          async (input) => (await services.profiles.updateProfile(user, input, image)).message,
-          { also, validationMessage: profileUpdateMessage },
-        );
+      : intent === "password"
+        ? await formAction(
+            request,
+            ChangePasswordSchema,
+            async (input) => {
+              const { message, token } = await services.accounts.changePassword(user, input, {
+                userAgent: request.headers.get("user-agent") ?? "",
+              });
+              session.start(token);
+              return message;
+            },
+            { also },
+          )
+        : await formAction(
+            request,
+            ProfileUpdateSchema,
+            async (input) => (await services.profiles.updateProfile(user, input, image)).message,
+            { also, validationMessage: profileUpdateMessage },
+          );
   return data({ ...answer.data, intent }, answer.init ?? undefined);
 }
 
@@ -164,7 +177,7 @@ function ProfileForm({ profile, csrfToken }: { profile: UserProfile; csrfToken: 
         label="Email *"
         type="email"
         disabled
-        hint="Your email address cannot be changed here."
+        hint="To change your email address, use “Change email address” below."
       />
       <Field
         {...form.bind("mobile")}
@@ -241,14 +254,48 @@ function PasswordSection({ userId, csrfToken }: { userId: number; csrfToken: str
   );
 }
 
+/** Change email address: always open, so it works the same without JavaScript. */
+function EmailSection({
+  hasPassword,
+  pendingEmail,
+  csrfToken,
+}: {
+  hasPassword: boolean;
+  pendingEmail: string | null;
+  csrfToken: string;
+}) {
+  const posted = usePosted("email");
+  return (
+    <section className="card profile-email" id="change-email" aria-labelledby="change-email-title">
+      <h2 id="change-email-title">Change email address</h2>
+      <p>
+        We email a link to the new address. Your address changes when you open it; until then, mail
+        goes to the current one.
+      </p>
+      {pendingEmail && (
+        <p>
+          A link we sent to <strong>{pendingEmail}</strong> is waiting to be opened. Asking again
+          sends a new link, and the old one stops working.
+        </p>
+      )}
+      <ChangeEmailForm hasPassword={hasPassword} csrfToken={csrfToken} posted={posted} />
+    </section>
+  );
+}
+
 export default function ProfileEdit() {
-  const { profile, csrfToken } = useLoaderData<typeof loader>();
+  const { profile, emailChange, csrfToken } = useLoaderData<typeof loader>();
   return (
     <div className="container profile-edit">
       <h1 className="page-title">Edit Profile</h1>
       <div className="card">
         <ProfileForm profile={profile} csrfToken={csrfToken} />
       </div>
+      <EmailSection
+        hasPassword={emailChange.hasPassword}
+        pendingEmail={emailChange.pendingEmail}
+        csrfToken={csrfToken}
+      />
       <PasswordSection userId={profile.user_id} csrfToken={csrfToken} />
     </div>
   );

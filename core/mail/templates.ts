@@ -159,6 +159,60 @@ export function passwordChangedMail(input: Common & { forgotPasswordLink: string
 }
 
 /**
+ * Sent to the address a member asked to change to: the single-use link that makes it the
+ * account's address (nothing changes until it is opened).
+ */
+export function emailChangeMail(
+  input: Common & { newEmail: string; link: string; validHours: number },
+): MailContent {
+  const { siteName, name, newEmail, link, validHours } = input;
+  return {
+    subject: `Confirm your new ${siteName} email address`,
+    text:
+      `Hello ${name},\n\n` +
+      `You asked to change the email address of your ${siteName} account to ${newEmail}. ` +
+      `Open this link to confirm it:\n\n${link}\n\n` +
+      `The link works once and expires in ${validHours} hours. Until you open it, your account ` +
+      `keeps its old address. If this was not you, ignore this message: nothing changes.\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        `You asked to change the email address of your ${escapeHtml(siteName)} account to <strong>${escapeHtml(newEmail)}</strong>. Confirm it with the button below.`,
+        `The link works once and expires in ${validHours} hours. Until you open it, your account keeps its old address. If this was not you, ignore this message: nothing changes.`,
+      ],
+      { label: "Confirm my new address", url: link },
+    ),
+  };
+}
+
+/** Sent to the old address once a member's address has changed: the notice, in case it was not them. */
+export function emailChangedMail(
+  input: Common & { newEmail: string; contactLink: string },
+): MailContent {
+  const { siteName, name, newEmail, contactLink } = input;
+  return {
+    subject: "Your email address was changed",
+    text:
+      `Hello ${name},\n\n` +
+      `The email address of your ${siteName} account was just changed to ${newEmail}. ` +
+      `Mail from us now goes there, and you sign in with it.\n\n` +
+      `If this was not you, contact us at once:\n\n${contactLink}\n\n` +
+      signature(siteName),
+    html: layout(
+      siteName,
+      [
+        `Hello ${escapeHtml(name)},`,
+        `The email address of your ${escapeHtml(siteName)} account was just changed to <strong>${escapeHtml(newEmail)}</strong>. Mail from us now goes there, and you sign in with it.`,
+        `If this was not you, contact us at once.`,
+      ],
+      { label: "Contact us", url: contactLink },
+    ),
+  };
+}
+
+/**
  * A sign-in with Google or Facebook named this account's address: the owner confirms the link by
  * opening it while signed in at that provider (docs/decisions/0026-social-sign-in.md).
  */

@@ -2,7 +2,9 @@ import type { FastifyRequest } from "fastify";
 import { presentAccount } from "../../core/people/accounts/presenter.ts";
 import {
   ChangePasswordSchema,
+  ConfirmEmailChangeSchema,
   DeleteAccountBody,
+  EmailChangeSchema,
   ForgotPasswordSchema,
   ResendConfirmationSchema,
   ResetPasswordSchema,
@@ -21,6 +23,7 @@ import {
   AccountDeletedResponse,
   AccountResponse,
   ChangePasswordResponse,
+  EmailChangedResponse,
   SigninResponse,
   SignupResponse,
   SocialSigninResponse,
@@ -173,6 +176,40 @@ export const accountsApi: ApiModule = async (app, { services }) => {
       reply.setSessionCookie(token);
       return { status: "true", message };
     },
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/email_change",
+    tag: "Accounts",
+    summary:
+      "Ask to change the signed-in user's email address: a single-use link (24 hours) is mailed " +
+      "to the new address, which becomes the account's when the link is used. password: the " +
+      "current one (left out by an account that signs in with Google or Facebook alone)",
+    body: EmailChangeSchema,
+    response: MessageResponse,
+    auth: true,
+    rateLimit: RATE_LIMITS.emailChange,
+    handler: async ({ input, request }) => ({
+      status: "true",
+      ...(await accounts.requestEmailChange(request.user, input)),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/confirm_email_change",
+    tag: "Accounts",
+    summary:
+      "Use the link mailed to the new address: it becomes the account's address, confirmed " +
+      "(no session needed; the member's sessions stay)",
+    body: ConfirmEmailChangeSchema,
+    response: EmailChangedResponse,
+    rateLimit: RATE_LIMITS.confirmEmailChange,
+    handler: async ({ input }) => ({
+      status: "true",
+      ...(await accounts.confirmEmailChange(input)),
+    }),
   });
 
   apiRoute(app, {

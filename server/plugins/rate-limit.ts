@@ -78,6 +78,19 @@ export const RATE_LIMITS = {
   forgotPassword: { max: 5, timeWindow: "1 hour", group: "forgot-password" },
   resetPassword: { max: 5, timeWindow: "1 hour", group: "reset-password" },
   resendConfirmation: { max: 5, timeWindow: "1 hour", group: "resend-confirmation" },
+  /**
+   * Asking to change one's address mails the new one and checks the current password: per
+   * account, and per address across accounts, shared with Edit profile's "Change email address"
+   * form. Using the mailed link counts per address, shared with its page's form.
+   */
+  emailChange: {
+    max: 5,
+    timeWindow: "1 hour",
+    keyGenerator: byAccount,
+    perAddress: { max: 10, timeWindow: "1 hour" },
+    group: "email-change",
+  },
+  confirmEmailChange: { max: 10, timeWindow: "1 hour", group: "confirm-email-change" },
   /** `POST /api/contact_us` and the Contact Us form posted to its page: one count per address. */
   contact: { max: 5, timeWindow: "1 hour", group: "contact" },
   /**

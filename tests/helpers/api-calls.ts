@@ -163,13 +163,18 @@ async function staffClient(world: ApiWorld, role: "moderator" | "admin") {
 }
 
 /** A code as the mailed links carry it, stored for `userId` as `purpose`. */
-async function emailCode(world: ApiWorld, userId: number, purpose: "confirm" | "reset") {
+async function emailCode(
+  world: ApiWorld,
+  userId: number,
+  purpose: "confirm" | "reset" | "email_change",
+) {
   const code = randomBytes(32).toString("base64url");
   await insertEmailToken(world.t.deps.db, {
     userId,
     purpose,
     tokenHash: hashToken(code),
     expiresAt: new Date(Date.now() + 60 * 60 * 1000),
+    ...(purpose === "email_change" ? { newEmail: `${unique("changed-to")}@example.com` } : {}),
   });
   return code;
 }
@@ -397,6 +402,18 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
       user_id: w.withPassword.id,
     },
   }),
+  "POST /email_change": async (w) => ({
+    client: w.withPassword.client,
+    body: {
+      email: `${unique("new-address")}@example.com`,
+      password: STRONG_PASSWORD,
+      user_id: w.withPassword.id,
+    },
+  }),
+  "POST /confirm_email_change": async (w) => {
+    const { id } = await freshMember(w);
+    return { client: visitor(w), body: { token: await emailCode(w, id, "email_change") } };
+  },
   "POST /user_deleted": async (w) => {
     const { id, client } = await freshMember(w);
     return { client, body: { user_id: id } };

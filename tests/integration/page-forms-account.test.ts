@@ -153,7 +153,7 @@ describe("Edit profile, posted without JavaScript", () => {
       .executeTakeFirstOrThrow();
   }
 
-  it("has a multipart profile form and the password form, each with the token", async () => {
+  it("has a multipart profile form, the email and the password forms, each with the token", async () => {
     const { id } = await member(t);
     const browser = await signedIn(t, id);
     const page = await browser.open(URL);
@@ -161,7 +161,9 @@ describe("Edit profile, posted without JavaScript", () => {
     expect(posting).toEqual([
       { method: "post", action: URL, hidden: false, csrf: browser.xsrf },
       { method: "post", action: URL, hidden: false, csrf: browser.xsrf },
+      { method: "post", action: URL, hidden: false, csrf: browser.xsrf },
     ]);
+    expect(page.body).toMatch(/<form[^>]*aria-label="Change email address"/);
     const profileForm = /<form[^>]*aria-label="Edit Profile"[^>]*>/.exec(page.body)?.[0];
     expect(profileForm).toMatch(/ enctype="multipart\/form-data"/i);
     // A browser without JavaScript cannot open the password section: it gets the form at once.
@@ -611,6 +613,77 @@ describe("with rate limits on", () => {
         })
       ).statusCode;
     await sharesFive(form, api);
+  });
+
+  it("shares RATE_LIMITS.emailChange between Edit profile's email form and POST /api/email_change", async () => {
+    const remoteAddress = "198.51.100.95";
+    const { id } = await member(limited, { password: true });
+    const browser = new FormBrowser(limited.app);
+    await browser.signInAs(limited.deps.db, id);
+    await browser.request({ method: "GET", url: "/user/profile-edit", remoteAddress });
+    const fields = { email: `new-${Date.now()}@example.com`, password: "Not#ThePassword1" };
+    const post = (intent: string, extra: Record<string, string> = fields) =>
+      browser.request({
+        method: "POST",
+        url: "/user/profile-edit",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ _csrf: browser.xsrf, intent, ...extra }).toString(),
+        xsrf: false,
+        remoteAddress,
+      });
+    const form = async () => (await post("email")).statusCode;
+    const api = async () =>
+      (
+        await browser.request({
+          method: "POST",
+          url: "/api/email_change",
+          payload: fields,
+          remoteAddress,
+        })
+      ).statusCode;
+    await sharesFive(form, api);
+    // The page's password form keeps its own count.
+    const password = await post("password", {
+      old_password: "Not#ThePassword1",
+      new_password: "Fresh#Account77",
+      new_password_confirmation: "Fresh#Account77",
+    });
+    expect(password.statusCode).toBe(422);
+  });
+
+  it("shares RATE_LIMITS.confirmEmailChange between the link's page and its JSON call", async () => {
+    const remoteAddress = "198.51.100.96";
+    const visitor = new FormBrowser(limited.app);
+    const url = "/confirm-email-change?token=never-sent";
+    // A link that cannot be used shows no form: the XSRF cookie comes from another page's.
+    await visitor.request({ method: "GET", url: "/login", remoteAddress });
+    const form = async () =>
+      (
+        await visitor.request({
+          method: "POST",
+          url,
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          payload: new URLSearchParams({ _csrf: visitor.xsrf, token: "never-sent" }).toString(),
+          xsrf: false,
+          remoteAddress,
+        })
+      ).statusCode;
+    const api = async () =>
+      (
+        await visitor.request({
+          method: "POST",
+          url: "/api/confirm_email_change",
+          payload: { token: "never-sent" },
+          remoteAddress,
+        })
+      ).statusCode;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      statuses.push(await (attempt % 2 ? api() : form()));
+    }
+    expect(statuses).toEqual(Array(10).fill(400));
+    expect(await form()).toBe(429);
+    expect(await api()).toBe(429);
   });
 
   it("shares RATE_LIMITS.wishlistSubmit between the wishlist form and POST /api/wishlist_submit", async () => {

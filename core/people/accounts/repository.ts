@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DbOrTx } from "../../../db/index.ts";
 import type { OAuthProviderName } from "./schema.ts";
 
-export type EmailTokenPurpose = "confirm" | "reset";
+export type EmailTokenPurpose = "confirm" | "reset" | "email_change";
 
 const accountColumns = [
   "users.id",
@@ -87,11 +87,43 @@ export async function markEmailVerified(db: DbOrTx, userId: number, now: Date) {
     .execute();
 }
 
+/**
+ * The account's address becomes `email`, confirmed now: its owner opened a link mailed to it.
+ * users_email_live_key refuses an address another live account holds (a unique violation).
+ */
+export async function changeEmail(db: DbOrTx, userId: number, email: string, now: Date) {
+  await db
+    .updateTable("users")
+    .set({ email, email_verified_at: now, updated_at: now })
+    .where("id", "=", userId)
+    .where("deleted_at", "is", null)
+    .execute();
+}
+
+/** Whether a live account other than `userId` holds `email` (case-insensitively). */
+export async function isEmailTakenByOther(db: DbOrTx, email: string, userId: number) {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where(sql<string>`lower(email)`, "=", email.toLowerCase())
+    .where("deleted_at", "is", null)
+    .where("id", "!=", userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 // Mailed single-use codes --------------------------------------------------------------------
 
 export async function insertEmailToken(
   db: DbOrTx,
-  token: { userId: number; purpose: EmailTokenPurpose; tokenHash: string; expiresAt: Date },
+  token: {
+    userId: number;
+    purpose: EmailTokenPurpose;
+    tokenHash: string;
+    expiresAt: Date;
+    /** The address an `email_change` code confirms (only then). */
+    newEmail?: string;
+  },
 ) {
   await db
     .insertInto("email_tokens")
@@ -100,6 +132,7 @@ export async function insertEmailToken(
       purpose: token.purpose,
       token_hash: token.tokenHash,
       expires_at: token.expiresAt,
+      new_email: token.newEmail ?? null,
     })
     .execute();
 }
@@ -113,12 +146,27 @@ export function findEmailToken(db: DbOrTx, purpose: EmailTokenPurpose, tokenHash
       "email_tokens.id as token_id",
       "email_tokens.expires_at",
       "email_tokens.used_at",
+      "email_tokens.new_email",
       ...accountColumns,
     ])
     .where("email_tokens.token_hash", "=", tokenHash)
     .where("email_tokens.purpose", "=", purpose)
     .where("users.deleted_at", "is", null)
     .executeTakeFirst();
+}
+
+/** The address of the member's newest address-change link still usable, or undefined. */
+export async function findPendingEmailChange(db: DbOrTx, userId: number, now: Date) {
+  const row = await db
+    .selectFrom("email_tokens")
+    .select("new_email")
+    .where("user_id", "=", userId)
+    .where("purpose", "=", "email_change")
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now)
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return row?.new_email ?? undefined;
 }
 
 /**

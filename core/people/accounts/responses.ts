@@ -10,6 +10,12 @@ export const ChangePasswordResponse = z.strictObject({
     .describe("the new session token (bearer-token callers; browsers get a new cookie)"),
 });
 
+/** `/confirm_email_change`: the message, and the account's address now. */
+export const EmailChangedResponse = z.strictObject({
+  ...message,
+  email: z.string().describe("the account's new email address, confirmed"),
+});
+
 const Account = z.strictObject({
   user_id: z.number(),
   name: z.string(),

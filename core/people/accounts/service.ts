@@ -40,11 +40,14 @@ import {
 import type { MailContent } from "../../mail/templates.ts";
 import {
   confirmEmailMail,
+  emailChangeMail,
+  emailChangedMail,
   linkProviderMail,
   passwordChangedMail,
   resetPasswordMail,
   signInLockedMail,
 } from "../../mail/templates.ts";
+import { findUndeliverable } from "../../mail/delivery-repository.ts";
 import { insertMediaRecord } from "../../media/image-records.ts";
 import type { SettingsService } from "../../settings/service.ts";
 import { deleteAccount, type AccountDeletionOptions } from "./account-deletion.ts";
@@ -55,8 +58,11 @@ import * as repo from "./repository.ts";
 import { createSignupFormStamps, type StampVerdict } from "./signup-form-stamp.ts";
 import {
   ACCOUNT_MESSAGES as M,
+  emailChangeSentMessage,
   type ChangePasswordInput,
+  type ConfirmEmailChangeInput,
   type DeleteAccountInput,
+  type EmailChangeInput,
   type ForgotPasswordInput,
   type ResendConfirmationInput,
   type ResetPasswordInput,
@@ -71,6 +77,11 @@ const HOUR_MS = 60 * 60 * 1000;
 export const CONFIRM_LINK_TTL_MS = 48 * HOUR_MS;
 export const RESET_LINK_TTL_MS = 1 * HOUR_MS;
 export const PROVIDER_LINK_TTL_MS = 24 * HOUR_MS;
+export const EMAIL_CHANGE_LINK_TTL_MS = 24 * HOUR_MS;
+
+/** What a link to change an address is worth, as its page says before it is used. */
+export type EmailChangeLinkState =
+  { state: "usable"; newEmail: string } | { state: "used" } | { state: "invalid" };
 
 /** Where a request comes from, for the session it may start. */
 export interface SignInContext {
@@ -144,16 +155,20 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
     userId: number,
     purpose: repo.EmailTokenPurpose,
     ttlMs: number,
+    /** The address an `email_change` code confirms. */
+    newEmail?: string,
   ): Promise<string> {
     const code = newEmailCode();
     const at = now();
-    // Only the newest reset link works; older confirmation links stay valid until they expire.
-    if (purpose === "reset") await repo.retireEmailTokens(tx, userId, "reset", at);
+    // Only the newest reset or address-change link works; older confirmation links stay valid
+    // until they expire.
+    if (purpose !== "confirm") await repo.retireEmailTokens(tx, userId, purpose, at);
     await repo.insertEmailToken(tx, {
       userId,
       purpose,
       tokenHash: hashToken(code),
       expiresAt: new Date(at.getTime() + ttlMs),
+      ...(newEmail === undefined ? {} : { newEmail }),
     });
     return code;
   }
@@ -559,6 +574,121 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
         return createSession(tx, actor.id, context.userAgent, now());
       });
       return { message: M.passwordChanged, token: session.token };
+    },
+
+    /**
+     * What Edit profile's "Change email address" form asks (the current password, if the account
+     * has one) and the address a link mailed earlier still waits for, if any.
+     */
+    async emailChangeForm(currentUser: CurrentUser | null) {
+      const actor = requireUser(currentUser);
+      const [account, pendingEmail] = await Promise.all([
+        repo.findLiveUserById(db, actor.id),
+        repo.findPendingEmailChange(db, actor.id, now()),
+      ]);
+      return { hasPassword: Boolean(account?.password_hash), pendingEmail: pendingEmail ?? null };
+    },
+
+    /**
+     * POST /api/email_change: mails a single-use link to the new address, in the transaction that
+     * stores its code; nothing else changes until it is opened (confirmEmailChange). An account
+     * with a password proves itself with it; one that signs in with Google or Facebook alone has
+     * none, and the link is its only proof. An address another live account holds is refused as
+     * sign-up refuses it (sign-up already tells whether an address has an account).
+     */
+    async requestEmailChange(currentUser: CurrentUser | null, body: EmailChangeInput) {
+      const actor = requireActingUser(currentUser, body.user_id);
+      const account = await repo.findLiveUserById(db, actor.id);
+      if (!account) throw new UnauthenticatedError();
+      if (account.password_hash) {
+        if (!body.password) throw new ValidationError({ password: M.emailChangePasswordRequired });
+        if (!(await verifyPassword(account.password_hash, body.password))) {
+          throw new ValidationError({ password: M.emailChangePasswordWrong });
+        }
+      }
+      if (body.email.toLowerCase() === account.email.toLowerCase()) {
+        throw new ValidationError({ email: M.emailChangeSame });
+      }
+      if (await repo.isEmailTakenByOther(db, body.email, account.id)) throw emailTaken();
+      // The link would not be sent (core/mail/queue.ts): say so now, not by silence.
+      if (await findUndeliverable(db, body.email)) {
+        throw new ValidationError({ email: M.emailChangeUndeliverable });
+      }
+      const site = await siteName();
+      await db.transaction().execute(async (tx) => {
+        const code = await issueEmailCode(
+          tx,
+          account.id,
+          "email_change",
+          EMAIL_CHANGE_LINK_TTL_MS,
+          body.email,
+        );
+        await queueMail(
+          tx,
+          body.email,
+          emailChangeMail({
+            siteName: site,
+            name: account.name,
+            newEmail: body.email,
+            link: `${config.publicUrl}/confirm-email-change?token=${code}`,
+            validHours: EMAIL_CHANGE_LINK_TTL_MS / HOUR_MS,
+          }),
+        );
+      });
+      return { message: emailChangeSentMessage(body.email) };
+    },
+
+    /** Whether a link to change an address can still be used (its page asks before its button). */
+    async emailChangeLink(code: string): Promise<EmailChangeLinkState> {
+      if (!code || code.length > 200) return { state: "invalid" };
+      const row = await usableCode("email_change", code);
+      if (!row || !row.new_email) return { state: "invalid" };
+      if (row.used_at) return { state: "used" };
+      return { state: "usable", newEmail: row.new_email };
+    },
+
+    /**
+     * POST /api/confirm_email_change: the link mailed to the new address was opened, so the
+     * address is the member's: it becomes the account's, confirmed. The code works once; the
+     * member's sessions stay. Links mailed to the old address before (confirmation, reset) stop
+     * working, and the old address is told, in the same transaction. An address another live
+     * account took meanwhile is refused (409), and the link stays unused.
+     */
+    async confirmEmailChange({ token }: ConfirmEmailChangeInput) {
+      const row = await usableCode("email_change", token);
+      if (!row || !row.new_email) throw new RejectedError(M.emailChangeLinkInvalid);
+      if (row.used_at) throw new RejectedError(M.emailChangeLinkUsed);
+      const newEmail = row.new_email;
+      const at = now();
+      const site = await siteName();
+      const taken = () => new ConflictError(M.emailChangeTaken);
+      try {
+        await db.transaction().execute(async (tx) => {
+          if (await repo.isEmailTakenByOther(tx, newEmail, row.id)) throw taken();
+          if (!(await repo.consumeEmailToken(tx, row.token_id, at))) {
+            throw new RejectedError(M.emailChangeLinkUsed);
+          }
+          await repo.changeEmail(tx, row.id, newEmail, at);
+          for (const purpose of ["confirm", "reset", "email_change"] as const) {
+            await repo.retireEmailTokens(tx, row.id, purpose, at);
+          }
+          await queueMail(
+            tx,
+            row.email,
+            emailChangedMail({
+              siteName: site,
+              name: row.name,
+              newEmail,
+              contactLink: `${config.publicUrl}/contact`,
+            }),
+          );
+        });
+      } catch (error) {
+        // Another account took the address between the check and the write.
+        if (isUniqueViolation(error)) throw taken();
+        throw error;
+      }
+      return { message: M.emailChanged, email: newEmail };
     },
 
     /** POST /api/user_deleted: the signed-in user deletes their own account after signing in
