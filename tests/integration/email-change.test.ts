@@ -212,7 +212,7 @@ describe("POST /api/email_change, then the mailed link", () => {
     expect(await changeTokensOf(me.id)).toEqual([]);
   });
 
-  it("refuses the member's own address, one another live account holds, and one that bounced", async () => {
+  it("refuses the member's own address, one another live account holds, a disposable one, and one that bounced", async () => {
     const { id, email, client } = await member();
     const same = await client.post("/api/email_change", {
       email: email.toUpperCase(),
@@ -228,6 +228,14 @@ describe("POST /api/email_change, then the mailed link", () => {
     });
     expect(taken.statusCode).toBe(422);
     expect(JSON.stringify(taken.json())).toContain(M.emailTaken);
+
+    // Sign-up's rule holds here too: no account moves to a throwaway address (record 0086).
+    const throwaway = await client.post("/api/email_change", {
+      email: "someone@mail.mailinator.com",
+      password: PASSWORD,
+    });
+    expect(throwaway.statusCode).toBe(422);
+    expect(JSON.stringify(throwaway.json())).toContain(M.emailChangeDisposable);
 
     // An address marked undeliverable would get no link: the member hears so at once.
     const bouncing = address("bouncing");

@@ -69,6 +69,9 @@ export const ACCOUNT_MESSAGES = {
   emailChangeTaken:
     "Your email address was not changed: another account now uses this address. Please ask for a new link with another address.",
   emailChanged: "Your email address has been changed.",
+  /** A member's new address is held to sign-up's rule (record 0086). */
+  emailChangeDisposable:
+    "Please use a permanent email address; disposable addresses can't be used for an account.",
   emailChangeUndeliverable:
     "Mail to this address could not be delivered before. Please check it, or use another address.",
 } as const;

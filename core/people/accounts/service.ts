@@ -609,6 +609,9 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
       if (body.email.toLowerCase() === account.email.toLowerCase()) {
         throw new ValidationError({ email: M.emailChangeSame });
       }
+      if (isDisposableEmail(body.email)) {
+        throw new ValidationError({ email: M.emailChangeDisposable });
+      }
       if (await repo.isEmailTakenByOther(db, body.email, account.id)) throw emailTaken();
       // The link would not be sent (core/mail/queue.ts): say so now, not by silence.
       if (await findUndeliverable(db, body.email)) {
