@@ -19,3 +19,7 @@ CREATE TABLE weekly_digests (
   created_at timestamptz NOT NULL,
   PRIMARY KEY (user_id, week)
 );
+
+-- The members who opted in, for the job's batches without reading every member's preferences.
+CREATE INDEX email_preferences_weekly_digest_idx ON email_preferences (user_id)
+  WHERE kind = 'weekly_digest' AND enabled;
