@@ -241,6 +241,17 @@ describe("the owner's schedule (console Settings)", () => {
     });
     expect(saved.status).toBe(200);
     expect(saved.body.message).toBe("The weekly digest now goes out on Monday at 07:00 UTC.");
+    // Members are told when it comes.
+    const kinds = (await api(follower.client, "/email_preferences", {})).body.response
+      .kinds as Json[];
+    expect(kinds.find((k) => k.kind === "weekly_digest")).toMatchObject({
+      label: "Weekly digest",
+      enabled: true,
+      default_enabled: false,
+    });
+    expect(kinds.find((k) => k.kind === "weekly_digest")!.description).toMatch(
+      /^Every Monday at 07:00 UTC, the past week's hottest deals/,
+    );
     const audit = await auditOf(t.deps.db, "setting", "weekly_digest");
     expect(audit.at(-1)).toMatchObject({
       action: "settings.digest",

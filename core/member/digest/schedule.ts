@@ -1,4 +1,4 @@
-import type { DigestSchedule } from "../../settings/digest-schedule.ts";
+import { describeDigestSchedule, type DigestSchedule } from "../../settings/digest-schedule.ts";
 
 /**
  * When a weekly digest is due (docs/decisions/0088-weekly-digest.md). The hourly job sends the
@@ -40,4 +40,13 @@ export function dueDigest(at: Date, schedule: DigestSchedule): { week: string; d
 /** Members whose last digest went out after this moment get none now. */
 export function lastDigestNotAfter(at: Date): Date {
   return new Date(at.getTime() - DIGEST_MIN_DAYS_APART * DAY);
+}
+
+/** The digest as the email settings page describes it to members: when it comes, and what. */
+export function weeklyDigestDescription(schedule: DigestSchedule): string {
+  return (
+    `Every ${describeDigestSchedule(schedule)}, the past week's hottest deals from the stores ` +
+    `and categories you follow (or from the whole site if you follow none). Only when there is ` +
+    `something new.`
+  );
 }

@@ -55,6 +55,7 @@ export const EMAIL_KIND_INFO: Record<
     defaultOn: true,
   },
   // Opt-in: a mail nobody asked for, sent to everyone every week, is what people mark as spam.
+  // The settings page says when it comes (core/member/digest/schedule.ts).
   weekly_digest: {
     label: "Weekly digest",
     description:
