@@ -213,6 +213,8 @@ import {
   SocialResponse,
 } from "./settings/responses.ts";
 import { BlockedDomainBody, SettingsBody, SiteImageBody } from "./settings/schema.ts";
+import { DigestScheduleBody } from "./settings/digest-schedule.ts";
+import { DigestScheduleResponse, DigestScheduleSavedResponse } from "./member/digest/responses.ts";
 import {
   SocialLinkCreateBody,
   SocialLinkIdBody,
@@ -293,6 +295,10 @@ export const apiTable = {
     POST: { body: SettingsBody, response: ConsoleSettingsSavedResponse },
   },
   "/admin/settings/image": { POST: { body: SiteImageBody, response: ConsoleSiteImageResponse } },
+  "/admin/settings/digest": {
+    GET: { body: undefined, response: DigestScheduleResponse },
+    POST: { body: DigestScheduleBody, response: DigestScheduleSavedResponse },
+  },
   "/admin/blocked_domains/add": {
     POST: { body: BlockedDomainBody, response: ConsoleBlockedDomainResponse },
   },

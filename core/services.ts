@@ -36,6 +36,7 @@ import { createFollowingService } from "./member/follows/service.ts";
 import { createAlertsService } from "./member/alerts/service.ts";
 import { createDataExportService } from "./people/my-data/service.ts";
 import { createMailConsoleService } from "./mail/console/service.ts";
+import { createDigestService } from "./member/digest/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -88,6 +89,8 @@ export function createServices(deps: Deps) {
     dataExport: createDataExportService(deps),
     // The console's Mail page: the queue, daily counts, undeliverable addresses (issue 38).
     mailConsole: createMailConsoleService(deps),
+    // The weekly digest's schedule, on the console's Settings page (record 0088).
+    digest: createDigestService(deps),
     // feature services: add one line per feature here
   };
 }

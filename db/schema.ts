@@ -264,6 +264,9 @@ export interface GeneralSettingsTable {
   hold_new_user_days: Defaulted<number>;
   /** Distinct members whose "Expired?" marks expire a deal (migration 017). */
   expiry_mark_threshold: Defaulted<number>;
+  /** When the weekly digest goes out: 0 Sunday … 6 Saturday, and the hour, UTC (migration 035). */
+  digest_weekday: Defaulted<number>;
+  digest_hour: Defaulted<number>;
 }
 
 export interface FooterSettingsTable {
@@ -547,6 +550,18 @@ export interface Database {
   alert_matches: AlertMatchesTable;
   undeliverable_addresses: UndeliverableAddressesTable;
   mail_daily_counts: MailDailyCountsTable;
+  weekly_digests: WeeklyDigestsTable;
+}
+
+/** A member's weekly digest of one scheduled send, mailed or not (migration 035). */
+export interface WeeklyDigestsTable {
+  user_id: number;
+  /** YYYY-MM-DD: the UTC date the send was due. */
+  week: ColumnType<string, string, never>;
+  /** The deals it listed (bigint[]: read as text, numbered by its repository). */
+  post_ids: ColumnType<(number | string)[], number[] | undefined, number[]>;
+  mailed: boolean;
+  created_at: Date;
 }
 
 /** An address that refused mail for good; no mail goes to it until staff clear it (migration 031). */

@@ -33,6 +33,7 @@ import {
   SettingsBody,
   SiteImageBody,
 } from "../../core/settings/schema.ts";
+import { DigestScheduleBody } from "../../core/settings/digest-schedule.ts";
 import {
   SocialLinkCreateBody,
   SocialLinkUpdateBody,
@@ -186,6 +187,12 @@ export const CONSOLE_FORMS = {
         const { domain } = await services.settings.blockDomain(user, input);
         return { message: SETTINGS_MESSAGES.blocked(domain) };
       },
+    }),
+    // server/api/admin-digest.ts: the weekly digest's day and hour (record 0088).
+    digest: consoleForm({
+      schema: DigestScheduleBody,
+      role: "admin",
+      run: (input, { services, user }) => services.digest.saveSchedule(user, input),
     }),
   },
 

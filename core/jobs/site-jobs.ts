@@ -24,6 +24,7 @@ import {
   sendDailyDigests,
   sendWaitingInstantMails,
 } from "../member/alerts/jobs.ts";
+import { sendWeeklyDigests, weeklyDigestJob } from "../member/digest/job.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
 export const JOB_KINDS = [
@@ -36,6 +37,7 @@ export const JOB_KINDS = [
   alertMatchJob,
   alertInstantJob,
   alertDigestJob,
+  weeklyDigestJob,
   vacuumJob,
   imageLinkCopyJob,
 ] as const;
@@ -100,4 +102,5 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(alertMatchJob, matchDealAlerts(memberDeps));
   await jobs.work(alertInstantJob, sendWaitingInstantMails(memberDeps));
   await jobs.work(alertDigestJob, sendDailyDigests(memberDeps));
+  await jobs.work(weeklyDigestJob, sendWeeklyDigests(memberDeps));
 }

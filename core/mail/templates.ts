@@ -408,3 +408,52 @@ ${signature(input.siteName)}`;
     }),
   };
 }
+
+/**
+ * The weekly digest (docs/decisions/0088-weekly-digest.md): the week's hottest deals from what the
+ * member follows, or from the whole site when they follow nothing, hottest first. The mail queue
+ * adds the unsubscribe link and headers (sendToMember).
+ */
+export function weeklyDigestMail(
+  input: Common & {
+    deals: AlertMailDeal[];
+    /** The member follows no store or category: the deals are the whole site's. */
+    wholeSite: boolean;
+    settingsLink: string;
+    /** Where members find stores and categories to follow. */
+    followLink: string;
+  },
+): MailContent {
+  const { siteName, name, deals, wholeSite, settingsLink, followLink } = input;
+  const count = deals.length;
+  const subject = `Your weekly digest: ${count} hot deal${count === 1 ? "" : "s"} on ${siteName}`;
+  const intro = wholeSite
+    ? `The hottest deals on ${siteName} this past week. You follow no store or category yet: follow some to make this digest yours.`
+    : `The hottest deals this past week from the stores and categories you follow.`;
+  const dealLine = (d: AlertMailDeal, index: number) =>
+    `${index + 1}. ` + [d.title, d.price, d.store].filter(Boolean).join(" · ") + `\n   ${d.url}`;
+  const text =
+    `Hi ${name},\n\n${intro}\n\n${deals.map(dealLine).join("\n")}\n\n` +
+    (wholeSite ? `Stores to follow: ${followLink}\n` : "") +
+    `Choose which mails you receive: ${settingsLink}\n\n` +
+    signature(siteName);
+  // Lines, not a list: the layout puts each paragraph in a <p>, which cannot hold one.
+  const dealHtml = (d: AlertMailDeal, index: number) =>
+    `${index + 1}. <a href="${escapeHtml(d.url)}" style="color:#353f66;font-weight:bold">${escapeHtml(d.title)}</a>` +
+    [d.price, d.store]
+      .filter(Boolean)
+      .map((part) => ` · ${escapeHtml(part)}`)
+      .join("");
+  const paragraphs = [
+    `Hi ${escapeHtml(name)},`,
+    wholeSite
+      ? `The hottest deals on ${escapeHtml(siteName)} this past week. You follow no store or category yet: <a href="${escapeHtml(followLink)}" style="color:#353f66">follow some</a> to make this digest yours.`
+      : escapeHtml(intro),
+    deals.map(dealHtml).join("<br>"),
+  ];
+  return {
+    subject,
+    text,
+    html: layout(siteName, paragraphs, { label: "Email settings", url: settingsLink }),
+  };
+}

@@ -33,6 +33,7 @@ import { savedDealsAndFollowsApi } from "./saved-deals-and-follows.ts";
 import { alertsApi } from "./alerts.ts";
 import { myDataApi } from "./my-data.ts";
 import { adminMailApi } from "./admin-mail.ts";
+import { adminDigestApi } from "./admin-digest.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
 const modules: ApiModule[] = [
@@ -66,6 +67,7 @@ const modules: ApiModule[] = [
   alertsApi,
   myDataApi,
   adminMailApi,
+  adminDigestApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

@@ -64,7 +64,7 @@ export const notificationsApi: ApiModule = async (app, { services }) => {
     url: "/email_preferences",
     tag: "Notifications",
     summary:
-      "The signed-in member's mail choices: every kind (comment_reply, post_comment, post_like, new_follower, moderation, alert), on or off",
+      "The signed-in member's mail choices: every kind (comment_reply, post_comment, post_like, new_follower, moderation, alert, weekly_digest), on or off",
     response: EmailPreferencesResponse,
     auth: true,
     handler: async ({ request }) => ({

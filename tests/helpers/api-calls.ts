@@ -555,6 +555,19 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     body: { field: "play_store_image" },
     multipart: { image: w.image },
   }),
+  // The weekly digest's schedule (server/api/admin-digest.ts): the stored one sent back.
+  "GET /admin/settings/digest": async (w) => ({ client: (await freshStaff(w, "admin")).client }),
+  "POST /admin/settings/digest": async (w) => {
+    const row = await w.t.deps.db
+      .selectFrom("general_settings")
+      .select(["digest_weekday", "digest_hour"])
+      .where("id", "=", 1)
+      .executeTakeFirst();
+    return {
+      client: (await freshStaff(w, "admin")).client,
+      body: { digest_weekday: row?.digest_weekday ?? 5, digest_hour: row?.digest_hour ?? 9 },
+    };
+  },
   "POST /admin/blocked_domains/add": async (w) => ({
     client: (await freshStaff(w, "admin")).client,
     body: { domain: `https://www.${unique("blocked")}.example/deals` },

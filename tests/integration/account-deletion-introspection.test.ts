@@ -391,6 +391,18 @@ const FIXTURES: Record<string, (w: World) => Promise<void>> = {
       .values({ user_id: w.member.id, kind: "post_comment", last_sent_at: new Date() })
       .execute();
   },
+  "weekly_digests.user_id": async (w) => {
+    await t.deps.db
+      .insertInto("weekly_digests")
+      .values({
+        user_id: w.member.id,
+        week: "2026-11-27",
+        post_ids: [w.otherDeal.id],
+        mailed: true,
+        created_at: new Date(),
+      })
+      .execute();
+  },
   "alerts.user_id": async (w) => {
     const alert = await t.deps.db
       .insertInto("alerts")

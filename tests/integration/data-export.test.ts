@@ -169,6 +169,16 @@ async function seedMember(label: string, followee: number, commonPostId: number)
     .insertInto("email_preferences")
     .values({ user_id: id, kind: "post_like", enabled: true })
     .execute();
+  await db
+    .insertInto("weekly_digests")
+    .values({
+      user_id: id,
+      week: "2026-11-27",
+      post_ids: [deal.id],
+      mailed: true,
+      created_at: new Date("2026-11-27T09:00:00Z"),
+    })
+    .execute();
   const educatorHash = `educator-hash-${marker}`;
   await db
     .insertInto("educator_requests")
@@ -336,7 +346,14 @@ describe("GET /api/my_data", () => {
     expect(file.notifications).toMatchObject([
       { message: `Notice ${a.marker}`, link: `${site}/user/alerts` },
     ]);
-    expect(file.email_preferences).toMatchObject({ post_like: true, comment_reply: true });
+    expect(file.email_preferences).toMatchObject({
+      post_like: true,
+      comment_reply: true,
+      weekly_digest: false,
+    });
+    expect(file.weekly_digests).toMatchObject([
+      { week: "2026-11-27", mailed: true, deals: [{ post_title: `Deal by ${a.marker}` }] },
+    ]);
     expect(file.sessions).toHaveLength(1);
     expect(file.sessions[0]).toMatchObject({ user_agent: "test", current: true });
     expect(file.uploaded_images.map((i) => i.url).sort()).toEqual([

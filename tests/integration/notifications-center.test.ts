@@ -253,6 +253,7 @@ describe("mail preferences", () => {
       new_follower: true,
       moderation: true,
       alert: true,
+      weekly_digest: false,
     });
     const saved = await api(member.client, "/email_preferences_save", {
       post_like: true,

@@ -113,6 +113,7 @@ describe("Email settings, posted without JavaScript", () => {
       new_follower: false,
       moderation: false,
       alert: true,
+      weekly_digest: false,
     });
     // The page shows what was saved.
     expect(response.body).toMatch(/id="email-alert"[^>]*checked/);

@@ -66,8 +66,8 @@ describe("console pages carry their forms as posts with the token", () => {
   it("the settings page, for administrators", async () => {
     const page = await admin.open("/admin/settings");
     const posts = forms(page.body).filter((form) => form.action === "/admin/settings");
-    // The settings, the three site images and the blocked domains.
-    expect(posts.length).toBe(5);
+    // The settings, the three site images, the blocked domains and the weekly digest's time.
+    expect(posts.length).toBe(6);
     for (const form of posts) expect(form.csrf).toBe(admin.xsrf);
   });
 });
@@ -302,6 +302,33 @@ describe("settings (administrators)", () => {
     expect(saved.body).toContain("The settings have been saved.");
     expect(await name()).toBe("Chalkboard Posted");
     await post(admin, "/admin/settings", { intent: "settings", website_name: before });
+  });
+
+  it("sets the weekly digest's day and hour; a bad one is 422 with its message", async () => {
+    const schedule = () =>
+      t.deps.db
+        .selectFrom("general_settings")
+        .select(["digest_weekday", "digest_hour"])
+        .executeTakeFirstOrThrow();
+    const before = await schedule();
+    const bad = await post(admin, "/admin/settings", {
+      intent: "digest",
+      digest_weekday: "8",
+      digest_hour: "24",
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain("Choose a day of the week");
+    expect(bad.body).toContain("Choose an hour");
+    expect(await schedule()).toEqual(before);
+
+    const saved = await post(admin, "/admin/settings", {
+      intent: "digest",
+      digest_weekday: "3",
+      digest_hour: "18",
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.body).toContain("The weekly digest now goes out on Wednesday at 18:00 UTC.");
+    expect(await schedule()).toEqual({ digest_weekday: 3, digest_hour: 18 });
   });
 
   it("blocks a domain", async () => {

@@ -12,6 +12,7 @@ import { IMAGE_ACCEPT, imageFileError } from "../../../core/posts/submissions/sc
 import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
+import { DigestScheduleForm } from "../../components/console/DigestScheduleForm.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
@@ -25,7 +26,11 @@ import type { Route } from "./+types/settings";
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const admin = requireConsoleUser(ctx, "admin");
-  return ctx.services.settings.editable(admin);
+  const [editable, digest] = await Promise.all([
+    ctx.services.settings.editable(admin),
+    ctx.services.digest.schedule(admin),
+  ]);
+  return { ...editable, digest: digest.schedule };
 }
 
 /** The page's forms posted without JavaScript (docs/decisions/0079). */
@@ -387,7 +392,7 @@ function BlockedDomains({
 }
 
 export default function ConsoleSettings() {
-  const { settings, blocked_domains } = useLoaderData<typeof loader>();
+  const { settings, blocked_domains, digest } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Settings</h1>
@@ -401,6 +406,7 @@ export default function ConsoleSettings() {
         </div>
       </section>
       <BlockedDomains domains={blocked_domains} />
+      <DigestScheduleForm schedule={digest} />
     </>
   );
 }

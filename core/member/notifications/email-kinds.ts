@@ -10,6 +10,7 @@ export const EMAIL_KINDS = [
   "new_follower",
   "moderation",
   "alert",
+  "weekly_digest",
 ] as const;
 
 export type EmailKind = (typeof EMAIL_KINDS)[number];
@@ -53,11 +54,20 @@ export const EMAIL_KIND_INFO: Record<
     description: "Mails of your keyword alerts, as each alert's delivery says.",
     defaultOn: true,
   },
+  // Opt-in: a mail nobody asked for, sent to everyone every week, is what people mark as spam.
+  // The settings page says when it comes (core/member/digest/schedule.ts).
+  weekly_digest: {
+    label: "Weekly digest",
+    description:
+      "Once a week, the hottest deals from the stores and categories you follow (or from the whole site if you follow none). Only when there is something new.",
+    defaultOn: false,
+  },
 };
 
 /**
  * The mail kind an in-site notification belongs to, or null when the notification mail job does
  * not mail it: alert matches are mailed by the alerts themselves (instant or daily, per alert).
+ * The weekly digest is no notification: its own job mails it (core/member/digest).
  */
 export function emailKindOf(notificationKind: string): EmailKind | null {
   switch (notificationKind) {
@@ -91,6 +101,7 @@ export function notificationKindsOf(kind: EmailKind): string[] {
         "wishlist_rejected",
       ];
     case "alert":
+    case "weekly_digest":
       return [];
     default:
       return [kind];

@@ -34,6 +34,7 @@ const EmailKindEntry = z.strictObject({
     "new_follower",
     "moderation",
     "alert",
+    "weekly_digest",
   ]),
   label: z.string(),
   description: z.string(),

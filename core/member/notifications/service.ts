@@ -3,6 +3,8 @@ import type { CurrentUser } from "../../auth/sessions.ts";
 import { lastPage } from "../../constants.ts";
 import type { Deps } from "../../deps.ts";
 import { NotFoundError, RejectedError } from "../../errors.ts";
+import { findDigestSchedule, type DigestSchedule } from "../../settings/digest-schedule.ts";
+import { weeklyDigestDescription } from "../digest/schedule.ts";
 import { EMAIL_KIND_INFO, EMAIL_KINDS, type EmailKind } from "./email-kinds.ts";
 import { findEmailPreferences, saveEmailPreferences } from "./preferences.ts";
 import { createUnsubscribeKeys } from "./unsubscribe.ts";
@@ -16,12 +18,18 @@ import {
   type MarkReadInput,
 } from "./schema.ts";
 
-/** Each mail kind as the settings page and `POST /api/email_preferences` show it. */
-function presentPreferences(chosen: Record<EmailKind, boolean>) {
+/**
+ * Each mail kind as the settings page and `POST /api/email_preferences` show it. The weekly
+ * digest says when it comes: the owner's day and hour (record 0088).
+ */
+function presentPreferences(chosen: Record<EmailKind, boolean>, digest: DigestSchedule) {
   return EMAIL_KINDS.map((kind) => ({
     kind,
     label: EMAIL_KIND_INFO[kind].label,
-    description: EMAIL_KIND_INFO[kind].description,
+    description:
+      kind === "weekly_digest"
+        ? weeklyDigestDescription(digest)
+        : EMAIL_KIND_INFO[kind].description,
     enabled: chosen[kind],
     default_enabled: EMAIL_KIND_INFO[kind].defaultOn,
   }));
@@ -91,7 +99,11 @@ export function createNotificationsService({ db, now }: Deps) {
     /** The signed-in member's mail choices, every kind. */
     async emailPreferences(user: CurrentUser | null) {
       const me = requireUser(user);
-      return { kinds: presentPreferences(await findEmailPreferences(db, me.id)) };
+      const [chosen, digest] = await Promise.all([
+        findEmailPreferences(db, me.id),
+        findDigestSchedule(db),
+      ]);
+      return { kinds: presentPreferences(chosen, digest) };
     },
 
     /** Saves the kinds given; the others stay as they were. */
@@ -99,7 +111,10 @@ export function createNotificationsService({ db, now }: Deps) {
       const me = requireUser(user);
       const kinds = await db.transaction().execute(async (trx) => {
         await saveEmailPreferences(trx, me.id, input, now());
-        return presentPreferences(await findEmailPreferences(trx, me.id));
+        return presentPreferences(
+          await findEmailPreferences(trx, me.id),
+          await findDigestSchedule(trx),
+        );
       });
       return { message: EMAIL_MESSAGES.saved, kinds };
     },

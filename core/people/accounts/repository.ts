@@ -317,6 +317,7 @@ export async function deleteMemberRows(
   await forgetActorInNotifications(db, member, options);
   await db.deleteFrom("email_preferences").where("user_id", "=", userId).execute();
   await db.deleteFrom("notification_mail_log").where("user_id", "=", userId).execute();
+  await db.deleteFrom("weekly_digests").where("user_id", "=", userId).execute();
   await db.deleteFrom("oauth_accounts").where("user_id", "=", userId).execute();
   await db.deleteFrom("oauth_link_requests").where("user_id", "=", userId).execute();
   await db.deleteFrom("email_tokens").where("user_id", "=", userId).execute();

@@ -33,6 +33,8 @@ export interface ExportRows {
   educatorRequests: Rows<typeof repo.findEducatorRequests>;
   wishlistSubmissions: Rows<typeof repo.findWishlistSubmissions>;
   contactMessages: Rows<typeof repo.findContactMessages>;
+  weeklyDigests: Rows<typeof repo.findWeeklyDigests>;
+  digestPosts: Map<number, Rows<typeof repo.findPostsById>[number]>;
 }
 
 const iso = (date: Date) => date.toISOString();
@@ -220,6 +222,15 @@ export function presentMyData(
       created_at: iso(n.created_at),
     })),
     email_preferences: rows.emailPreferences,
+    weekly_digests: rows.weeklyDigests.map((d) => ({
+      week: d.week,
+      mailed: d.mailed,
+      created_at: iso(d.created_at),
+      deals: d.post_ids.flatMap((id) => {
+        const post = rows.digestPosts.get(Number(id));
+        return post ? [postRef(post)] : [];
+      }),
+    })),
     sessions: rows.sessions.map((s) => ({
       id: s.id,
       user_agent: s.user_agent,

@@ -234,6 +234,27 @@ export function findStoreTitles(db: DbOrTx, storeIds: number[]) {
   return db.selectFrom("stores").select(["id", "title"]).where("id", "in", storeIds).execute();
 }
 
+/** The member's weekly digests (record 0088): when each was due, mailed or not, its deals' ids. */
+export function findWeeklyDigests(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("weekly_digests")
+    .select(["week", "mailed", "post_ids", "created_at"])
+    .where("user_id", "=", userId)
+    .orderBy("week")
+    .execute();
+}
+
+/** The deals the digests listed, by id. */
+export function findPostsById(db: DbOrTx, postIds: number[]) {
+  if (postIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom("posts as p")
+    .select("p.id")
+    .select(postColumns)
+    .where("p.id", "in", postIds)
+    .execute();
+}
+
 export function findNotifications(db: DbOrTx, userId: number) {
   return db
     .selectFrom("notifications")

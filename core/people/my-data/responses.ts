@@ -168,6 +168,16 @@ export const MyDataResponse = z.strictObject({
     }),
   ),
   email_preferences: z.record(z.string(), z.boolean()),
+  weekly_digests: z
+    .array(
+      z.strictObject({
+        week: z.string().describe("YYYY-MM-DD: the day the digest was due"),
+        mailed: z.boolean().describe("false: nothing new that week, so no mail"),
+        created_at: isoDateTime,
+        deals: z.array(z.strictObject(PostRef)),
+      }),
+    )
+    .describe("the weekly digests, one per week it was due (record 0088)"),
   sessions: z.array(
     z.strictObject({
       id: z.number().int(),

@@ -49,6 +49,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             educatorRequests,
             wishlistSubmissions,
             contactMessages,
+            weeklyDigests,
           ] = await Promise.all([
             repo.findSocialAccounts(tx, member.id),
             repo.findSubscriptions(tx, member.id),
@@ -71,10 +72,15 @@ export function createDataExportService({ db, config, now }: Deps) {
             repo.findEducatorRequests(tx, member.id),
             repo.findWishlistSubmissions(tx, member.id),
             repo.findContactMessages(tx, member.id),
+            repo.findWeeklyDigests(tx, member.id),
           ]);
           const storeIds = [...new Set(alerts.flatMap((a) => a.store_ids.map(Number)))];
           const storeTitles = new Map(
             (await repo.findStoreTitles(tx, storeIds)).map((s) => [s.id, s.title]),
+          );
+          const digestPostIds = [...new Set(weeklyDigests.flatMap((d) => d.post_ids.map(Number)))];
+          const digestPosts = new Map(
+            (await repo.findPostsById(tx, digestPostIds)).map((p) => [Number(p.id), p]),
           );
           return {
             user: found,
@@ -100,6 +106,8 @@ export function createDataExportService({ db, config, now }: Deps) {
             educatorRequests,
             wishlistSubmissions,
             contactMessages,
+            weeklyDigests,
+            digestPosts,
           };
         });
       if (!rows) throw new UnauthenticatedError();
