@@ -1,3 +1,4 @@
+import { useRef, useState } from "react";
 import { FiThumbsDown, FiThumbsUp } from "react-icons/fi";
 import { useRevalidator } from "react-router";
 import type { IsLiked } from "../../core/posts/presenter.ts";
@@ -10,6 +11,7 @@ import {
   type Reaction,
   type Vote,
 } from "../lib/vote.ts";
+import { ColdReasonDialog } from "./ColdReasonDialog.tsx";
 import { TemperatureBadge } from "./Temperature.tsx";
 import { ToggleStatus } from "./ToggleStatus.tsx";
 
@@ -24,12 +26,16 @@ interface LikeButtonsProps {
   temperature: number;
   /** The signed-in user's id; null sends a click to /login, and the vote is done on return. */
   viewerId: number | null;
+  /** A cold vote asks why first (a deal: record 0087); otherwise Unlike votes at once. */
+  askColdReason?: boolean;
 }
 
 /**
  * The temperature, thumbs up and thumbs down, pressed in the state of is_liked. A vote shows at
  * once and is rolled back, with a message, if the server refuses it (app/lib/use-toggle.ts); the
- * page's data is then reloaded quietly (the spec reloads after a like).
+ * page's data is then reloaded quietly (the spec reloads after a like). On a deal, Unlike first
+ * asks for the reason from the short list (ColdReasonDialog, record 0087); taking a cold vote back
+ * asks nothing. The buttons need JavaScript, as they did before: they are not a form.
  */
 export function LikeButtons({
   postId,
@@ -39,8 +45,11 @@ export function LikeButtons({
   unlikes,
   temperature,
   viewerId,
+  askColdReason = false,
 }: LikeButtonsProps) {
   const revalidator = useRevalidator();
+  const [askingReason, setAskingReason] = useState(false);
+  const coldButton = useRef<HTMLButtonElement>(null);
   const vote = useToggle<Vote, "vote">({
     value: { reaction: reactionFromIsLiked(isLiked), likes, unlikes, temperature },
     same: sameReaction,
@@ -49,13 +58,25 @@ export function LikeButtons({
     signedIn: viewerId !== null,
     kind: "vote",
     // A visitor has no reaction: a press asks for one.
-    remember: (next) => ({ kind: "vote", postId, postType, btnType: next.reaction! }),
-    // Back from signing in: the vote the visitor tried, unless they had already voted so (its
-    // counts and temperature come with the answer).
+    remember: (next) => ({
+      kind: "vote",
+      postId,
+      postType,
+      btnType: next.reaction!,
+      ...(next.reason ? { reason: next.reason } : {}),
+    }),
+    // Back from signing in: the vote the visitor tried, with its reason, unless they had already
+    // voted so (its counts and temperature come with the answer).
     recall: (action, current) =>
-      action.postId === postId ? { ...current, reaction: action.btnType } : undefined,
+      action.postId === postId
+        ? { ...current, reaction: action.btnType, reason: action.reason ?? null }
+        : undefined,
   });
   const press = (btnType: Reaction) => vote.press(votePressed(vote.value, btnType));
+  const pressCold = () => {
+    if (askColdReason && vote.value.reaction !== "unlike") setAskingReason(true);
+    else press("unlike");
+  };
 
   return (
     <div className="like-buttons">
@@ -72,10 +93,12 @@ export function LikeButtons({
           <span className="like-count">{vote.value.likes}</span>
         </button>
         <button
+          ref={coldButton}
           type="button"
           className="like-button unlike"
           aria-pressed={vote.value.reaction === "unlike"}
-          onClick={() => press("unlike")}
+          aria-haspopup={askColdReason && vote.value.reaction !== "unlike" ? "dialog" : undefined}
+          onClick={pressCold}
         >
           <FiThumbsDown aria-hidden="true" />
           <span>Unlike</span>
@@ -83,6 +106,17 @@ export function LikeButtons({
         </button>
       </div>
       <ToggleStatus className="like-status" message={vote.message} />
+      {askColdReason && (
+        <ColdReasonDialog
+          open={askingReason}
+          returnFocusTo={coldButton}
+          onCancel={() => setAskingReason(false)}
+          onChoose={(reason) => {
+            setAskingReason(false);
+            vote.press(votePressed(vote.value, "unlike", reason));
+          }}
+        />
+      )}
     </div>
   );
 }
