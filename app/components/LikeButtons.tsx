@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
 import { FiThumbsDown, FiThumbsUp } from "react-icons/fi";
 import { useRevalidator } from "react-router";
 import type { IsLiked } from "../../core/posts/presenter.ts";
@@ -11,9 +11,12 @@ import {
   type Reaction,
   type Vote,
 } from "../lib/vote.ts";
-import { ColdReasonDialog } from "./ColdReasonDialog.tsx";
+import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { TemperatureBadge } from "./Temperature.tsx";
 import { ToggleStatus } from "./ToggleStatus.tsx";
+
+/** The reasons dialog (record 0087): a chunk fetched on the first cold press of the page. */
+const ColdReasonDialog = lazyChunk("cold-reasons", () => import("./ColdReasonDialog.tsx"));
 
 interface LikeButtonsProps {
   postId: number;
@@ -49,6 +52,8 @@ export function LikeButtons({
 }: LikeButtonsProps) {
   const revalidator = useRevalidator();
   const [askingReason, setAskingReason] = useState(false);
+  // Rendered from the first ask on, so that closing it runs its effects (focus goes back).
+  const [reasonAsked, setReasonAsked] = useState(false);
   const coldButton = useRef<HTMLButtonElement>(null);
   const vote = useToggle<Vote, "vote">({
     value: { reaction: reactionFromIsLiked(isLiked), likes, unlikes, temperature },
@@ -74,8 +79,10 @@ export function LikeButtons({
   });
   const press = (btnType: Reaction) => vote.press(votePressed(vote.value, btnType));
   const pressCold = () => {
-    if (askColdReason && vote.value.reaction !== "unlike") setAskingReason(true);
-    else press("unlike");
+    if (askColdReason && vote.value.reaction !== "unlike") {
+      setReasonAsked(true);
+      setAskingReason(true);
+    } else press("unlike");
   };
 
   return (
@@ -106,16 +113,26 @@ export function LikeButtons({
         </button>
       </div>
       <ToggleStatus className="like-status" message={vote.message} />
-      {askColdReason && (
-        <ColdReasonDialog
-          open={askingReason}
-          returnFocusTo={coldButton}
-          onCancel={() => setAskingReason(false)}
-          onChoose={(reason) => {
-            setAskingReason(false);
-            vote.press(votePressed(vote.value, "unlike", reason));
-          }}
-        />
+      {reasonAsked && (
+        <ChunkBoundary
+          fallback={
+            <p className="like-status" role="alert">
+              Sorry, that did not work. Please try again.
+            </p>
+          }
+        >
+          <Suspense fallback={null}>
+            <ColdReasonDialog
+              open={askingReason}
+              returnFocusTo={coldButton}
+              onCancel={() => setAskingReason(false)}
+              onChoose={(reason) => {
+                setAskingReason(false);
+                vote.press(votePressed(vote.value, "unlike", reason));
+              }}
+            />
+          </Suspense>
+        </ChunkBoundary>
       )}
     </div>
   );
