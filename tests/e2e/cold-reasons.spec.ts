@@ -140,3 +140,36 @@ for (const viewport of VIEWPORTS.filter((v) => v.name !== "phone")) {
     });
   });
 }
+
+test("a visitor's reason goes with their cold vote through signing in", async ({ page }) => {
+  const deal = await postedDeal(page, "visitor");
+  const email = `e2e-cold-visitor-${Date.now()}-${randomBytes(3).toString("hex")}@example.com`;
+  const signup = await page.request.post("/api/signup", {
+    data: { name: "Cold Visitor", email, password: PASSWORD },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  await page.context().clearCookies();
+
+  await page.goto(deal.url);
+  const unlike = page.getByRole("button", { name: /^Unlike/ });
+  await hydrated(unlike);
+  await unlike.click();
+  await page
+    .getByRole("dialog", { name: "Why is this deal cold?" })
+    .getByRole("button", { name: "Cheaper elsewhere" })
+    .click();
+  await page.waitForURL(/\/login\?next=/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  const voted = page.waitForRequest("**/api/product_like_unlike");
+  await page.getByRole("button", { name: "Login" }).click();
+  expect((await voted).postDataJSON()).toMatchObject({
+    btn_type: "unlike",
+    reason: "cheaper_elsewhere",
+  });
+  await expect(page.getByRole("button", { name: /^Unlike/ })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  await expect(page.locator(".like-buttons .temp-badge")).toHaveText("-10°");
+});
