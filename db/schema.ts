@@ -154,6 +154,9 @@ export type PostStatus = "active" | "pending" | "hidden" | "removed";
 export type UserRole = "member" | "moderator" | "admin";
 export type CommentStatus = "active" | "hidden" | "removed";
 export type ReportItemType = "d" | "g" | "comment" | "user";
+/** Why a cold vote (migration 034's CHECK); the list and its labels: core/posts/reactions/cold-reasons.ts. */
+export type ColdReason =
+  "expired" | "not_a_deal" | "cheaper_elsewhere" | "repost" | "spam" | "wrong_price";
 export type ReportReason = "spam" | "expired" | "wrong price" | "offensive" | "duplicate" | "other";
 
 export interface PostsTable {
@@ -190,6 +193,8 @@ export interface PostsTable {
   /** Reactions that do not count in hot_score: beyond 2 per voter address (migration 011). */
   damped_likes: Defaulted<number>;
   damped_unlikes: Defaulted<number>;
+  /** Of the unlikes that count (not damped), those without a reason (migration 034's trigger). */
+  unreasoned_unlikes: Defaulted<number>;
   search: ColumnType<string | null, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -216,6 +221,8 @@ export interface LikesTable {
   reaction: "like" | "unlike";
   /** HMAC of the voter's address with the day's salt; null for older likes (migration 011). */
   voter_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why a cold vote: one of COLD_REASONS (core/posts/reactions/cold-reasons.ts); null on a like. */
+  reason: ColumnType<ColdReason | null, ColdReason | null | undefined, ColdReason | null>;
   created_at: Generated<Date>;
 }
 

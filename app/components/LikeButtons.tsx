@@ -1,3 +1,4 @@
+import { Suspense, useRef, useState } from "react";
 import { FiThumbsDown, FiThumbsUp } from "react-icons/fi";
 import { useRevalidator } from "react-router";
 import type { IsLiked } from "../../core/posts/presenter.ts";
@@ -10,8 +11,12 @@ import {
   type Reaction,
   type Vote,
 } from "../lib/vote.ts";
+import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { TemperatureBadge } from "./Temperature.tsx";
 import { ToggleStatus } from "./ToggleStatus.tsx";
+
+/** The reasons dialog (record 0087): a chunk fetched on the first cold press of the page. */
+const ColdReasonDialog = lazyChunk("cold-reasons", () => import("./ColdReasonDialog.tsx"));
 
 interface LikeButtonsProps {
   postId: number;
@@ -24,12 +29,16 @@ interface LikeButtonsProps {
   temperature: number;
   /** The signed-in user's id; null sends a click to /login, and the vote is done on return. */
   viewerId: number | null;
+  /** A cold vote asks why first (a deal: record 0087); otherwise Unlike votes at once. */
+  askColdReason?: boolean;
 }
 
 /**
  * The temperature, thumbs up and thumbs down, pressed in the state of is_liked. A vote shows at
  * once and is rolled back, with a message, if the server refuses it (app/lib/use-toggle.ts); the
- * page's data is then reloaded quietly (the spec reloads after a like).
+ * page's data is then reloaded quietly (the spec reloads after a like). On a deal, Unlike first
+ * asks for the reason from the short list (ColdReasonDialog, record 0087); taking a cold vote back
+ * asks nothing. The buttons need JavaScript, as they did before: they are not a form.
  */
 export function LikeButtons({
   postId,
@@ -39,8 +48,13 @@ export function LikeButtons({
   unlikes,
   temperature,
   viewerId,
+  askColdReason = false,
 }: LikeButtonsProps) {
   const revalidator = useRevalidator();
+  const [askingReason, setAskingReason] = useState(false);
+  // Rendered from the first ask on, so that closing it runs its effects (focus goes back).
+  const [reasonAsked, setReasonAsked] = useState(false);
+  const coldButton = useRef<HTMLButtonElement>(null);
   const vote = useToggle<Vote, "vote">({
     value: { reaction: reactionFromIsLiked(isLiked), likes, unlikes, temperature },
     same: sameReaction,
@@ -49,13 +63,27 @@ export function LikeButtons({
     signedIn: viewerId !== null,
     kind: "vote",
     // A visitor has no reaction: a press asks for one.
-    remember: (next) => ({ kind: "vote", postId, postType, btnType: next.reaction! }),
-    // Back from signing in: the vote the visitor tried, unless they had already voted so (its
-    // counts and temperature come with the answer).
+    remember: (next) => ({
+      kind: "vote",
+      postId,
+      postType,
+      btnType: next.reaction!,
+      ...(next.reason ? { reason: next.reason } : {}),
+    }),
+    // Back from signing in: the vote the visitor tried, with its reason, unless they had already
+    // voted so (its counts and temperature come with the answer).
     recall: (action, current) =>
-      action.postId === postId ? { ...current, reaction: action.btnType } : undefined,
+      action.postId === postId
+        ? { ...current, reaction: action.btnType, reason: action.reason ?? null }
+        : undefined,
   });
   const press = (btnType: Reaction) => vote.press(votePressed(vote.value, btnType));
+  const pressCold = () => {
+    if (askColdReason && vote.value.reaction !== "unlike") {
+      setReasonAsked(true);
+      setAskingReason(true);
+    } else press("unlike");
+  };
 
   return (
     <div className="like-buttons">
@@ -72,10 +100,12 @@ export function LikeButtons({
           <span className="like-count">{vote.value.likes}</span>
         </button>
         <button
+          ref={coldButton}
           type="button"
           className="like-button unlike"
           aria-pressed={vote.value.reaction === "unlike"}
-          onClick={() => press("unlike")}
+          aria-haspopup={askColdReason && vote.value.reaction !== "unlike" ? "dialog" : undefined}
+          onClick={pressCold}
         >
           <FiThumbsDown aria-hidden="true" />
           <span>Unlike</span>
@@ -83,6 +113,27 @@ export function LikeButtons({
         </button>
       </div>
       <ToggleStatus className="like-status" message={vote.message} />
+      {reasonAsked && (
+        <ChunkBoundary
+          fallback={
+            <p className="like-status" role="alert">
+              Sorry, that did not work. Please try again.
+            </p>
+          }
+        >
+          <Suspense fallback={null}>
+            <ColdReasonDialog
+              open={askingReason}
+              returnFocusTo={coldButton}
+              onCancel={() => setAskingReason(false)}
+              onChoose={(reason) => {
+                setAskingReason(false);
+                vote.press(votePressed(vote.value, "unlike", reason));
+              }}
+            />
+          </Suspense>
+        </ChunkBoundary>
+      )}
     </div>
   );
 }

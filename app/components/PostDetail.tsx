@@ -12,6 +12,7 @@ import { CouponCode } from "./CouponCode.tsx";
 import { DealLinkActions, grabDealRel } from "./DealLinkActions.tsx";
 import { FreshnessPanel } from "./FreshnessPanel.tsx";
 import { ExpiryPanel } from "./ExpiryPanel.tsx";
+import { ColdReasonCounts } from "./ColdReasonCounts.tsx";
 import { LikeButtons } from "./LikeButtons.tsx";
 import { PostNewTopicButton } from "./PostNewTopicButton.tsx";
 import { PriceHistoryChart, PriceHistoryNote } from "./PriceHistory.tsx";
@@ -265,8 +266,10 @@ export function PostDetail({
                 unlikes={post.unlikes}
                 temperature={post.temperature}
                 viewerId={viewer?.id ?? null}
+                askColdReason={isDeal}
               />
             )}
+            {details.cold_reasons && <ColdReasonCounts counts={details.cold_reasons} />}
             {isDeal && !details.moderation && (
               <SaveButton key={post.unique_id} uniqueId={post.unique_id} title={post.title} />
             )}

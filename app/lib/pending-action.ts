@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useNavigate, type NavigateFunction } from "react-router";
 import { withReturnPath } from "../../core/auth/return-path.ts";
+import type { ColdReason } from "../../core/posts/reactions/cold-reasons.ts";
 
 /**
  * What a visitor tried to do before being sent to sign in. It is kept in this tab's
@@ -8,7 +9,14 @@ import { withReturnPath } from "../../core/auth/return-path.ts";
  * signed in (record 0035, "Sign-in that returns you").
  */
 export type PendingAction =
-  | { kind: "vote"; postId: number; postType: "d" | "g"; btnType: "like" | "unlike" }
+  | {
+      kind: "vote";
+      postId: number;
+      postType: "d" | "g";
+      btnType: "like" | "unlike";
+      /** Why a cold vote, when the deal page asked (record 0087). */
+      reason?: ColdReason;
+    }
   | {
       kind: "comment";
       postId: number;

@@ -52,6 +52,7 @@ export function postCardQuery(db: DbOrTx) {
       "posts.unlikes_count",
       "posts.damped_likes",
       "posts.damped_unlikes",
+      "posts.unreasoned_unlikes",
       "posts.comments_count",
       "posts.created_at",
       "posts.last_verified_at",

@@ -5,7 +5,7 @@ import type { Database } from "../../db/schema.ts";
 import type { DealScope } from "./deal-scope.ts";
 import { ACTIVE, dealCardQuery, isLive } from "./deal-card-query.ts";
 import { matchesFilter, type DealBounds, type DealFilter } from "./deal-filter-query.ts";
-import { CREATED_DAY_SQL, NET_VOTES_SQL } from "../posts/temperature-sql.ts";
+import { CREATED_DAY_SQL, HALF_VOTES_SQL } from "../posts/temperature-sql.ts";
 import { TRENDING_DAYS } from "../constants.ts";
 import { LIVE_KEY, sortKey, sortKeyText, sortKeyValue, type DealSort } from "./deal-sort.ts";
 
@@ -307,8 +307,8 @@ function trendingSince(now: Date): Date {
 }
 
 /**
- * Trending: the hottest live deals of the window's days, by net votes (the temperature's input)
- * and then hot score. For each day, a walk of posts_heat_idx (migration 016) reads at most `limit`
+ * Trending: the hottest live deals of the window's days, by temperature (in half votes) and then
+ * hot score. For each day, a walk of posts_heat_idx (migrations 016, 034) reads at most `limit`
  * entries; the days' picks are merged. Fewer than `limit` means the window holds no more.
  */
 export function trendingQuery(db: DbOrTx, now: Date, limit: number, filter: DealFilter = {}) {
@@ -317,12 +317,12 @@ export function trendingQuery(db: DbOrTx, now: Date, limit: number, filter: Deal
     .selectFrom(sql<{ day: string }>`(SELECT unnest(${days}::date[]) AS day)`.as("w"))
     .innerJoinLateral(
       dealCardQuery(db)
-        .select([NET_VOTES_SQL.as("net_votes"), "posts.hot_score"])
+        .select([HALF_VOTES_SQL.as("half_votes"), "posts.hot_score"])
         .where(matchesFilter(filter))
         .where(isLive(now))
         .where(notExpired)
         .where(sql<boolean>`${CREATED_DAY_SQL} = w.day`)
-        .orderBy(NET_VOTES_SQL, "desc")
+        .orderBy(HALF_VOTES_SQL, "desc")
         .orderBy("posts.hot_score", "desc")
         .orderBy("posts.id", "desc")
         .limit(limit)
@@ -330,7 +330,7 @@ export function trendingQuery(db: DbOrTx, now: Date, limit: number, filter: Deal
       (join) => join.onTrue(),
     )
     .selectAll("t")
-    .orderBy("t.net_votes", "desc")
+    .orderBy("t.half_votes", "desc")
     .orderBy("t.hot_score", "desc")
     .orderBy("t.id", "desc")
     .limit(limit);
@@ -361,7 +361,7 @@ export async function findSparseTrendingIds(
             "posts.id",
             "posts.hot_score",
             sql<boolean>`posts.created_at >= ${trendingSince(now)}`.as("in_window"),
-            NET_VOTES_SQL.as("net_votes"),
+            HALF_VOTES_SQL.as("half_votes"),
           ])
           .where("posts.status", "=", "active")
           .where(matchesFilter(filter))
@@ -371,7 +371,7 @@ export async function findSparseTrendingIds(
     .selectFrom("matches")
     .select("matches.id")
     .orderBy("matches.in_window", "desc")
-    .orderBy(sql`case when matches.in_window then matches.net_votes else 0 end`, "desc")
+    .orderBy(sql`case when matches.in_window then matches.half_votes else 0 end`, "desc")
     .orderBy("matches.hot_score", "desc")
     .orderBy("matches.id", "desc")
     .limit(limit)

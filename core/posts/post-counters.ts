@@ -4,12 +4,21 @@ import type { PostType } from "../../db/schema.ts";
 
 /**
  * A live post, locked until the transaction ends: reactions and comments on one post are applied
- * one at a time, so its counters stay exact under concurrent clicks.
+ * one at a time, so its counters stay exact under concurrent clicks. With its vote counts as they
+ * were before (the temperature a vote starts from).
  */
 export function lockLivePost(db: DbOrTx, postId: number, postType: PostType | undefined) {
   let query = db
     .selectFrom("posts")
-    .select(["id", "post_type"])
+    .select([
+      "id",
+      "post_type",
+      "likes_count",
+      "unlikes_count",
+      "damped_likes",
+      "damped_unlikes",
+      "unreasoned_unlikes",
+    ])
     .where("id", "=", postId)
     .where("status", "=", "active");
   if (postType) query = query.where("post_type", "=", postType);
@@ -38,7 +47,14 @@ export function adjustPostCounters(
       // hot_score follows from the trigger of db/migrations/011_vote_damping.sql.
     })
     .where("id", "=", postId)
-    .returning(["likes_count", "unlikes_count", "comments_count", "damped_likes", "damped_unlikes"])
+    .returning([
+      "likes_count",
+      "unlikes_count",
+      "comments_count",
+      "damped_likes",
+      "damped_unlikes",
+      "unreasoned_unlikes",
+    ])
     .executeTakeFirstOrThrow();
 }
 

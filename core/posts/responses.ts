@@ -3,6 +3,7 @@ import { DealCardSchema, dealCardFields, postStatus } from "../cards/responses.t
 import { ModerationBanner } from "../moderation/responses.ts";
 import { Comment } from "./comments/responses.ts";
 import { FreshnessSchema } from "./freshness/responses.ts";
+import { ColdReasonCountsSchema } from "./reactions/responses.ts";
 import { PriceHistory } from "./prices/responses.ts";
 import { isLiked } from "./reactions/responses.ts";
 import { ShortPagination, TRUE, count, isoDateTime } from "../responses.ts";
@@ -50,6 +51,7 @@ export const ProductDetailsResponse = z.strictObject({
       ),
     freshness: FreshnessSchema.nullable().describe("null for educator posts"),
     price_history: PriceHistory,
+    cold_reasons: ColdReasonCountsSchema.optional(),
   }),
 });
 

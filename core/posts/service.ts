@@ -7,6 +7,7 @@ import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
 import { priceHistoryOf } from "./prices/service.ts";
 import { findReaction } from "./reactions/member-reaction.ts";
+import { canSeeColdReasons, findColdReasonCounts } from "./reactions/cold-reason-counts.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
 import * as repo from "./repository.ts";
@@ -64,14 +65,18 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, reaction, counted, related, freshness, priceHistory] = await Promise.all([
-      repo.findComments(db, row.id),
-      input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
-      moderation ? false : countView(row.id, input.viewer, input.visitor, at),
-      findRelatedDeals(db, row, at),
-      row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
-      priceHistoryOf(db, row),
-    ]);
+    const [comments, reaction, counted, related, freshness, priceHistory, coldReasons] =
+      await Promise.all([
+        repo.findComments(db, row.id),
+        input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
+        moderation ? false : countView(row.id, input.viewer, input.visitor, at),
+        findRelatedDeals(db, row, at),
+        row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
+        priceHistoryOf(db, row),
+        row.post_type === "d" && canSeeColdReasons(input.viewer, row.user_id)
+          ? findColdReasonCounts(db, row.id)
+          : null,
+      ]);
     if (counted) row.views += 1;
     return {
       product_details: presentProductDetails(row, isLikedOf(reaction), at),
@@ -86,6 +91,9 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
       freshness,
       // Beside the spec's fields (record 0040): the product's prices (core/posts/prices).
       price_history: priceHistory,
+      // Beside the spec's fields, on a deal, only for the poster and moderators (record 0087). A visitor's
+      // page never has it, so the page cache, which keeps visitors' pages only, never holds it.
+      ...(coldReasons ? { cold_reasons: coldReasons } : {}),
     };
   }
 

@@ -7,11 +7,12 @@ import { sql } from "kysely";
  */
 
 /**
- * netVotes in SQL, written exactly as migration 016's index posts_heat_idx has it, so that an
- * ORDER BY of it walks the index. (Damped counts never exceed their counts: the trigger of
+ * netVotes in half votes (twice netVotes, whole: an unlike without a reason weighs half,
+ * UNREASONED_UNLIKE_WEIGHT), written exactly as migration 034's index posts_heat_idx has it, so
+ * that an ORDER BY of it walks the index. (Damped counts never exceed their counts: the trigger of
  * migration 011 damps only reactions that exist.)
  */
-export const NET_VOTES_SQL = sql<number>`((posts.likes_count - posts.damped_likes) - (posts.unlikes_count - posts.damped_unlikes))`;
+export const HALF_VOTES_SQL = sql<number>`(2 * ((posts.likes_count - posts.damped_likes) - (posts.unlikes_count - posts.damped_unlikes)) + posts.unreasoned_unlikes)`;
 
 /** The UTC day a post was created, as migration 016's index has it. */
 export const CREATED_DAY_SQL = sql<string>`((posts.created_at AT TIME ZONE 'UTC')::date)`;

@@ -2,21 +2,30 @@ import { describe, expect, it } from "vitest";
 import {
   DEGREES_PER_VOTE,
   HOT_DEGREES,
+  UNREASONED_UNLIKE_WEIGHT,
   WARM_DEGREES,
   heatOf,
   temperatureAfterVote,
   temperatureOf,
 } from "./temperature.ts";
 
-const counts = (likes: number, unlikes: number, dampedLikes = 0, dampedUnlikes = 0) => ({
+/** Counts of votes; unlikes carry a reason unless `unreasoned` says how many of them do not. */
+const counts = (
+  likes: number,
+  unlikes: number,
+  dampedLikes = 0,
+  dampedUnlikes = 0,
+  unreasoned = 0,
+) => ({
   likes_count: likes,
   unlikes_count: unlikes,
   damped_likes: dampedLikes,
   damped_unlikes: dampedUnlikes,
+  unreasoned_unlikes: unreasoned,
 });
 
 describe("temperature", () => {
-  it("is 10° per like minus 10° per unlike", () => {
+  it("is 10° per like minus 10° per unlike with a reason", () => {
     expect(DEGREES_PER_VOTE).toBe(10);
     expect(temperatureOf(counts(0, 0))).toBe(0);
     expect(temperatureOf(counts(7, 2))).toBe(50);
@@ -26,6 +35,16 @@ describe("temperature", () => {
   it("leaves out damped votes (several accounts on one address, decision 0008)", () => {
     expect(temperatureOf(counts(12, 0, 10, 0))).toBe(20);
     expect(temperatureOf(counts(3, 9, 0, 6))).toBe(0);
+  });
+
+  it("weighs an unlike without a reason half (record 0087): 5°", () => {
+    expect(UNREASONED_UNLIKE_WEIGHT).toBe(0.5);
+    expect(temperatureOf(counts(0, 1, 0, 0, 1))).toBe(-5);
+    expect(temperatureOf(counts(0, 1, 0, 0, 0))).toBe(-10);
+    // 7 likes, 2 unlikes with a reason, 2 without: 70 − 20 − 10.
+    expect(temperatureOf(counts(7, 4, 0, 0, 2))).toBe(40);
+    // Damped unlikes are left out first; the unreasoned count is of those that count.
+    expect(temperatureOf(counts(0, 5, 0, 3, 2))).toBe(-10);
   });
 
   it("bands: cold below zero, mild up to warm, warm from 50°, hot from 100°", () => {
@@ -43,8 +62,15 @@ describe("temperature", () => {
   it("predicts a vote's change the way the server counts it (toggle and switch)", () => {
     expect(temperatureAfterVote(30, null, "like")).toBe(40);
     expect(temperatureAfterVote(40, "like", null)).toBe(30);
-    expect(temperatureAfterVote(40, "like", "unlike")).toBe(20);
-    expect(temperatureAfterVote(0, null, "unlike")).toBe(-10);
-    expect(temperatureAfterVote(-10, "unlike", "like")).toBe(10);
+    expect(temperatureAfterVote(40, "like", "reasoned-unlike")).toBe(20);
+    expect(temperatureAfterVote(0, null, "reasoned-unlike")).toBe(-10);
+    expect(temperatureAfterVote(-10, "reasoned-unlike", "like")).toBe(10);
+  });
+
+  it("predicts an unlike without a reason at half a vote", () => {
+    expect(temperatureAfterVote(0, null, "unlike")).toBe(-5);
+    expect(temperatureAfterVote(-5, "unlike", null)).toBe(0);
+    expect(temperatureAfterVote(40, "like", "unlike")).toBe(25);
+    expect(temperatureAfterVote(-5, "unlike", "like")).toBe(10);
   });
 });

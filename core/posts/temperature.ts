@@ -2,14 +2,26 @@
  * A post's temperature: the degree badge of every card and of the deal page, and the order of
  * Trending (docs/decisions/0008-trending-score.md, "Temperature").
  *
- *     temperature = DEGREES_PER_VOTE · ((likes − damped likes) − (unlikes − damped unlikes))
+ *     temperature = DEGREES_PER_VOTE · ((likes − damped likes) − (unlikes − damped unlikes)
+ *                                       + (1 − UNREASONED_UNLIKE_WEIGHT) · unreasoned unlikes)
  *
- * Each thumbs up warms a post by 10°, each thumbs down cools it by as much; beyond two votes of one
- * kind from one address on one day (migration 011's damping) a vote moves nothing, so several
- * accounts on one connection cannot make a deal look hot. The like and unlike counts shown beside
- * it stay the plain counts, which are never negative; only the temperature can go below zero.
+ * Each thumbs up warms a post by 10°, each thumbs down with a reason cools it by as much, and one
+ * without a reason by half as much (record 0087); beyond two votes of one kind from one address
+ * on one day (migration 011's damping) a vote moves nothing, so several accounts on one connection
+ * cannot make a deal look hot. The like and unlike counts shown beside it stay the plain counts,
+ * which are never negative; only the temperature can go below zero.
  */
 export const DEGREES_PER_VOTE = 10;
+
+/**
+ * What a cold vote without a reason weighs against one with a reason (record 0087). It still
+ * counts, since the spec's clients send no reason; but a reason makes a cold vote something the
+ * poster and moderators can act on (expired, repost, wrong price), and a bare thumbs down costs
+ * nothing to give, so it moves the temperature half as much (5°). Migration 034's index
+ * posts_heat_idx and core/posts/temperature-sql.ts count in half votes for this weight: a
+ * different one needs a migration that rebuilds that index.
+ */
+export const UNREASONED_UNLIKE_WEIGHT = 0.5;
 
 /** At or above: a warm deal (5 net votes). */
 export const WARM_DEGREES = 50;
@@ -23,16 +35,26 @@ export interface VoteCounts {
   unlikes_count: number;
   damped_likes: number;
   damped_unlikes: number;
+  /** Of the unlikes that count (not damped), those without a reason (migration 034). */
+  unreasoned_unlikes: number;
 }
 
-/** Net votes that count: likes minus unlikes, damped votes left out. */
+/**
+ * Net votes that count: likes minus unlikes, damped votes left out, an unlike without a reason
+ * weighing UNREASONED_UNLIKE_WEIGHT.
+ */
 export function netVotes(counts: VoteCounts): number {
-  return counts.likes_count - counts.damped_likes - (counts.unlikes_count - counts.damped_unlikes);
+  return (
+    counts.likes_count -
+    counts.damped_likes -
+    (counts.unlikes_count - counts.damped_unlikes) +
+    (1 - UNREASONED_UNLIKE_WEIGHT) * counts.unreasoned_unlikes
+  );
 }
 
 /** The temperature in whole degrees. */
 export function temperatureOf(counts: VoteCounts): number {
-  return DEGREES_PER_VOTE * netVotes(counts);
+  return Math.round(DEGREES_PER_VOTE * netVotes(counts));
 }
 
 /** The badge's band: cold below zero, warm and hot from their thresholds, mild between. */
@@ -43,13 +65,21 @@ export function heatOf(degrees: number): Heat {
   return "mild";
 }
 
-/** The temperature after the viewer's reaction changes from `from` to `to` (either may be none). */
-export function temperatureAfterVote(
-  degrees: number,
-  from: "like" | "unlike" | null,
-  to: "like" | "unlike" | null,
-): number {
-  const weight = (reaction: "like" | "unlike" | null) =>
-    reaction === "like" ? 1 : reaction === "unlike" ? -1 : 0;
-  return degrees + DEGREES_PER_VOTE * (weight(to) - weight(from));
+/** A vote as it weighs: a like, or an unlike with or without a reason. */
+export type WeighedVote = "like" | "unlike" | "reasoned-unlike" | null;
+
+/**
+ * The temperature after the viewer's vote changes from `from` to `to` (either may be none), as
+ * the server counts it when the votes are not damped.
+ */
+export function temperatureAfterVote(degrees: number, from: WeighedVote, to: WeighedVote): number {
+  const weight = (vote: WeighedVote) =>
+    vote === "like"
+      ? 1
+      : vote === "reasoned-unlike"
+        ? -1
+        : vote === "unlike"
+          ? -UNREASONED_UNLIKE_WEIGHT
+          : 0;
+  return Math.round(degrees + DEGREES_PER_VOTE * (weight(to) - weight(from)));
 }

@@ -15,7 +15,9 @@ export const likesAndCommentsApi: ApiModule = async (app, { services }) => {
     tag: "Community",
     summary:
       "Likes or unlikes a post (btn_type 'like' or 'unlike'); the same button again takes the " +
-      "reaction back. Answers is_liked (1 like, 2 unlike, -1 none) and the new counts",
+      "reaction back. Not in the spec: an unlike may say why (reason: expired, not_a_deal, " +
+      "cheaper_elsewhere, repost, spam, wrong_price); one without a reason weighs half in the " +
+      "temperature. Answers is_liked (1 like, 2 unlike, -1 none) and the new counts",
     body: LikeSchema,
     response: ReactionResponse,
     auth: true,

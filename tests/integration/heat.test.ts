@@ -52,10 +52,21 @@ async function details(postId: number, c: TestClient = client) {
 }
 
 describe("temperature", () => {
-  it("is 10° per like minus 10° per unlike, the same in product_details, the vote's answer and the cards", async () => {
+  it("is 10° per like minus 10° per unlike (5° without a reason), the same in product_details, the vote's answer and the cards", async () => {
     const deal = deals[0]!;
+    // Record 0087: an unlike without a reason cools by half as much; the demo's unlikes give none.
+    const unreasoned = async () =>
+      (
+        await t.deps.db
+          .selectFrom("posts")
+          .select("unreasoned_unlikes")
+          .where("id", "=", deal.id)
+          .executeTakeFirstOrThrow()
+      ).unreasoned_unlikes;
     const before = await details(deal.id);
-    expect(before.temperature).toBe(10 * (before.likes - before.unlikes));
+    expect(before.temperature).toBe(
+      10 * (before.likes - before.unlikes) + 5 * (await unreasoned()),
+    );
 
     const voted = await client.post("/api/product_like_unlike", {
       post_id: deal.id,
@@ -66,7 +77,9 @@ describe("temperature", () => {
     const answer = voted.json();
     const after = await details(deal.id);
     expect(answer.temperature).toBe(after.temperature);
-    expect(after.temperature).toBe(10 * (after.likes - after.unlikes));
+    expect(after.temperature).toBe(10 * (after.likes - after.unlikes) + 5 * (await unreasoned()));
+    expect(after.unlikes).toBe(before.unlikes + 1);
+    expect(after.temperature).toBe(before.temperature - 5);
     expect(answer.heat).toBe(after.heat);
 
     const page = await client.post("/api/category_page", { type: "d", slug: "", page: 1 });

@@ -38,6 +38,7 @@ function card(id: number, imageUrl: string) {
     unlikes_count: 0,
     damped_likes: 0,
     damped_unlikes: 0,
+    unreasoned_unlikes: 0,
     comments_count: 0,
     created_at: NOW,
     last_verified_at: NOW,

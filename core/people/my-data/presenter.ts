@@ -154,6 +154,7 @@ export function presentMyData(
       likes: rows.likes.map((l) => ({
         ...postRef(l),
         reaction: l.reaction,
+        reason: l.reason,
         created_at: iso(l.created_at),
       })),
       expired_marks: rows.expiryMarks.map((m) => ({

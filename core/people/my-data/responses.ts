@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDateTime } from "../../responses.ts";
+import { COLD_REASONS } from "../../posts/reactions/cold-reasons.ts";
 
 /**
  * `GET /api/my_data`: the signed-in member's data, as one JSON file (record 0084). Not the API's
@@ -130,7 +131,12 @@ export const MyDataResponse = z.strictObject({
   comments: z.array(Comment),
   votes: z.strictObject({
     likes: z.array(
-      z.strictObject({ ...PostRef, reaction: z.enum(["like", "unlike"]), created_at: isoDateTime }),
+      z.strictObject({
+        ...PostRef,
+        reaction: z.enum(["like", "unlike"]),
+        reason: z.enum(COLD_REASONS).nullable().describe("why a cold vote (record 0087)"),
+        created_at: isoDateTime,
+      }),
     ),
     expired_marks: z.array(z.strictObject({ ...PostRef, created_at: isoDateTime })),
     coupon_answers: z.array(

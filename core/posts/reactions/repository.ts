@@ -1,14 +1,24 @@
 import type { DbOrTx } from "../../../db/index.ts";
+import type { ColdReason } from "./cold-reasons.ts";
 import type { Reaction } from "./schema.ts";
 
 /**
  * The member's reaction to the post, with the key of the address it came from (the likes trigger of
- * migration 011 counts it against that key's allowance in the trending score).
+ * migration 011 counts it against that key's allowance in the trending score) and, for a cold
+ * vote, its reason (migration 034's trigger weighs an unlike without one half). A like replacing
+ * an unlike clears the reason: the row never holds a reason its reaction does not take.
  */
 export async function setReaction(
   db: DbOrTx,
-  vote: { userId: number; postId: number; reaction: Reaction; voterKey: string },
+  vote: {
+    userId: number;
+    postId: number;
+    reaction: Reaction;
+    voterKey: string;
+    reason: ColdReason | null;
+  },
 ) {
+  const reason = vote.reaction === "unlike" ? vote.reason : null;
   await db
     .insertInto("likes")
     .values({
@@ -16,11 +26,12 @@ export async function setReaction(
       post_id: vote.postId,
       reaction: vote.reaction,
       voter_key: vote.voterKey,
+      reason,
     })
     .onConflict((oc) =>
       oc
         .columns(["post_id", "user_id"])
-        .doUpdateSet({ reaction: vote.reaction, voter_key: vote.voterKey }),
+        .doUpdateSet({ reaction: vote.reaction, voter_key: vote.voterKey, reason }),
     )
     .execute();
 }

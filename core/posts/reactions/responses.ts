@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { heat } from "../../cards/responses.ts";
 import { TRUE, message } from "../../responses.ts";
+import { COLD_REASONS } from "./cold-reasons.ts";
 
 export const isLiked = z
   .union([z.literal(1), z.literal(2), z.literal(-1)])
@@ -28,3 +29,19 @@ export const MyReactionsResponse = z.strictObject({
     .array(z.number())
     .describe("Not in the spec: the post_ids asked about that the member has saved"),
 });
+
+/** A post's cold votes by reason (record 0087): only for its poster and moderators. */
+export const ColdReasonCountsSchema = z
+  .strictObject({
+    by_reason: z.array(
+      z.strictObject({
+        reason: z.enum(COLD_REASONS),
+        label: z.string(),
+        count: z.number().int(),
+      }),
+    ),
+    without_reason: z.number().int().describe("cold votes that gave no reason"),
+  })
+  .describe(
+    "Not in the spec: the post's cold votes by reason, in the menu's order; only for the poster and moderators",
+  );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idField, optionalIdField } from "../../people/profiles/schema.ts";
+import { COLD_REASONS } from "./cold-reasons.ts";
 
 export const REACTIONS = ["like", "unlike"] as const;
 export type Reaction = (typeof REACTIONS)[number];
@@ -13,15 +14,27 @@ export const postRef = {
   ),
 };
 
+/** Why a cold vote, beside the spec's fields (issue 40, record 0087); none is allowed. */
+export const coldReasonField = z.preprocess(
+  (value) => (value === "" || value === null ? undefined : value),
+  z.enum(COLD_REASONS, `reason must be one of ${COLD_REASONS.join(", ")}.`).optional(),
+);
+
 /** `POST /api/product_like_unlike`. */
-export const LikeSchema = z.object({
-  user_id: optionalIdField("user_id"),
-  ...postRef,
-  btn_type: z.preprocess(
-    (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
-    z.enum(REACTIONS, "btn_type must be 'like' or 'unlike'."),
-  ),
-});
+export const LikeSchema = z
+  .object({
+    user_id: optionalIdField("user_id"),
+    ...postRef,
+    btn_type: z.preprocess(
+      (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+      z.enum(REACTIONS, "btn_type must be 'like' or 'unlike'."),
+    ),
+    reason: coldReasonField,
+  })
+  .refine((input) => input.reason === undefined || input.btn_type === "unlike", {
+    path: ["reason"],
+    message: "A reason goes only with a cold vote (btn_type 'unlike').",
+  });
 
 export type LikeInput = z.output<typeof LikeSchema>;
 

@@ -5,7 +5,7 @@ import type { Deps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import { notifyPostLiked } from "../../member/notifications/events.ts";
 import { adjustPostCounters, lockLivePost } from "../post-counters.ts";
-import { DEGREES_PER_VOTE, HOT_DEGREES, temperatureOf } from "../temperature.ts";
+import { HOT_DEGREES, temperatureOf } from "../temperature.ts";
 import { queueAlertMatching } from "../../member/alerts/jobs.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
@@ -49,12 +49,14 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
       return rows.map((row) => ({ post_id: row.post_id, reaction: row.reaction }));
     },
     /**
-     * Pressing the button of the reaction one already has takes it back; pressing the other one
-     * switches to it. Counters and the trending score change in the same transaction.
+     * Pressing the button of the reaction one already has takes it back (whatever the reason);
+     * pressing the other one switches to it. A cold vote may say why (`reason`, record 0087),
+     * which the schema allows only with an unlike. Counters and the trending score change in the
+     * same transaction.
      */
     async toggle(
       user: CurrentUser | null,
-      { user_id, post_id, post_type, btn_type }: LikeInput,
+      { user_id, post_id, post_type, btn_type, reason }: LikeInput,
       context: ReactionContext,
     ) {
       const actor = requireActingUser(user, user_id);
@@ -70,6 +72,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
             postId: post.id,
             reaction: next,
             voterKey: key,
+            reason: reason ?? null,
           });
         } else {
           await repo.removeReaction(trx, actor.id, post.id);
@@ -83,7 +86,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
         });
         // Keyword alerts (record 0045): "only hot" alerts match when a vote makes a deal hot.
         const degrees = temperatureOf(counts);
-        const before = degrees - DEGREES_PER_VOTE * (change("like") - change("unlike"));
+        const before = temperatureOf(post);
         if (post_type === "d" && degrees >= HOT_DEGREES && before < HOT_DEGREES) {
           await queueAlertMatching(jobs, trx, { postId: post.id, trigger: "hot" });
         }
