@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../../db/index.ts";
-import { NET_VOTES_SQL } from "../../posts/temperature-sql.ts";
+import { HALF_VOTES_SQL } from "../../posts/temperature-sql.ts";
 
 /** The weekly digest's SQL (docs/decisions/0088-weekly-digest.md): table weekly_digests. */
 
@@ -146,7 +146,7 @@ export async function findHottestDeals(
     .where((eb) => eb.or([eb("posts.expires_at", "is", null), eb("posts.expires_at", ">", at)]))
     .where("posts.created_at", ">", new Date(at.getTime() - 7 * DAY))
     .where("posts.created_at", "<=", at)
-    .where(sql<boolean>`${NET_VOTES_SQL} >= 0`);
+    .where(sql<boolean>`${HALF_VOTES_SQL} >= 0`);
   if (storeIds.length || categoryIds.length) {
     query = query.where((eb) =>
       eb.or([
@@ -156,7 +156,7 @@ export async function findHottestDeals(
     );
   }
   return query
-    .orderBy(NET_VOTES_SQL, "desc")
+    .orderBy(HALF_VOTES_SQL, "desc")
     .orderBy("posts.created_at", "desc")
     .orderBy("posts.id", "desc")
     .limit(limit)
