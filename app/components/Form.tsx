@@ -176,39 +176,6 @@ export function SubmitButton({
   );
 }
 
-/**
- * A honeypot (docs/decisions/0086-sign-up-defences.md): a text field people never see or reach,
- * placed off screen (not display:none, which form-filling scripts skip), out of the tab order and
- * hidden from screen readers, whose label says to leave it empty should one find it anyway.
- * Anything in it marks the form as a script's.
- */
-export function HoneypotField({
-  id,
-  name = id,
-  value,
-  onChange,
-}: {
-  id: string;
-  name?: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <div className="form-honeypot" aria-hidden="true">
-      <label htmlFor={id}>Leave this field empty</label>
-      <input
-        id={id}
-        name={name}
-        type="text"
-        value={value}
-        tabIndex={-1}
-        autoComplete="off"
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
-  );
-}
-
 /** The XSRF token of a form that posts to the server without JavaScript (the CSRF plugin reads it). */
 export function CsrfField({ token }: { token: string | null | undefined }) {
   return <input type="hidden" name={XSRF_FIELD} value={token ?? ""} />;

@@ -4,7 +4,7 @@ import { RegisterFormSchema } from "../../core/people/accounts/schema.ts";
 import { returnPathOf, safeReturnPath, withReturnPath } from "../../core/auth/return-path.ts";
 import { DELAYS_MS } from "../../core/constants.ts";
 import { AuthCard, NewPasswordFields } from "../components/AuthCard.tsx";
-import { Field, FormAlert, HoneypotField, KitForm, SubmitButton } from "../components/Form.tsx";
+import { Field, FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
 import { SocialSignIn } from "../components/SocialSignIn.tsx";
 import { apiCall } from "../lib/api.ts";
 import { useApiForm } from "../lib/api-form.ts";
@@ -108,5 +108,39 @@ export default function Register() {
         Already have an account? <Link to={withReturnPath("/login", next)}>Login</Link>
       </p>
     </AuthCard>
+  );
+}
+
+/**
+ * A honeypot (docs/decisions/0086-sign-up-defences.md): a text field people never see or reach,
+ * placed off screen (not display:none, which form-filling scripts skip), out of the tab order and
+ * hidden from screen readers, whose label says to leave it empty should one find it anyway.
+ * Anything in it marks the form as a script's. Kept out of the form kit (Form.tsx), which every page
+ * loads: only this page needs it (tests/integration/javascript-budget.test.ts).
+ */
+function HoneypotField({
+  id,
+  name = id,
+  value,
+  onChange,
+}: {
+  id: string;
+  name?: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="form-honeypot" aria-hidden="true">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input
+        id={id}
+        name={name}
+        type="text"
+        value={value}
+        tabIndex={-1}
+        autoComplete="off"
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
   );
 }
