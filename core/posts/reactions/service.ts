@@ -87,7 +87,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
         // Keyword alerts (record 0045): "only hot" alerts match when a vote makes a deal hot.
         const degrees = temperatureOf(counts);
         const before = temperatureOf(post);
-        if (post_type === "d" && degrees >= HOT_DEGREES && before < HOT_DEGREES) {
+        if (post.post_type === "d" && degrees >= HOT_DEGREES && before < HOT_DEGREES) {
           await queueAlertMatching(jobs, trx, { postId: post.id, trigger: "hot" });
         }
         return {
