@@ -32,6 +32,7 @@ import { expiryApi } from "./expiry.ts";
 import { savedDealsAndFollowsApi } from "./saved-deals-and-follows.ts";
 import { alertsApi } from "./alerts.ts";
 import { myDataApi } from "./my-data.ts";
+import { reputationApi } from "./reputation.ts";
 import { adminMailApi } from "./admin-mail.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
@@ -65,6 +66,7 @@ const modules: ApiModule[] = [
   savedDealsAndFollowsApi,
   alertsApi,
   myDataApi,
+  reputationApi,
   adminMailApi,
   // feature API modules: add one entry per file here
   openApiDocs,

@@ -49,6 +49,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             educatorRequests,
             wishlistSubmissions,
             contactMessages,
+            reputation,
           ] = await Promise.all([
             repo.findSocialAccounts(tx, member.id),
             repo.findSubscriptions(tx, member.id),
@@ -71,6 +72,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             repo.findEducatorRequests(tx, member.id),
             repo.findWishlistSubmissions(tx, member.id),
             repo.findContactMessages(tx, member.id),
+            repo.findReputation(tx, member.id),
           ]);
           const storeIds = [...new Set(alerts.flatMap((a) => a.store_ids.map(Number)))];
           const storeTitles = new Map(
@@ -100,6 +102,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             educatorRequests,
             wishlistSubmissions,
             contactMessages,
+            reputation,
           };
         });
       if (!rows) throw new UnauthenticatedError();
