@@ -66,8 +66,8 @@ describe("console pages carry their forms as posts with the token", () => {
   it("the settings page, for administrators", async () => {
     const page = await admin.open("/admin/settings");
     const posts = forms(page.body).filter((form) => form.action === "/admin/settings");
-    // The settings, the three site images and the blocked domains.
-    expect(posts.length).toBe(5);
+    // The settings, the three site images, the blocked domains and the reputation levels.
+    expect(posts.length).toBe(6);
     for (const form of posts) expect(form.csrf).toBe(admin.xsrf);
   });
 });

@@ -20,12 +20,17 @@ import { requireConsoleUser } from "../../lib/console.server.ts";
 import { formatDate } from "../../lib/format.ts";
 import { consoleFormAction } from "../../lib/console-form.server.ts";
 import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
+import { ReputationLevelsForm } from "../../components/console/ReputationLevelsForm.tsx";
 import type { Route } from "./+types/settings";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const admin = requireConsoleUser(ctx, "admin");
-  return ctx.services.settings.editable(admin);
+  const [editable, { levels }] = await Promise.all([
+    ctx.services.settings.editable(admin),
+    ctx.services.reputation.levels(admin),
+  ]);
+  return { ...editable, levels };
 }
 
 /** The page's forms posted without JavaScript (docs/decisions/0079). */
@@ -387,7 +392,7 @@ function BlockedDomains({
 }
 
 export default function ConsoleSettings() {
-  const { settings, blocked_domains } = useLoaderData<typeof loader>();
+  const { settings, blocked_domains, levels } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Settings</h1>
@@ -401,6 +406,7 @@ export default function ConsoleSettings() {
         </div>
       </section>
       <BlockedDomains domains={blocked_domains} />
+      <ReputationLevelsForm levels={levels} />
     </>
   );
 }

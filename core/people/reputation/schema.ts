@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PageBody } from "../../list-query.ts";
-import { thresholdProblems, type LevelThresholds } from "./rules.ts";
+import { thresholdProblems, type LevelThresholds } from "./levels.ts";
 
 /** The largest threshold an administrator may set. */
 export const MAX_LEVEL_POINTS = 1_000_000;

@@ -9,7 +9,7 @@ import { postPath } from "../../posts/paths.ts";
 import { queueReputationRecompute } from "./job.ts";
 import { memberReputation, presentBadges } from "./member-reputation.ts";
 import * as repo from "./repository.ts";
-import { LEDGER_TEXTS, LEVELS, type Level, type LevelThresholds } from "./rules.ts";
+import { LEDGER_KINDS, LEDGER_TEXTS, LEVELS, type Level, type LevelThresholds } from "./rules.ts";
 import {
   REPUTATION_MESSAGES,
   thresholdFieldErrors,
@@ -119,6 +119,16 @@ export function createReputationService(deps: Deps) {
           current_page: page,
           last_page: lastPage(total, TOP_PAGE_SIZE),
         },
+      };
+    },
+
+    /** The rules as members read them: how points are earned and lost, and the levels' thresholds. */
+    async rules() {
+      return {
+        points: LEDGER_KINDS.filter((kind) => kind !== "comment_likes").map(
+          (kind) => LEDGER_TEXTS[kind],
+        ),
+        thresholds: await repo.findThresholds(db),
       };
     },
 
