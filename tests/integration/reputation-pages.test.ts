@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recomputeReputation } from "../../core/people/reputation/job.ts";
 import { monthOf } from "../../core/people/reputation/service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { insertPost } from "../helpers/console.ts";
+import { insertComment, insertPost } from "../helpers/console.ts";
 import { FormBrowser } from "../helpers/form-browser.ts";
 import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
@@ -70,6 +70,19 @@ describe("profiles", () => {
     expect(html).toContain("+13");
     expect(html).toContain("Hot streak: 5 deals that reached 100° — you have 1");
     expect(html).toContain("Regular from 50");
+  });
+});
+
+describe("bylines", () => {
+  it("the deal page shows the author's level beside their name, and each commenter's", async () => {
+    const post = await deal(poster, 0);
+    const commenter = await createTestUser(t.deps.db, { name: "Chatty Newcomer" });
+    await insertComment(t.deps.db, { postId: post.id, userId: commenter });
+    const response = await page(`/post/${post.unique_id}/${post.slug}`);
+    expect(response.statusCode).toBe(200);
+    const text = textOf(response.body);
+    expect(text).toMatch(/Posted by Pagewise Poster\s*Level: Member/);
+    expect(text).toMatch(/Chatty Newcomer\s*Level: Newcomer/);
   });
 });
 
