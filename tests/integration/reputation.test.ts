@@ -175,6 +175,25 @@ describe("the recompute job", () => {
     expect(heat).toMatchObject({ points: 18, detail: "Reached 200°" });
   });
 
+  it("a moderator's removal queues the author's recount, and the points go at once", async () => {
+    const author = await createTestUser(t.deps.db, { name: "Removed Author" });
+    const warm = await dealAt(author, 60);
+    await recompute(author);
+    expect((await ledgerOf(author)).map((line) => line.points)).toEqual([4]);
+    const moderator = await signIn("Removing Moderator", "moderator");
+    const response = await moderator.client.post("/api/admin/moderate", {
+      item_type: "d",
+      item_id: warm.unique_id,
+      action: "remove",
+      reason: "Referral spam",
+    });
+    expect(response.statusCode).toBe(200);
+    await waitForJobs(t.jobs, { kind: reputationJob });
+    expect(await ledgerOf(author)).toMatchObject([
+      { kind: "removed", post_id: warm.id, points: -15 },
+    ]);
+  });
+
   it("fifty deals that stay under 20° earn no points and no badge", async () => {
     const cold = await createTestUser(t.deps.db, { name: "Volume Poster" });
     for (let i = 0; i < 50; i++) await dealAt(cold, (i % 3) * 10);

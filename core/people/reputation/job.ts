@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/index.ts";
+import type { Db, DbOrTx } from "../../../db/index.ts";
 import type { ChangeFeed } from "../../cache/changes.ts";
 import { defineJob } from "../../jobs/job.ts";
 import type { JobQueue } from "../../jobs/queue.ts";
@@ -33,9 +33,12 @@ export const reputationJob = defineJob<{ userId?: number }>({
 /** Members per transaction. */
 export const RECOMPUTE_BATCH = 200;
 
-/** Asks the queue to recompute one member soon (a moderator removed their post, say). */
-export function queueReputationRecompute(jobs: JobQueue, userId: number) {
-  return jobs.send(reputationJob, { userId });
+/**
+ * Asks the queue to recompute one member soon (a moderator removed their post, say); with `tx`, the
+ * job exists if and only if that transaction commits.
+ */
+export function queueReputationRecompute(jobs: JobQueue, userId: number, tx?: DbOrTx) {
+  return jobs.send(reputationJob, { userId }, tx);
 }
 
 export interface RecomputeResult {
