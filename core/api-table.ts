@@ -1,4 +1,15 @@
 import { AdminAuditResponse } from "./audit/responses.ts";
+import {
+  ReputationLedgerResponse,
+  ReputationLevelsResponse,
+  ReputationLevelsSavedResponse,
+  TopContributorsResponse,
+} from "./people/reputation/responses.ts";
+import {
+  ReputationLedgerBody,
+  ReputationLevelsBody,
+  TopContributorsBody,
+} from "./people/reputation/schema.ts";
 import { AuditQuery } from "./audit/schema.ts";
 import {
   CatalogDeleteBody,
@@ -439,6 +450,12 @@ export const apiTable = {
   "/alert_preview": { POST: { body: AlertPreviewBody, response: AlertPreviewResponse } },
   "/alert_rss_revoke": { POST: { body: AlertIdBody, response: AlertRssResponse } },
   "/my_data": { GET: { body: undefined, response: MyDataResponse } },
+  "/user/reputation": { POST: { body: ReputationLedgerBody, response: ReputationLedgerResponse } },
+  "/community_top": { POST: { body: TopContributorsBody, response: TopContributorsResponse } },
+  "/admin/reputation_levels": {
+    GET: { body: undefined, response: ReputationLevelsResponse },
+    POST: { body: ReputationLevelsBody, response: ReputationLevelsSavedResponse },
+  },
   "/admin/mail": { GET: { body: undefined, response: MailSummaryResponse } },
   "/admin/mail/undeliverable": {
     GET: { body: UndeliverableQuery, response: UndeliverableListResponse },

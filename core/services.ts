@@ -4,6 +4,7 @@ import { createCatalogService } from "./catalog/service.ts";
 import { createListingsService } from "./listings/service.ts";
 import { createSettingsService } from "./settings/service.ts";
 import { createProfilesService } from "./people/profiles/service.ts";
+import { createReputationService } from "./people/reputation/service.ts";
 import { createReactionsService } from "./posts/reactions/service.ts";
 import { createCommentsService } from "./posts/comments/service.ts";
 import { createSubmissionsService } from "./posts/submissions/service.ts";
@@ -54,6 +55,7 @@ export function createServices(deps: Deps) {
     contact: createContactService(deps),
     cms: createCmsService(deps),
     profiles: createProfilesService(deps),
+    reputation: createReputationService(deps),
     reactions: createReactionsService(deps),
     comments: createCommentsService(deps),
     accounts: createAccountsService(deps, settings),

@@ -558,6 +558,57 @@ export interface Database {
   undeliverable_addresses: UndeliverableAddressesTable;
   mail_daily_counts: MailDailyCountsTable;
   weekly_digests: WeeklyDigestsTable;
+  reputation_post_peaks: ReputationPostPeaksTable;
+  member_reputation: MemberReputationTable;
+  reputation_ledger: ReputationLedgerTable;
+  member_badges: MemberBadgesTable;
+  reputation_settings: ReputationSettingsTable;
+}
+
+/** The highest temperature the reputation job has seen a post at (migration 033). */
+export interface ReputationPostPeaksTable {
+  post_id: number;
+  peak_degrees: number;
+  peak_at: Date;
+  hot_at: Date | null;
+}
+
+/** A member's points, level and badge numbers, kept by the reputation job (migration 033). */
+export interface MemberReputationTable {
+  user_id: number;
+  points: Defaulted<number>;
+  level: Defaulted<string>;
+  hot_deals: Defaulted<number>;
+  scorching_deals: Defaulted<number>;
+  working_coupon_reports: Defaulted<number>;
+  computed_at: Date;
+}
+
+/** What earned or cost a member points (migration 033; kinds in core/people/reputation/rules.ts). */
+export interface ReputationLedgerTable {
+  id: Generated<string>;
+  user_id: number;
+  kind: "heat" | "hot" | "comment_likes" | "working_coupon" | "removed";
+  post_id: number | null;
+  points: number;
+  detail: Defaulted<string>;
+  occurred_at: Date;
+}
+
+/** A badge a member earned (migration 033). */
+export interface MemberBadgesTable {
+  user_id: number;
+  badge_key: string;
+  earned_at: Date;
+}
+
+/** The points at which each level begins (migration 033): one row. */
+export interface ReputationSettingsTable {
+  id: Defaulted<number>;
+  member_points: Defaulted<number>;
+  regular_points: Defaulted<number>;
+  trusted_points: Defaulted<number>;
+  updated_at: Generated<Date>;
 }
 
 /** A member's weekly digest of one scheduled send, mailed or not (migration 035). */

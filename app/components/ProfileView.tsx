@@ -8,6 +8,8 @@ import { DealGrid } from "./DealCard.tsx";
 import { FollowButton } from "./FollowButton.tsx";
 import { FollowCarousel } from "./FollowCarousel.tsx";
 import { Pager } from "./Pager.tsx";
+import { LevelTag } from "./Reputation.tsx";
+import { ReputationSummary } from "./ReputationSummary.tsx";
 import { ReportButton } from "./ReportButton.tsx";
 import { SubscriptionBlock } from "./SubscriptionBlock.tsx";
 // The pager's styles live with the listing pages'.
@@ -58,12 +60,14 @@ function PrivateDetails({ user }: { user: ProfileUser }) {
 /** Avatar, name, user type, join date, EDIT PROFILE or FOLLOW, and the counts (the spec). */
 function ProfileHeader({
   user,
+  level,
   isOwn,
   viewerId,
   unreadNotifications,
   csrfToken,
 }: {
   user: ProfileUser;
+  level: string;
   isOwn: boolean;
   viewerId: number | null;
   unreadNotifications?: number;
@@ -85,6 +89,7 @@ function ProfileHeader({
         </h1>
         <p className="profile-meta">
           <span className="profile-type">{user.user_type}</span>
+          <LevelTag level={level} />
           <span>Joined {formatDate(user.join_date)}</span>
         </p>
         {user.user_biography && <p className="profile-bio">{user.user_biography}</p>}
@@ -172,11 +177,14 @@ export function ProfileView({
       {notice}
       <ProfileHeader
         user={user}
+        level={profile.reputation.level}
         isOwn={isOwn}
         viewerId={viewerId}
         unreadNotifications={unreadNotifications}
         csrfToken={csrfToken}
       />
+
+      <ReputationSummary reputation={profile.reputation} isOwn={isOwn} />
 
       {profile.user_subscriptions && (
         <SubscriptionBlock subscriptions={profile.user_subscriptions} />

@@ -4,4 +4,5 @@ export const BROWSE_LINKS = [
   { to: "/forum", label: "Forum" },
   { to: "/store", label: "Stores" },
   { to: "/category", label: "Categories" },
+  { to: "/community/top", label: "Top Contributors" },
 ] as const;

@@ -20,6 +20,7 @@ import {
   ForumUpdateBody,
 } from "../../core/forums/console-schema.ts";
 import { SchoolDomainBody } from "../../core/people/educators/schema.ts";
+import { ReputationLevelsBody } from "../../core/people/reputation/schema.ts";
 import { UndeliverableClearBody } from "../../core/mail/console/schema.ts";
 import { orNull } from "../../core/not-found.ts";
 import { presentPostUpdated } from "../../core/posts/console-presenter.ts";
@@ -193,6 +194,15 @@ export const CONSOLE_FORMS = {
       schema: DigestScheduleBody,
       role: "admin",
       run: (input, { services, user }) => services.digest.saveSchedule(user, input),
+    }),
+    // server/api/reputation.ts, POST /api/admin/reputation_levels.
+    "reputation-levels": consoleForm({
+      schema: ReputationLevelsBody,
+      role: "admin",
+      run: async (input, { services, user }) => {
+        const { message } = await services.reputation.saveLevels(user, input);
+        return { message };
+      },
     }),
   },
 

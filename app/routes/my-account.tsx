@@ -4,6 +4,7 @@ import { loginRedirectFor } from "../../core/auth/return-path.ts";
 import { DownloadMyData } from "../components/DownloadMyData.tsx";
 import { MailDeliveryBanner } from "../components/MailDeliveryBanner.tsx";
 import { ProfileView } from "../components/ProfileView.tsx";
+import { ReputationLedger } from "../components/ReputationLedger.tsx";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/my-account";
 import { pageFromQuery } from "../../core/list-query.ts";
@@ -11,22 +12,33 @@ import { pageFromQuery } from "../../core/list-query.ts";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  const [profile, unreadNotifications, undeliverableAddress] = await Promise.all([
+  const query = new URL(request.url).searchParams;
+  const [profile, unreadNotifications, undeliverableAddress, ledger, rules] = await Promise.all([
     services.profiles.dashboard(user, {
       user_id: user.id,
-      page: pageFromQuery(new URL(request.url).searchParams.get("page")),
+      page: pageFromQuery(query.get("page")),
     }),
     services.notifications.unreadCount(user),
     services.profiles.undeliverableAddress(user),
+    // What earned or cost the member points, paged by ?points= (record 0089).
+    services.reputation.ledger(user, { page: pageFromQuery(query.get("points")) }),
+    services.reputation.rules(),
   ]);
-  return { profile, viewerId: user.id, unreadNotifications, undeliverableAddress };
+  return {
+    profile,
+    viewerId: user.id,
+    unreadNotifications,
+    undeliverableAddress,
+    ledger,
+    rules,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "My Account", path: "/user/profile", noindex: true });
 
 export default function MyAccount() {
-  const { profile, viewerId, unreadNotifications, undeliverableAddress } =
+  const { profile, viewerId, unreadNotifications, undeliverableAddress, ledger, rules } =
     useLoaderData<typeof loader>();
   return (
     <ProfileView
@@ -36,6 +48,7 @@ export default function MyAccount() {
       path="/user/profile"
       unreadNotifications={unreadNotifications}
     >
+      <ReputationLedger ledger={ledger} rules={rules} />
       <DownloadMyData />
     </ProfileView>
   );

@@ -10,6 +10,7 @@
  * - catalog: stores and categories
  * - forums: the forums the forum list shows
  * - cms: CMS pages and featured stores
+ * - reputation: members' points, levels and badges (the reputation job, level thresholds)
  */
 export const CHANGE_TOPICS = [
   "posts",
@@ -20,6 +21,7 @@ export const CHANGE_TOPICS = [
   "catalog",
   "forums",
   "cms",
+  "reputation",
 ] as const;
 
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];

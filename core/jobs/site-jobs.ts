@@ -15,6 +15,7 @@ import { createJobQueue, type JobQueue } from "./queue.ts";
 import { sweepExpired, sweepExpiredJob } from "./sweeps.ts";
 import { vacuumJob, vacuumWhereNoAutovacuum } from "./vacuum.ts";
 import { dealExpiryJob, sweepDealExpiry } from "../posts/expiry/sweep.ts";
+import { recomputeReputationJob, reputationJob } from "../people/reputation/job.ts";
 import { mailNotifications, notificationMailJob } from "../member/notifications/mail-job.ts";
 import {
   alertDigestJob,
@@ -40,6 +41,7 @@ export const JOB_KINDS = [
   weeklyDigestJob,
   vacuumJob,
   imageLinkCopyJob,
+  reputationJob,
 ] as const;
 
 /**
@@ -80,6 +82,7 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(linkCheckSweepJob, sweepLinkChecks(jobs, deps));
   await jobs.work(linkCheckJob, checkDealLink(deps));
   await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
+  await jobs.work(reputationJob, recomputeReputationJob(deps));
   // Member mails (notifications, alerts) carry the one-click unsubscribe (sendToMember).
   const publicUrl = deps.publicUrl ?? "http://localhost:3000";
   await jobs.work(

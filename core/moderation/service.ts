@@ -6,6 +6,7 @@ import { htmlToText } from "../content/sanitize.ts";
 import type { Deps } from "../deps.ts";
 import type { JobQueue } from "../jobs/queue.ts";
 import { queueAlertMatching } from "../member/alerts/jobs.ts";
+import { queueReputationRecompute } from "../people/reputation/job.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { notify, type NewNotification } from "../member/notifications/notify.ts";
 import { postPath } from "../posts/paths.ts";
@@ -124,6 +125,11 @@ async function moderatePost(
   // Keyword alerts (record 0045): a deal that becomes public (approved, restored) is matched then.
   if (jobs && post.post_type === "d" && status === "active" && post.status !== "active") {
     await queueAlertMatching(jobs, tx, { postId: post.id, trigger: "publish" });
+  }
+  // A removal costs the author points, and a restore gives them back: recount them now rather
+  // than at the next quarter hour (record 0089).
+  if (jobs && post.user_id !== null && (status === "removed") !== (post.status === "removed")) {
+    await queueReputationRecompute(jobs, post.user_id, tx);
   }
   await audit(tx, actor, {
     action: `post.${input.action}`,

@@ -24,6 +24,11 @@ export function isLikedOf(reaction: "like" | "unlike" | null): IsLiked {
 
 const FORMER_MEMBER = "Former member";
 
+/** A byline's level: the job's, "Newcomer" before it has counted the author, "" with no author. */
+function authorLevel(noAuthor: boolean, level: string | null | undefined): string {
+  return noAuthor ? "" : (level ?? "Newcomer");
+}
+
 /** `product_details` of `POST /api/product_details`: the deal card's fields and the detail's own. */
 export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now: Date) {
   const card = presentDealCard(row, now);
@@ -38,6 +43,7 @@ export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now
     user_image: userImage,
     user_verified_educator:
       !authorGone && row.user_id !== null && row.user_verified_educator === true,
+    user_level: authorLevel(row.user_id === null || authorGone, row.user_level),
     post_id: row.id,
     post_type: row.post_type,
     // Sanitised when written; cleaned again here so that no stored HTML reaches a page unchecked.
@@ -70,6 +76,8 @@ export interface PresentedComment {
   user_image: string;
   /** The author is a verified educator: their comments carry the badge. */
   user_verified_educator: boolean;
+  /** The author's reputation level (record 0089); "" when there is no author to show. */
+  user_level: string;
   /** Sanitised HTML. */
   message: string;
   created_at: string;
@@ -100,9 +108,10 @@ const WITHHELD_MESSAGE = {
  * (`viewer`), who see it in place with its moderation banner.
  */
 export function presentCommentTree(
-  rows: (Omit<CommentRow, "status" | "user_verified_educator"> & {
+  rows: (Omit<CommentRow, "status" | "user_verified_educator" | "user_level"> & {
     status?: CommentRow["status"];
     user_verified_educator?: boolean | null;
+    user_level?: string | null;
   })[],
   productType: "d" | "g",
   viewer: CurrentUser | null = null,
@@ -121,6 +130,7 @@ export function presentCommentTree(
       user_name: deleted ? "" : authorGone ? FORMER_MEMBER : (row.user_name ?? ""),
       user_image: deleted || authorGone ? "" : siteImage(row.user_image),
       user_verified_educator: !deleted && !authorGone && row.user_verified_educator === true,
+      user_level: authorLevel(deleted || authorGone, row.user_level),
       message: withheld
         ? WITHHELD_MESSAGE[status]
         : deleted

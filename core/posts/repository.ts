@@ -11,6 +11,11 @@ import { prepared, preparedStatement } from "../../db/prepared.ts";
 export function findPostDetail(db: DbOrTx, uniqueId: string) {
   return prepared(postCardQuery(db))
     .leftJoin("categories", "categories.id", "posts.category_id")
+    .leftJoin(
+      "member_reputation as author_reputation",
+      "author_reputation.user_id",
+      "posts.user_id",
+    )
     .select([
       "posts.status",
       "posts.moderation_reason",
@@ -23,6 +28,8 @@ export function findPostDetail(db: DbOrTx, uniqueId: string) {
       "stores.affiliate_template as store_affiliate_template",
       // The author's badge, from the join that already gives their name (decision 0041).
       "users.verified_educator as user_verified_educator",
+      // The author's reputation level for the byline (record 0089).
+      "author_reputation.level as user_level",
       "posts.product_id",
     ])
     .where("posts.unique_id", "=", uniqueId)
@@ -38,6 +45,11 @@ export type PostDetailRow = NonNullable<Awaited<ReturnType<typeof findPostDetail
 export function findComments(db: DbOrTx, postId: number) {
   return prepared(db.selectFrom("comments"))
     .leftJoin("users", "users.id", "comments.user_id")
+    .leftJoin(
+      "member_reputation as author_reputation",
+      "author_reputation.user_id",
+      "comments.user_id",
+    )
     .select([
       "comments.id",
       "comments.post_id",
@@ -51,6 +63,7 @@ export function findComments(db: DbOrTx, postId: number) {
       "users.image_url as user_image",
       "users.deleted_at as user_deleted_at",
       "users.verified_educator as user_verified_educator",
+      "author_reputation.level as user_level",
     ])
     .where("comments.post_id", "=", postId)
     .orderBy("comments.created_at")

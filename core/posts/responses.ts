@@ -11,6 +11,7 @@ import { ShortPagination, TRUE, count, isoDateTime } from "../responses.ts";
 const ProductDetails = z.strictObject({
   ...dealCardFields,
   user_verified_educator: z.boolean().describe("the author shows the Verified educator badge"),
+  user_level: z.string().describe("the author's reputation level; '' when there is no author"),
   post_id: z.number(),
   description: z.string().describe("sanitised HTML"),
   description_text: z.string(),

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { DEGREES_PER_VOTE } from "./temperature.ts";
 
 /*
  * The temperature's SQL (core/posts/temperature.ts), apart from it so that the browser, which
@@ -13,6 +14,9 @@ import { sql } from "kysely";
  * migration 011 damps only reactions that exist.)
  */
 export const HALF_VOTES_SQL = sql<number>`(2 * ((posts.likes_count - posts.damped_likes) - (posts.unlikes_count - posts.damped_unlikes)) + posts.unreasoned_unlikes)`;
+
+/** The temperature in degrees, as temperatureOf reckons it: DEGREES_PER_VOTE a vote, half a vote at a time. */
+export const DEGREES_SQL = sql<number>`(${sql.lit(DEGREES_PER_VOTE / 2)} * ${HALF_VOTES_SQL})`;
 
 /** The UTC day a post was created, as migration 016's index has it. */
 export const CREATED_DAY_SQL = sql<string>`((posts.created_at AT TIME ZONE 'UTC')::date)`;

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction } from "kysely";
 import { hashPassword } from "../../core/auth/password.ts";
 import type { MediaStorage } from "../../core/media/storage.ts";
+import { recomputeReputation } from "../../core/people/reputation/job.ts";
 import type { Database } from "../schema.ts";
 import { demoImageUrl, renderImages } from "./images.ts";
 import { DEMO_NEWCOMER, DEMO_PASSWORD, DEMO_STAFF } from "./people.ts";
@@ -88,6 +89,9 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
       await assertEmpty(tx);
       await insertPlan(tx, plan, now, passwordHash);
     });
+    // Reputation as the job would count it at its first quarter hour, so that profiles, bylines and
+    // /community/top show it from the start (record 0089).
+    await recomputeReputation({ db, now: () => now });
   } finally {
     await images;
   }

@@ -32,6 +32,7 @@ import { expiryApi } from "./expiry.ts";
 import { savedDealsAndFollowsApi } from "./saved-deals-and-follows.ts";
 import { alertsApi } from "./alerts.ts";
 import { myDataApi } from "./my-data.ts";
+import { reputationApi } from "./reputation.ts";
 import { adminMailApi } from "./admin-mail.ts";
 import { adminDigestApi } from "./admin-digest.ts";
 
@@ -66,6 +67,7 @@ const modules: ApiModule[] = [
   savedDealsAndFollowsApi,
   alertsApi,
   myDataApi,
+  reputationApi,
   adminMailApi,
   adminDigestApi,
   // feature API modules: add one entry per file here

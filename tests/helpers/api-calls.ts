@@ -452,6 +452,15 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
   "GET /notifications": async (w) => ({ client: w.member.client }),
   // "Download my data" (record 0084): the demo member's file.
   "GET /my_data": async (w) => ({ client: w.member.client }),
+  "POST /user/reputation": async (w) => ({ client: w.member.client, body: { page: 1 } }),
+  "POST /community_top": async (w) => ({ client: visitor(w), body: { page: 1 } }),
+  "GET /admin/reputation_levels": async (w) => ({
+    client: (await freshStaff(w, "admin")).client,
+  }),
+  "POST /admin/reputation_levels": async (w) => ({
+    client: (await freshStaff(w, "admin")).client,
+    body: { member_points: 10, regular_points: 50, trusted_points: 200 },
+  }),
 
   // Keyword alerts (record 0045): each call on an alert of a fresh member's own.
   "POST /alerts": async (w) => ({ client: w.member.client, body: {} }),

@@ -420,6 +420,31 @@ const FIXTURES: Record<string, (w: World) => Promise<void>> = {
       .values({ alert_id: alert.id, post_id: w.otherDeal.id, matched_at: new Date() })
       .execute();
   },
+  // Reputation (migration 033): the member's points, ledger and badges are theirs.
+  "member_reputation.user_id": async (w) => {
+    await t.deps.db
+      .insertInto("member_reputation")
+      .values({ user_id: w.member.id, points: 12, level: "Member", computed_at: new Date() })
+      .execute();
+  },
+  "reputation_ledger.user_id": async (w) => {
+    await t.deps.db
+      .insertInto("reputation_ledger")
+      .values({
+        user_id: w.member.id,
+        kind: "working_coupon",
+        post_id: null,
+        points: 2,
+        occurred_at: new Date(),
+      })
+      .execute();
+  },
+  "member_badges.user_id": async (w) => {
+    await t.deps.db
+      .insertInto("member_badges")
+      .values({ user_id: w.member.id, badge_key: "hot_deal", earned_at: new Date() })
+      .execute();
+  },
 };
 
 /**

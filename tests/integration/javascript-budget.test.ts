@@ -14,7 +14,9 @@ import { createTestApp, newestDealPath, type TestApp } from "../helpers/app.ts";
  * that grows past them has taken in code it should load on use.
  */
 const BUDGET_KB = {
-  home: { brotli: 111, gzip: 128 },
+  // Every page's route list travels with it: a new page (/community/top, docs/decisions/0089) and
+  // its footer link took the home page to 110.9 kB brotli, 128.01 kB gzip.
+  home: { brotli: 111.2, gzip: 128.2 },
   // The deal page's comment and report forms also post without scripts (docs/decisions/0079):
   // 122.3 kB brotli, 141.1 kB gzip with them. Cold votes' reasons (docs/decisions/0087): the
   // weighed vote and the counts for the poster at start, the reasons dialog on use: 122.9, 141.7.

@@ -66,8 +66,9 @@ describe("console pages carry their forms as posts with the token", () => {
   it("the settings page, for administrators", async () => {
     const page = await admin.open("/admin/settings");
     const posts = forms(page.body).filter((form) => form.action === "/admin/settings");
-    // The settings, the three site images, the blocked domains and the weekly digest's time.
-    expect(posts.length).toBe(6);
+    // The settings, the three site images, the blocked domains, the weekly digest's time and the
+    // reputation levels.
+    expect(posts.length).toBe(7);
     for (const form of posts) expect(form.csrf).toBe(admin.xsrf);
   });
 });

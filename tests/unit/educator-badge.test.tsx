@@ -15,6 +15,7 @@ function comment(id: number, verified: boolean): PresentedComment {
     user_name: `Member ${id}`,
     user_image: "",
     user_verified_educator: verified,
+    user_level: "",
     message: `<p>Comment ${id}</p>`,
     created_at: NOW.toISOString(),
     comment_id: "",

@@ -49,6 +49,7 @@ const REPLY_TO: PresentedComment = {
   is_deleted: false,
   comments_replies: [],
   user_verified_educator: false,
+  user_level: "",
 };
 
 beforeEach(() => {

@@ -31,6 +31,7 @@ function comment(
     is_deleted: false,
     comments_replies: replies,
     user_verified_educator: false,
+    user_level: "",
   } satisfies PresentedComment;
 }
 

@@ -21,16 +21,18 @@ import { requireConsoleUser } from "../../lib/console.server.ts";
 import { formatDate } from "../../lib/format.ts";
 import { consoleFormAction } from "../../lib/console-form.server.ts";
 import { CONSOLE_FORMS } from "../../lib/console-forms.server.ts";
+import { ReputationLevelsForm } from "../../components/console/ReputationLevelsForm.tsx";
 import type { Route } from "./+types/settings";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const admin = requireConsoleUser(ctx, "admin");
-  const [editable, digest] = await Promise.all([
+  const [editable, digest, { levels }] = await Promise.all([
     ctx.services.settings.editable(admin),
     ctx.services.digest.schedule(admin),
+    ctx.services.reputation.levels(admin),
   ]);
-  return { ...editable, digest: digest.schedule };
+  return { ...editable, digest: digest.schedule, levels };
 }
 
 /** The page's forms posted without JavaScript (docs/decisions/0079). */
@@ -392,7 +394,7 @@ function BlockedDomains({
 }
 
 export default function ConsoleSettings() {
-  const { settings, blocked_domains, digest } = useLoaderData<typeof loader>();
+  const { settings, blocked_domains, digest, levels } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Settings</h1>
@@ -407,6 +409,7 @@ export default function ConsoleSettings() {
       </section>
       <BlockedDomains domains={blocked_domains} />
       <DigestScheduleForm schedule={digest} />
+      <ReputationLevelsForm levels={levels} />
     </>
   );
 }

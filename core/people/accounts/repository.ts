@@ -332,6 +332,11 @@ export async function deleteMemberRows(
   await db.deleteFrom("subscriptions").where("user_id", "=", userId).execute();
   await db.deleteFrom("contact_messages").where("user_id", "=", userId).execute();
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  // Their reputation (migration 033): points, the ledger that explains them, badges. The job
+  // counts no deleted account again (core/people/reputation/repository.ts memberIdsAfter).
+  await db.deleteFrom("reputation_ledger").where("user_id", "=", userId).execute();
+  await db.deleteFrom("member_badges").where("user_id", "=", userId).execute();
+  await db.deleteFrom("member_reputation").where("user_id", "=", userId).execute();
   // A member of staff's replies to contact messages stay (they were sent), without their name.
   await db
     .updateTable("contact_replies")

@@ -2,6 +2,8 @@ import { isMediaUrl } from "../../media/media-path.ts";
 import { postPath } from "../../posts/paths.ts";
 import type * as repo from "./repository.ts";
 import type { MyData } from "./responses.ts";
+import { presentBadges } from "../reputation/member-reputation.ts";
+import { LEDGER_TEXTS } from "../reputation/rules.ts";
 
 /** The layout of the file and its version: a change that moves or renames a field bumps it. */
 export const MY_DATA_FORMAT = "chalkboard-deals-my-data/1" as const;
@@ -35,6 +37,7 @@ export interface ExportRows {
   contactMessages: Rows<typeof repo.findContactMessages>;
   weeklyDigests: Rows<typeof repo.findWeeklyDigests>;
   digestPosts: Map<number, Rows<typeof repo.findPostsById>[number]>;
+  reputation: Rows<typeof repo.findReputation>;
 }
 
 const iso = (date: Date) => date.toISOString();
@@ -283,5 +286,19 @@ export function presentMyData(
       resolved_at: isoOrNull(m.resolved_at),
       replies: m.replies.map((r) => ({ body: r.body, created_at: iso(r.created_at) })),
     })),
+    reputation: {
+      points: rows.reputation.summary?.points ?? 0,
+      level: rows.reputation.summary?.level ?? "Newcomer",
+      computed_at: isoOrNull(rows.reputation.summary?.computed_at ?? null),
+      badges: presentBadges(rows.reputation.badges),
+      ledger: rows.reputation.ledger.map((line) => ({
+        kind: line.kind,
+        points: line.points,
+        detail: line.detail,
+        rule: LEDGER_TEXTS[line.kind],
+        post_unique_id: line.unique_id,
+        occurred_at: iso(line.occurred_at),
+      })),
+    },
   };
 }

@@ -360,3 +360,36 @@ export async function findContactMessages(db: DbOrTx, userId: number) {
     replies: replies.filter((reply) => reply.message_id === message.id),
   }));
 }
+
+/** Their reputation (migration 033): points and level, badges, and the ledger that explains them. */
+export async function findReputation(db: DbOrTx, userId: number) {
+  const [summary, badges, ledger] = await Promise.all([
+    db
+      .selectFrom("member_reputation")
+      .select(["points", "level", "computed_at"])
+      .where("user_id", "=", userId)
+      .executeTakeFirst(),
+    db
+      .selectFrom("member_badges")
+      .select(["badge_key", "earned_at"])
+      .where("user_id", "=", userId)
+      .orderBy("earned_at")
+      .orderBy("badge_key")
+      .execute(),
+    db
+      .selectFrom("reputation_ledger")
+      .leftJoin("posts", "posts.id", "reputation_ledger.post_id")
+      .select([
+        "reputation_ledger.kind",
+        "reputation_ledger.points",
+        "reputation_ledger.detail",
+        "reputation_ledger.occurred_at",
+        "posts.unique_id",
+      ])
+      .where("reputation_ledger.user_id", "=", userId)
+      .orderBy("reputation_ledger.occurred_at")
+      .orderBy("reputation_ledger.id")
+      .execute(),
+  ]);
+  return { summary, badges, ledger };
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EarnedBadgeSchema } from "../reputation/responses.ts";
 import { isoDateTime } from "../../responses.ts";
 import { COLD_REASONS } from "../../posts/reactions/cold-reasons.ts";
 
@@ -245,6 +246,24 @@ export const MyDataResponse = z.strictObject({
       replies: z.array(z.strictObject({ body: z.string(), created_at: isoDateTime })),
     }),
   ),
+  reputation: z
+    .strictObject({
+      points: z.number().int(),
+      level: z.string(),
+      computed_at: nullableDateTime.describe("when the reputation job last counted them"),
+      badges: z.array(EarnedBadgeSchema),
+      ledger: z.array(
+        z.strictObject({
+          kind: z.string(),
+          points: z.number().int(),
+          detail: z.string(),
+          rule: z.string(),
+          post_unique_id: z.string().nullable(),
+          occurred_at: isoDateTime,
+        }),
+      ),
+    })
+    .describe("points, level, badges and what earned or cost points (issue 40)"),
 });
 
 export type MyData = z.input<typeof MyDataResponse>;

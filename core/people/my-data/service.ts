@@ -50,6 +50,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             wishlistSubmissions,
             contactMessages,
             weeklyDigests,
+            reputation,
           ] = await Promise.all([
             repo.findSocialAccounts(tx, member.id),
             repo.findSubscriptions(tx, member.id),
@@ -73,6 +74,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             repo.findWishlistSubmissions(tx, member.id),
             repo.findContactMessages(tx, member.id),
             repo.findWeeklyDigests(tx, member.id),
+            repo.findReputation(tx, member.id),
           ]);
           const storeIds = [...new Set(alerts.flatMap((a) => a.store_ids.map(Number)))];
           const storeTitles = new Map(
@@ -108,6 +110,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             contactMessages,
             weeklyDigests,
             digestPosts,
+            reputation,
           };
         });
       if (!rows) throw new UnauthenticatedError();

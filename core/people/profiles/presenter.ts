@@ -1,4 +1,6 @@
 import type { DealCard } from "../../cards/presenter.ts";
+import type { EarnedBadge } from "../reputation/member-reputation.ts";
+import type { Level } from "../reputation/rules.ts";
 import { OWNER_ONLY_PROFILE_FIELDS, type OwnerOnlyProfileField } from "./policy.ts";
 import type { FollowUserRow, ProfileUserRow, SubscriptionRow } from "./repository.ts";
 import { siteImage } from "../../media/media-path.ts";
@@ -90,4 +92,6 @@ export interface ProfilePage {
   deal_data_pagination: { total: number; current_page: number; last_page: number };
   /** Only for the owner: a subscription is nobody else's business. */
   user_subscriptions?: Subscription[];
+  /** Points, level and earned badges (core/people/reputation). */
+  reputation: { points: number; level: Level; badges: EarnedBadge[] };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DealCardSchema } from "../../cards/responses.ts";
 import { TRUE, isoDateTime, message } from "../../responses.ts";
+import { ReputationSchema } from "../reputation/responses.ts";
 
 /**
  * A member's profile. Email, mobile and address are the owner's alone: they are present when the
@@ -58,6 +59,9 @@ const ProfilePage = z.strictObject({
     last_page: z.number().int(),
   }),
   user_subscriptions: z.array(Subscription).optional().describe("the owner's own page only"),
+  reputation: ReputationSchema.describe(
+    "points, level and earned badges, as the reputation job last counted them (issue 40)",
+  ),
 });
 
 export const DashboardResponse = z.strictObject({ status: TRUE, response: ProfilePage });

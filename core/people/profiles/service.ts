@@ -20,6 +20,7 @@ import {
   type ProfilePage,
 } from "./presenter.ts";
 import { isFollowingMember } from "../../member/follows/member-follow-query.ts";
+import { memberReputation } from "../reputation/member-reputation.ts";
 import * as repo from "./repository.ts";
 import {
   PROFILE_UPDATED,
@@ -39,12 +40,13 @@ export function createProfilesService(deps: Deps) {
     const user = await repo.findProfileUser(db, userId);
     if (!user) throw new NotFoundError();
     const owner = isProfileOwner(viewer, userId);
-    const [followers, followings, deals, isFollow, subscriptions] = await Promise.all([
+    const [followers, followings, deals, isFollow, subscriptions, reputation] = await Promise.all([
       repo.findFollowers(db, userId, FOLLOW_PREVIEW_LIMIT),
       repo.findFollowings(db, userId, FOLLOW_PREVIEW_LIMIT),
       repo.findUserDeals(db, userId, page, PAGE_SIZE.listing),
       viewer && !owner ? isFollowingMember(db, viewer.id, userId) : false,
       owner ? repo.findSubscriptions(db, userId, PROFILE_SUBSCRIPTIONS_LIMIT) : null,
+      memberReputation(db, userId),
     ]);
     const at = now();
     const userData = presentUserProfile(user, { owner, isFollow });
@@ -60,6 +62,11 @@ export function createProfilesService(deps: Deps) {
         last_page: lastPage(total, PAGE_SIZE.listing),
       },
       ...(subscriptions ? { user_subscriptions: subscriptions.map(presentSubscription) } : {}),
+      reputation: {
+        points: reputation.points,
+        level: reputation.level,
+        badges: reputation.badges,
+      },
     };
   }
 

@@ -9,6 +9,7 @@ export const Comment = z.strictObject({
   user_name: z.string(),
   user_image: z.string(),
   user_verified_educator: z.boolean().describe("shows the Verified educator badge"),
+  user_level: z.string().describe("the author's reputation level; '' when there is no author"),
   message: z.string().describe("sanitised HTML"),
   created_at: isoDateTime,
   comment_id: z.union([z.number(), z.literal("")]).describe("the parent comment, '' at the top"),

@@ -1,4 +1,5 @@
 import { requireConfirmedUser } from "../../auth/policy.ts";
+import { memberLevel } from "../../people/reputation/member-reputation.ts";
 import type { CurrentUser } from "../../auth/sessions.ts";
 import { htmlToText } from "../../content/sanitize.ts";
 import type { Deps } from "../../deps.ts";
@@ -59,6 +60,7 @@ export function createCommentsService({ db, now, changes }: Deps) {
             user_image: author.image_url,
             user_deleted_at: null,
             user_verified_educator: await isVerifiedEducator(db, author.id),
+            user_level: await memberLevel(db, author.id),
           },
         ],
         postType,
