@@ -33,7 +33,7 @@ export default [
   // Saved deals and My Feed (record 0043).
   route("user/saved", "routes/saved.tsx"),
   route("user/feed", "routes/feed.tsx"),
-  // Reputation (record 0089): the month's top contributors.
+  // Reputation (record 0088): the month's top contributors.
   route("community/top", "routes/community-top.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),

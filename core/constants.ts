@@ -129,7 +129,7 @@ export const SEARCH_MAX_LENGTH = 200;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 /**
- * Sign-up defences (docs/decisions/0086-sign-up-defences.md). The register form carries its
+ * Sign-up defences (docs/decisions/0085-sign-up-defences.md). The register form carries its
  * render time, signed (core/people/accounts/signup-form-stamp.ts): one sent back sooner than
  * `minimumFillMs` after it was made is a script's, and one older than `formLifetimeMs` asks the
  * visitor to reload the page. The fields are `website` (the honeypot) and `form_stamp`

@@ -91,7 +91,7 @@ export function createServices(deps: Deps) {
     dataExport: createDataExportService(deps),
     // The console's Mail page: the queue, daily counts, undeliverable addresses (issue 38).
     mailConsole: createMailConsoleService(deps),
-    // The weekly digest's schedule, on the console's Settings page (record 0088).
+    // The weekly digest's schedule, on the console's Settings page (record 0087).
     digest: createDigestService(deps),
     // feature services: add one line per feature here
   };

@@ -1,7 +1,7 @@
 import type { ColdReasonCounts as Counts } from "../../core/posts/reactions/cold-reason-counts.ts";
 
 /**
- * "Cold votes: Expired 3 · Repost 1" under the vote buttons (record 0087). The page's data has
+ * "Cold votes: Expired 3 · Repost 1" under the vote buttons (record 0086). The page's data has
  * the counts only for the poster and moderators (core/posts/service.ts), and only a signed-in
  * viewer's page does, which the page cache never keeps.
  */

@@ -14,7 +14,7 @@ interface ColdReasonDialogProps {
 }
 
 /**
- * "Why is this deal cold?" (record 0087): the short list of reasons in the browser's modal
+ * "Why is this deal cold?" (record 0086): the short list of reasons in the browser's modal
  * <dialog>, as ConfirmDialog has it: the rest of the page is inert while it is open, Tab moves
  * through the reasons, Enter or Space chooses one, Escape or Cancel closes it without a vote,
  * and focus goes back to the cold button. A chunk of its own, fetched on the first press

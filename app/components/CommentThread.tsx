@@ -84,7 +84,7 @@ function CommentItem({
               <>
                 <Link to={`/profile/${comment.user_id}`}>{comment.user_name}</Link>
                 <EducatorBadge verified={comment.user_verified_educator} />
-                {/* As the deal's byline: plain markup, no extra script (record 0089). */}
+                {/* As the deal's byline: plain markup, no extra script (record 0088). */}
                 {comment.user_level && (
                   <span className="level-tag">
                     <span className="visually-hidden">Level: </span>

@@ -15,7 +15,7 @@ import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { TemperatureBadge } from "./Temperature.tsx";
 import { ToggleStatus } from "./ToggleStatus.tsx";
 
-/** The reasons dialog (record 0087): a chunk fetched on the first cold press of the page. */
+/** The reasons dialog (record 0086): a chunk fetched on the first cold press of the page. */
 const ColdReasonDialog = lazyChunk("cold-reasons", () => import("./ColdReasonDialog.tsx"));
 
 interface LikeButtonsProps {
@@ -29,7 +29,7 @@ interface LikeButtonsProps {
   temperature: number;
   /** The signed-in user's id; null sends a click to /login, and the vote is done on return. */
   viewerId: number | null;
-  /** A cold vote asks why first (a deal: record 0087); otherwise Unlike votes at once. */
+  /** A cold vote asks why first (a deal: record 0086); otherwise Unlike votes at once. */
   askColdReason?: boolean;
 }
 
@@ -37,7 +37,7 @@ interface LikeButtonsProps {
  * The temperature, thumbs up and thumbs down, pressed in the state of is_liked. A vote shows at
  * once and is rolled back, with a message, if the server refuses it (app/lib/use-toggle.ts); the
  * page's data is then reloaded quietly (the spec reloads after a like). On a deal, Unlike first
- * asks for the reason from the short list (ColdReasonDialog, record 0087); taking a cold vote back
+ * asks for the reason from the short list (ColdReasonDialog, record 0086); taking a cold vote back
  * asks nothing. The buttons need JavaScript, as they did before: they are not a form.
  */
 export function LikeButtons({

@@ -76,7 +76,7 @@ function PostByline({ post, at }: { post: Post; at: Date }) {
               Posted by <Link to={`/profile/${post.user.id}`}>{post.user.name}</Link>
               <EducatorBadge verified={post.user_verified_educator} />
               {/* The level as plain markup, not Reputation.tsx's LevelTag: importing it would add a
-                  script to the deal page's start (record 0089). */}
+                  script to the deal page's start (record 0088). */}
               {post.user_level && (
                 <span className="level-tag">
                   <span className="visually-hidden">Level: </span>

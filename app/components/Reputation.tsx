@@ -3,7 +3,7 @@ import "../styles/reputation.css";
 
 /**
  * A member's level beside their name (profiles, deal page and comment bylines): plain text, so
- * that it costs the pages no script (docs/decisions/0089-reputation.md).
+ * that it costs the pages no script (docs/decisions/0088-reputation.md).
  */
 export function LevelTag({ level }: { level: string }) {
   return (

@@ -7,7 +7,7 @@ type Ledger = Awaited<ReturnType<ReputationService["ledger"]>>;
 type Rules = Awaited<ReturnType<ReputationService["rules"]>>;
 
 /**
- * My Account's reputation details (record 0089): every badge's rule with the member's own number
+ * My Account's reputation details (record 0088): every badge's rule with the member's own number
  * against it, the rules of points and levels, and what earned or cost them points, newest first,
  * paged by `?points=`. Part of My Account rather than a page of its own, so that the site's route
  * table, which every page loads, does not grow (docs/decisions/0051-javascript-budget.md).

@@ -189,7 +189,7 @@ export const CONSOLE_FORMS = {
         return { message: SETTINGS_MESSAGES.blocked(domain) };
       },
     }),
-    // server/api/admin-digest.ts: the weekly digest's day and hour (record 0088).
+    // server/api/admin-digest.ts: the weekly digest's day and hour (record 0087).
     digest: consoleForm({
       schema: DigestScheduleBody,
       role: "admin",

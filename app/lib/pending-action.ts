@@ -14,7 +14,7 @@ export type PendingAction =
       postId: number;
       postType: "d" | "g";
       btnType: "like" | "unlike";
-      /** Why a cold vote, when the deal page asked (record 0087). */
+      /** Why a cold vote, when the deal page asked (record 0086). */
       reason?: ColdReason;
     }
   | {

@@ -17,7 +17,7 @@ export function reactionFromIsLiked(isLiked: number | undefined): Reaction | nul
 export interface Vote {
   reaction: Reaction | null;
   /**
-   * Why the viewer's cold vote, when it was given here (record 0087): a cold vote with a reason
+   * Why the viewer's cold vote, when it was given here (record 0086): a cold vote with a reason
    * weighs a whole vote, one without half. Unknown (undefined) for a vote the page loaded.
    */
   reason?: ColdReason | null;
@@ -29,7 +29,7 @@ export interface Vote {
 /** Two votes are the same toggle state when the viewer's reaction is. */
 export const sameReaction = (a: Vote, b: Vote) => a.reaction === b.reaction;
 
-/** How a vote weighs in the temperature: an unlike with a reason counts whole (record 0087). */
+/** How a vote weighs in the temperature: an unlike with a reason counts whole (record 0086). */
 const weighed = (reaction: Reaction | null, reason: ColdReason | null | undefined): WeighedVote =>
   reaction === "unlike" && reason ? "reasoned-unlike" : reaction;
 

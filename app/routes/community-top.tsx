@@ -9,7 +9,7 @@ import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/community-top";
 
 /**
- * This month's top contributors (record 0089): members by the points they earned this month (UTC),
+ * This month's top contributors (record 0088): members by the points they earned this month (UTC),
  * with their level and badges. A public list, kept by the page cache until reputation changes.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {

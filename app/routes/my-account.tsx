@@ -20,7 +20,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     }),
     services.notifications.unreadCount(user),
     services.profiles.undeliverableAddress(user),
-    // What earned or cost the member points, paged by ?points= (record 0089).
+    // What earned or cost the member points, paged by ?points= (record 0088).
     services.reputation.ledger(user, { page: pageFromQuery(query.get("points")) }),
     services.reputation.rules(),
   ]);

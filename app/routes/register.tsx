@@ -18,7 +18,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const next = returnPathOf(new URL(request.url));
   if (user) throw redirect(next);
   const { services, csrfToken } = context.get(requestContext);
-  // When the form was rendered, signed (record 0086): sent back with it, as `form_stamp`.
+  // When the form was rendered, signed (record 0085): sent back with it, as `form_stamp`.
   return { next, csrfToken: csrfToken(), formStamp: await services.accounts.signupFormStamp() };
 }
 
@@ -29,7 +29,7 @@ const REGISTERED = "Registered Successfully !";
 
 /**
  * The form posted to the page: the same check and service as `POST /api/signup`, with the form's
- * honeypot and signed render time (record 0086).
+ * honeypot and signed render time (record 0085).
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const { services } = context.get(requestContext);
@@ -112,7 +112,7 @@ export default function Register() {
 }
 
 /**
- * A honeypot (docs/decisions/0086-sign-up-defences.md): a text field people never see or reach,
+ * A honeypot (docs/decisions/0085-sign-up-defences.md): a text field people never see or reach,
  * placed off screen (not display:none, which form-filling scripts skip), out of the tab order and
  * hidden from screen readers, whose label says to leave it empty should one find it anyway.
  * Anything in it marks the form as a script's. Kept out of the form kit (Form.tsx), which every page

@@ -410,7 +410,7 @@ ${signature(input.siteName)}`;
 }
 
 /**
- * The weekly digest (docs/decisions/0088-weekly-digest.md): the week's hottest deals from what the
+ * The weekly digest (docs/decisions/0087-weekly-digest.md): the week's hottest deals from what the
  * member follows, or from the whole site when they follow nothing, hottest first. The mail queue
  * adds the unsubscribe link and headers (sendToMember).
  */

@@ -127,7 +127,7 @@ async function moderatePost(
     await queueAlertMatching(jobs, tx, { postId: post.id, trigger: "publish" });
   }
   // A removal costs the author points, and a restore gives them back: recount them now rather
-  // than at the next quarter hour (record 0089).
+  // than at the next quarter hour (record 0088).
   if (jobs && post.user_id !== null && (status === "removed") !== (post.status === "removed")) {
     await queueReputationRecompute(jobs, post.user_id, tx);
   }

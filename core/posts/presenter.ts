@@ -76,7 +76,7 @@ export interface PresentedComment {
   user_image: string;
   /** The author is a verified educator: their comments carry the badge. */
   user_verified_educator: boolean;
-  /** The author's reputation level (record 0089); "" when there is no author to show. */
+  /** The author's reputation level (record 0088); "" when there is no author to show. */
   user_level: string;
   /** Sanitised HTML. */
   message: string;

@@ -28,7 +28,7 @@ export function findPostDetail(db: DbOrTx, uniqueId: string) {
       "stores.affiliate_template as store_affiliate_template",
       // The author's badge, from the join that already gives their name (decision 0041).
       "users.verified_educator as user_verified_educator",
-      // The author's reputation level for the byline (record 0089).
+      // The author's reputation level for the byline (record 0088).
       "author_reputation.level as user_level",
       "posts.product_id",
     ])

@@ -91,7 +91,7 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
       freshness,
       // Beside the spec's fields (record 0040): the product's prices (core/posts/prices).
       price_history: priceHistory,
-      // Beside the spec's fields, on a deal, only for the poster and moderators (record 0087). A visitor's
+      // Beside the spec's fields, on a deal, only for the poster and moderators (record 0086). A visitor's
       // page never has it, so the page cache, which keeps visitors' pages only, never holds it.
       ...(coldReasons ? { cold_reasons: coldReasons } : {}),
     };

@@ -37,7 +37,7 @@ describe("temperature", () => {
     expect(temperatureOf(counts(3, 9, 0, 6))).toBe(0);
   });
 
-  it("weighs an unlike without a reason half (record 0087): 5°", () => {
+  it("weighs an unlike without a reason half (record 0086): 5°", () => {
     expect(UNREASONED_UNLIKE_WEIGHT).toBe(0.5);
     expect(temperatureOf(counts(0, 1, 0, 0, 1))).toBe(-5);
     expect(temperatureOf(counts(0, 1, 0, 0, 0))).toBe(-10);

@@ -6,7 +6,7 @@
  *                                       + (1 − UNREASONED_UNLIKE_WEIGHT) · unreasoned unlikes)
  *
  * Each thumbs up warms a post by 10°, each thumbs down with a reason cools it by as much, and one
- * without a reason by half as much (record 0087); beyond two votes of one kind from one address
+ * without a reason by half as much (record 0086); beyond two votes of one kind from one address
  * on one day (migration 011's damping) a vote moves nothing, so several accounts on one connection
  * cannot make a deal look hot. The like and unlike counts shown beside it stay the plain counts,
  * which are never negative; only the temperature can go below zero.
@@ -14,7 +14,7 @@
 export const DEGREES_PER_VOTE = 10;
 
 /**
- * What a cold vote without a reason weighs against one with a reason (record 0087). It still
+ * What a cold vote without a reason weighs against one with a reason (record 0086). It still
  * counts, since the spec's clients send no reason; but a reason makes a cold vote something the
  * poster and moderators can act on (expired, repost, wrong price), and a bare thumbs down costs
  * nothing to give, so it moves the temperature half as much (5°). Migration 034's index

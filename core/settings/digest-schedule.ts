@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { DbOrTx } from "../../db/index.ts";
 
 /**
- * When the weekly digest goes out (docs/decisions/0088-weekly-digest.md): a day of the week and
+ * When the weekly digest goes out (docs/decisions/0087-weekly-digest.md): a day of the week and
  * an hour, UTC (the site has no time zone setting), kept in general_settings (migration 035) and
  * set on the console's Settings page. Apart from the page's other settings so that its form,
  * call and audit entry stand alone.

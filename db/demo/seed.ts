@@ -90,7 +90,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
       await insertPlan(tx, plan, now, passwordHash);
     });
     // Reputation as the job would count it at its first quarter hour, so that profiles, bylines and
-    // /community/top show it from the start (record 0089).
+    // /community/top show it from the start (record 0088).
     await recomputeReputation({ db, now: () => now });
   } finally {
     await images;

@@ -6,7 +6,7 @@ import {
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** The weekly digest's schedule on the console's Settings page (administrators; record 0088). */
+/** The weekly digest's schedule on the console's Settings page (administrators; record 0087). */
 export const adminDigestApi: ApiModule = async (app, { services }) => {
   const digest = services.digest;
 

@@ -12,7 +12,7 @@ import {
 import type { ApiModule } from "./route.ts";
 import { apiRoute } from "./route.ts";
 
-/** Reputation (docs/decisions/0089-reputation.md): a member's ledger, the month's top contributors, the level thresholds. */
+/** Reputation (docs/decisions/0088-reputation.md): a member's ledger, the month's top contributors, the level thresholds. */
 export const reputationApi: ApiModule = async (app, { services }) => {
   const reputation = services.reputation;
 

@@ -11,7 +11,7 @@ import {
 } from "./fixtures.ts";
 
 /**
- * Cold votes say why (record 0087): on a deal page the cold button asks for the reason in a
+ * Cold votes say why (record 0086): on a deal page the cold button asks for the reason in a
  * dialog, by keyboard as by pointer; the poster and moderators then read the counts per reason,
  * other members and visitors do not.
  */

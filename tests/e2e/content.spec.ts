@@ -200,7 +200,7 @@ test.describe("deal detail", () => {
       await page.goto(pathOf(deal!));
       if ((await target.count()) === 0) continue; // a deal without comments has no Reply
       await target.click();
-      // A cold vote asks why first (record 0087); the reason goes with the vote through sign-in.
+      // A cold vote asks why first (record 0086); the reason goes with the vote through sign-in.
       if (target === unlike) {
         await page
           .getByRole("dialog", { name: "Why is this deal cold?" })
@@ -237,7 +237,7 @@ test.describe("deal detail", () => {
     await expect(like).toHaveAttribute("aria-pressed", "true");
     await expect(unlike).toHaveAttribute("aria-pressed", "false");
     await unlike.click();
-    // A cold vote asks why first (record 0087).
+    // A cold vote asks why first (record 0086).
     await page
       .getByRole("dialog", { name: "Why is this deal cold?" })
       .getByRole("button", { name: "Not a deal" })

@@ -1,6 +1,6 @@
 import { VIEWPORTS, expect, expectAccessible, test } from "./fixtures.ts";
 
-// Reputation (docs/decisions/0089-reputation.md): the month's top contributors, linked from the
+// Reputation (docs/decisions/0088-reputation.md): the month's top contributors, linked from the
 // footer, and a member's badges on their profile, at phone, tablet and desktop widths. The demo
 // data is counted by the reputation job's rules when it is seeded (db/demo/seed.ts).
 

@@ -8,7 +8,7 @@ import { createTestUser } from "../helpers/users.ts";
 import { VIEWPORTS, expect, expectAccessible, hydrated, test } from "./fixtures.ts";
 
 /**
- * The weekly digest in Chromium (record 0088): a member switches it on in their email settings,
+ * The weekly digest in Chromium (record 0087): a member switches it on in their email settings,
  * and an administrator sets its day and hour on the console's Settings page, where a refused value
  * is named. Axe at every width. Its own server and database (as console-mail.spec.ts), so that the
  * shared demo accounts' settings stay as they are.

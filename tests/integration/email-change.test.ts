@@ -229,7 +229,7 @@ describe("POST /api/email_change, then the mailed link", () => {
     expect(taken.statusCode).toBe(422);
     expect(JSON.stringify(taken.json())).toContain(M.emailTaken);
 
-    // Sign-up's rule holds here too: no account moves to a throwaway address (record 0086).
+    // Sign-up's rule holds here too: no account moves to a throwaway address (record 0085).
     const throwaway = await client.post("/api/email_change", {
       email: "someone@mail.mailinator.com",
       password: PASSWORD,

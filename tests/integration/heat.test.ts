@@ -54,7 +54,7 @@ async function details(postId: number, c: TestClient = client) {
 describe("temperature", () => {
   it("is 10° per like minus 10° per unlike (5° without a reason), the same in product_details, the vote's answer and the cards", async () => {
     const deal = deals[0]!;
-    // Record 0087: an unlike without a reason cools by half as much; the demo's unlikes give none.
+    // Record 0086: an unlike without a reason cools by half as much; the demo's unlikes give none.
     const unreasoned = async () =>
       (
         await t.deps.db

@@ -8,7 +8,7 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * Reputation's pages (record 0089): profiles show the level and badges, My Account the member's
+ * Reputation's pages (record 0088): profiles show the level and badges, My Account the member's
  * ledger, /community/top (ranked, paged, linked from the footer, cached until reputation changes),
  * and the Settings page's level thresholds posted without JavaScript.
  */

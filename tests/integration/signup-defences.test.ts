@@ -7,7 +7,7 @@ import { NOT_TEXT_MESSAGE } from "../../core/validation.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { FormBrowser } from "../helpers/form-browser.ts";
 
-// Sign-up defences (docs/decisions/0086-sign-up-defences.md): the register form's honeypot and
+// Sign-up defences (docs/decisions/0085-sign-up-defences.md): the register form's honeypot and
 // signed render time, at both doors (POST /api/signup and the Register page posted without
 // JavaScript), and the refusal of disposable addresses. The app's clock is pinned and moved by
 // hand: no test waits for time to pass.

@@ -13,7 +13,7 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => {
 });
 
 /**
- * The console Settings page's weekly digest form (record 0088): the day and hour, UTC, when the
+ * The console Settings page's weekly digest form (record 0087): the day and hour, UTC, when the
  * digest goes to members who opted in. Its own form and call (`POST /api/admin/settings/digest`,
  * intent "digest"), apart from the page's other settings.
  */

@@ -13,7 +13,7 @@ export interface ReputationLevels {
 }
 
 /**
- * The Settings page's reputation levels (record 0089): the points at which Member, Regular and
+ * The Settings page's reputation levels (record 0088): the points at which Member, Regular and
  * Trusted begin, each more than the one before. Its own form and call, apart from the settings.
  */
 export function ReputationLevelsForm({ levels }: { levels: ReputationLevels }) {

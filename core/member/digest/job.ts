@@ -9,7 +9,7 @@ import * as repo from "./repository.ts";
 import { dueDigest, lastDigestNotAfter } from "./schedule.ts";
 
 /**
- * The weekly digest (docs/decisions/0088-weekly-digest.md): every hour the job looks whether the
+ * The weekly digest (docs/decisions/0087-weekly-digest.md): every hour the job looks whether the
  * owner's day and hour have come, and if so mails each member who opted in the week's hottest
  * deals of what they follow, in batches, one transaction per member.
  */

@@ -2,14 +2,14 @@ import { sql } from "kysely";
 import type { DbOrTx } from "../../../db/index.ts";
 import { HALF_VOTES_SQL } from "../../posts/temperature-sql.ts";
 
-/** The weekly digest's SQL (docs/decisions/0088-weekly-digest.md): table weekly_digests. */
+/** The weekly digest's SQL (docs/decisions/0087-weekly-digest.md): table weekly_digests. */
 
 const DAY = 86_400_000;
 
 /**
  * The next `limit` members (by id, after `afterId`) who want this week's digest and have none:
  * opted in, not deleted, address confirmed, not suspended at `at`, with no digest row of this
- * week nor one written after `notAfter` (record 0088: at least 6 days apart).
+ * week nor one written after `notAfter` (record 0087: at least 6 days apart).
  */
 export async function findDueMembers(
   db: DbOrTx,

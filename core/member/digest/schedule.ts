@@ -1,7 +1,7 @@
 import { describeDigestSchedule, type DigestSchedule } from "../../settings/digest-schedule.ts";
 
 /**
- * When a weekly digest is due (docs/decisions/0088-weekly-digest.md). The hourly job sends the
+ * When a weekly digest is due (docs/decisions/0087-weekly-digest.md). The hourly job sends the
  * digest of the latest scheduled moment that has passed, for a day after it: a queue that was
  * down at the hour catches up, and an owner who moves the day does not make members wait a week.
  */

@@ -22,7 +22,7 @@ function presentSchedule(schedule: DigestSchedule) {
 
 /**
  * The weekly digest's schedule on the console's Settings page (administrators): when the hourly
- * job sends it (core/member/digest/job.ts; docs/decisions/0088-weekly-digest.md).
+ * job sends it (core/member/digest/job.ts; docs/decisions/0087-weekly-digest.md).
  */
 export function createDigestService({ db, now }: Deps) {
   return {

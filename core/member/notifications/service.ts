@@ -20,7 +20,7 @@ import {
 
 /**
  * Each mail kind as the settings page and `POST /api/email_preferences` show it. The weekly
- * digest says when it comes: the owner's day and hour (record 0088).
+ * digest says when it comes: the owner's day and hour (record 0087).
  */
 function presentPreferences(chosen: Record<EmailKind, boolean>, digest: DigestSchedule) {
   return EMAIL_KINDS.map((kind) => ({

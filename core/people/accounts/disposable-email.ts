@@ -1,7 +1,7 @@
 import { disposableEmailBlocklistSet } from "disposable-email-domains-js";
 
 /**
- * Addresses at disposable-mail domains (docs/decisions/0086-sign-up-defences.md). The list is the
+ * Addresses at disposable-mail domains (docs/decisions/0085-sign-up-defences.md). The list is the
  * npm package disposable-email-domains-js: data shipped in the package, read from disk, never
  * fetched; it is brought up to date by `npm update`. Server-only: the list is too big for the
  * browser's scripts, so the form learns of a refusal from the server's answer, in the words of

@@ -36,7 +36,7 @@ export function findLiveUserById(db: DbOrTx, id: number) {
 
 /**
  * The id the next account is likely to get: a script's decoy sign-up answers with it, so that its
- * answer looks like the one a real sign-up gets (record 0086). Nothing is reserved.
+ * answer looks like the one a real sign-up gets (record 0085). Nothing is reserved.
  */
 export async function nextUserIdGuess(db: DbOrTx): Promise<number> {
   const row = await db

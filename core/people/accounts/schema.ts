@@ -54,10 +54,10 @@ export const ACCOUNT_MESSAGES = {
   deleteNeedsRecentSignin: "For your safety, please sign in again before deleting your account.",
   socialFailed: "Something went wrong in social login. please try again later.",
   socialTokenRequired: "An id_token or access_token from the provider is required.",
-  /** Not the spec's: sign-up refuses addresses at disposable-mail domains (record 0086). */
+  /** Not the spec's: sign-up refuses addresses at disposable-mail domains (record 0085). */
   disposableEmail:
     "Please use a permanent email address; disposable addresses can't be used to sign up.",
-  /** Not the spec's: a register form left open longer than a day (record 0086). */
+  /** Not the spec's: a register form left open longer than a day (record 0085). */
   signupFormExpired: "This form has expired. Please reload the page and fill it in again.",
   /** Not the spec's: a member changes their own address (docs/decisions/0083, amended). */
   emailChangeSame: "This is already your email address.",
@@ -69,7 +69,7 @@ export const ACCOUNT_MESSAGES = {
   emailChangeTaken:
     "Your email address was not changed: another account now uses this address. Please ask for a new link with another address.",
   emailChanged: "Your email address has been changed.",
-  /** A member's new address is held to sign-up's rule (record 0086). */
+  /** A member's new address is held to sign-up's rule (record 0085). */
   emailChangeDisposable:
     "Please use a permanent email address; disposable addresses can't be used for an account.",
   emailChangeUndeliverable:
@@ -150,7 +150,7 @@ export const DeleteAccountBody = ActingUserBody.extend({
 export type DeleteAccountInput = z.output<typeof DeleteAccountBody>;
 
 /**
- * The register form's honeypot, `website` (record 0086): a field people never see. True when it
+ * The register form's honeypot, `website` (record 0085): a field people never see. True when it
  * came with anything in it, of any type: only a script fills it. Empty or left out (the spec's
  * clients send none) is false.
  */
@@ -173,7 +173,7 @@ const formStamp = () =>
 
 /**
  * POST /api/signup {name, email, password}, and beside them the register form's defences
- * (record 0086), both optional: `website`, the honeypot, and `form_stamp`, its signed render time.
+ * (record 0085), both optional: `website`, the honeypot, and `form_stamp`, its signed render time.
  */
 export const SignupSchema = z.object({
   name: name(),

@@ -115,11 +115,11 @@ function emailTaken(): ValidationError {
   return new ValidationError({ email: M.emailTaken });
 }
 
-/** What a sign-up answers with: the account made, or a script's decoy (record 0086). */
+/** What a sign-up answers with: the account made, or a script's decoy (record 0085). */
 export type SignedUpAccount = Pick<repo.AccountRow, "id" | "name" | "email" | "email_verified_at">;
 
 /**
- * Why a sign-up is a script's (record 0086), or null: the honeypot came filled, or the form's
+ * Why a sign-up is a script's (record 0085), or null: the honeypot came filled, or the form's
  * stamp is not the site's or came back too soon. No stamp is no finding: the spec's clients send
  * none. An expired stamp is a person's tab left open, told so, not a script's.
  */
@@ -385,14 +385,14 @@ export function createAccountsService(deps: Deps, settings: Pick<SettingsService
   const service = {
     oauth,
 
-    /** The register form's signed render time (record 0086), for the page to carry. */
+    /** The register form's signed render time (record 0085), for the page to carry. */
     signupFormStamp(): Promise<string> {
       return formStamps.issue(now());
     },
 
     /**
      * POST /api/signup and the Register page: a new, unconfirmed account and its confirmation
-     * mail. A script's sign-up (record 0086: the honeypot filled, or the form's stamp forged or
+     * mail. A script's sign-up (record 0085: the honeypot filled, or the form's stamp forged or
      * sent back too soon) that passes every check gets the same answer with a decoy account, and
      * nothing is made or mailed; the log says so in one line, without the address. The checks
      * come first, so that a script is answered as a person would be, and a quick person who made

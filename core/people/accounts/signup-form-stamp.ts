@@ -4,7 +4,7 @@ import { readOrMakeSiteSecret } from "../../auth/site-secrets.ts";
 import { SIGNUP_DEFENCES } from "../../constants.ts";
 
 /**
- * The register form's signed render time (docs/decisions/0086-sign-up-defences.md). A stamp is
+ * The register form's signed render time (docs/decisions/0085-sign-up-defences.md). A stamp is
  * `<milliseconds since 1970>.<mac>`, the MAC being HMAC-SHA256 under a secret made once and kept in
  * site_secrets: nobody without it can make a stamp, so a script cannot claim it opened the form
  * long ago. Nothing is stored; a stamp may be sent again (a form answered with a field message is

@@ -234,7 +234,7 @@ export function findStoreTitles(db: DbOrTx, storeIds: number[]) {
   return db.selectFrom("stores").select(["id", "title"]).where("id", "in", storeIds).execute();
 }
 
-/** The member's weekly digests (record 0088): when each was due, mailed or not, its deals' ids. */
+/** The member's weekly digests (record 0087): when each was due, mailed or not, its deals' ids. */
 export function findWeeklyDigests(db: DbOrTx, userId: number) {
   return db
     .selectFrom("weekly_digests")

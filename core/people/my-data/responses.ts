@@ -135,7 +135,7 @@ export const MyDataResponse = z.strictObject({
       z.strictObject({
         ...PostRef,
         reaction: z.enum(["like", "unlike"]),
-        reason: z.enum(COLD_REASONS).nullable().describe("why a cold vote (record 0087)"),
+        reason: z.enum(COLD_REASONS).nullable().describe("why a cold vote (record 0086)"),
         created_at: isoDateTime,
       }),
     ),
@@ -184,7 +184,7 @@ export const MyDataResponse = z.strictObject({
         deals: z.array(z.strictObject(PostRef)),
       }),
     )
-    .describe("the weekly digests, one per week it was due (record 0088)"),
+    .describe("the weekly digests, one per week it was due (record 0087)"),
   sessions: z.array(
     z.strictObject({
       id: z.number().int(),

@@ -14,7 +14,7 @@ import {
 } from "./rules.ts";
 
 /**
- * Points are recomputed by this job, never in a request (docs/decisions/0089-reputation.md): every
+ * Points are recomputed by this job, never in a request (docs/decisions/0088-reputation.md): every
  * 15 minutes for every member who has posted, and on demand for one member (`{ userId }`). Each
  * run first records the posts' peak heat, then rebuilds each member's ledger from the rules, a
  * batch of members per transaction. A member whose ledger came out the same is not written, so a

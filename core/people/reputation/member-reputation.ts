@@ -3,7 +3,7 @@ import { BADGES, LEVELS, badgeStandings, type BadgeStanding, type Level } from "
 
 /**
  * A member's standing as the reputation job last counted it: what profiles, bylines and the
- * privileges by level read (docs/decisions/0089-reputation.md). Reads only; the job writes.
+ * privileges by level read (docs/decisions/0088-reputation.md). Reads only; the job writes.
  */
 
 const isLevel = (value: string | undefined): value is Level =>

@@ -1,7 +1,7 @@
 import { HOT_DEGREES } from "../../posts/temperature.ts";
 
 /**
- * Every rule of reputation, in one place (docs/decisions/0089-reputation.md): what earns points,
+ * Every rule of reputation, in one place (docs/decisions/0088-reputation.md): what earns points,
  * what costs them, the levels and the badges. Pure functions of what a member's posts reached;
  * the recompute job (job.ts) gathers those numbers and writes the ledger these rules return, and
  * the help texts shown to members are the `rule` strings here, so what is said is what is done.

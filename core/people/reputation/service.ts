@@ -36,7 +36,7 @@ const levelsAnswer = (t: LevelThresholds) => ({
 });
 
 /**
- * Reputation as members see it (docs/decisions/0089-reputation.md): a member's points, level and
+ * Reputation as members see it (docs/decisions/0088-reputation.md): a member's points, level and
  * badges, their ledger, the month's top contributors, and the level thresholds administrators set.
  * Nothing here computes points: the reputation job does (job.ts).
  */

@@ -4,7 +4,7 @@ import { hasRole } from "../../auth/policy.ts";
 import { COLD_REASON_LABELS, COLD_REASONS, type ColdReason } from "./cold-reasons.ts";
 
 /*
- * The counts of a post's cold votes by reason (record 0087), for its poster and moderators: read
+ * The counts of a post's cold votes by reason (record 0086), for its poster and moderators: read
  * by the post's page and `POST /api/product_details` (core/posts/service.ts), apart from the
  * reactions' repository, which only that feature imports.
  */

@@ -30,7 +30,7 @@ export const MyReactionsResponse = z.strictObject({
     .describe("Not in the spec: the post_ids asked about that the member has saved"),
 });
 
-/** A post's cold votes by reason (record 0087): only for its poster and moderators. */
+/** A post's cold votes by reason (record 0086): only for its poster and moderators. */
 export const ColdReasonCountsSchema = z
   .strictObject({
     by_reason: z.array(

@@ -50,7 +50,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
     },
     /**
      * Pressing the button of the reaction one already has takes it back (whatever the reason);
-     * pressing the other one switches to it. A cold vote may say why (`reason`, record 0087),
+     * pressing the other one switches to it. A cold vote may say why (`reason`, record 0086),
      * which the schema allows only with an unlike. Counters and the trending score change in the
      * same transaction.
      */
