@@ -24,6 +24,8 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "POST /admin/settings/image": "admin",
   "GET /admin/reputation_levels": "admin",
   "POST /admin/reputation_levels": "admin",
+  "GET /admin/settings/digest": "admin",
+  "POST /admin/settings/digest": "admin",
   "POST /admin/blocked_domains/add": "admin",
   "POST /admin/blocked_domains/remove": "admin",
   // Dashboard, posts, comments and the audit log (server/api/admin-posts-and-comments.ts).
