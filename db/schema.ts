@@ -563,6 +563,7 @@ export interface Database {
   reputation_ledger: ReputationLedgerTable;
   member_badges: MemberBadgesTable;
   reputation_settings: ReputationSettingsTable;
+  reputation_runs: ReputationRunsTable;
 }
 
 /** The highest temperature the reputation job has seen a post at (migration 033). */
@@ -600,6 +601,13 @@ export interface MemberBadgesTable {
   user_id: number;
   badge_key: string;
   earned_at: Date;
+}
+
+/** When the reputation job last ran, and last recomputed every member (migration 033): one row. */
+export interface ReputationRunsTable {
+  id: Defaulted<number>;
+  run_at: Date | null;
+  full_run_at: Date | null;
 }
 
 /** The points at which each level begins (migration 033): one row. */

@@ -56,3 +56,16 @@ CREATE TABLE reputation_settings (
   CHECK (member_points >= 1 AND regular_points > member_points AND trusted_points > regular_points)
 );
 INSERT INTO reputation_settings (id) VALUES (1);
+
+-- When the job last ran, and last looked at every member (core/people/reputation/job.ts): the
+-- quarter-hourly runs in between recompute only the members whose deals reached a new peak (votes
+-- record peaks as they come, core/posts/reactions) or whose coupons were answered since, so a run
+-- does not read every post of a large site; once a day a run looks at everyone.
+CREATE TABLE reputation_runs (
+  id           integer     PRIMARY KEY DEFAULT 1 CHECK (id = 1),
+  run_at       timestamptz,
+  full_run_at  timestamptz
+);
+INSERT INTO reputation_runs (id) VALUES (1);
+CREATE INDEX reputation_post_peaks_at_idx ON reputation_post_peaks (peak_at);
+CREATE INDEX coupon_feedback_answered_idx ON coupon_feedback (answered_at);

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAudit } from "../../core/audit/audit-trail.ts";
 import { memberLevel } from "../../core/people/reputation/member-reputation.ts";
 import {
+  FULL_RUN_EVERY_MS,
   RECOMPUTE_BATCH,
   recomputeReputation,
   reputationJob,
+  scheduledRecompute,
 } from "../../core/people/reputation/job.ts";
 import { monthOf, TOP_PAGE_SIZE } from "../../core/people/reputation/service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -369,5 +371,54 @@ describe("what members see", () => {
     expect(reputation.ledger).toContainEqual(
       expect.objectContaining({ kind: "removed", points: -15, detail: "Removed by a moderator" }),
     );
+  });
+});
+
+// Last: its members earn points this month, which the top contributors' counts above do not expect.
+describe("scheduled runs", () => {
+  async function pointsOf(userId: number) {
+    const row = await t.deps.db
+      .selectFrom("member_reputation")
+      .select("points")
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return row?.points ?? 0;
+  }
+  async function setRuns(fullRunAgoMs: number) {
+    const now = t.deps.now().getTime();
+    await t.deps.db
+      .updateTable("reputation_runs")
+      .set({ run_at: new Date(now - 60_000), full_run_at: new Date(now - fullRunAgoMs) })
+      .execute();
+  }
+
+  it("between full runs recount only members whose deals a vote heated; a day on, everyone", async () => {
+    const voted = await signIn("Voted Poster");
+    const quiet = await signIn("Quiet Poster");
+    const voter = await signIn("Quarter-hour Voter");
+    // Nine votes already, and one through the API makes 100°: the vote records the peak.
+    const deal = await dealAt(voted.id, 90);
+    // The same heat written straight into the table: no vote, so no peak until a full run.
+    await dealAt(quiet.id, 100);
+    const vote = await voter.client.post("/api/product_like_unlike", {
+      post_id: deal.id,
+      post_type: "d",
+      btn_type: "like",
+    });
+    expect(vote.statusCode).toBe(200);
+
+    await setRuns(60 * 60_000);
+    await scheduledRecompute(t.deps);
+    expect(await pointsOf(voted.id)).toBeGreaterThan(0);
+    expect(await pointsOf(quiet.id)).toBe(0);
+
+    await setRuns(FULL_RUN_EVERY_MS);
+    await scheduledRecompute(t.deps);
+    expect(await pointsOf(quiet.id)).toBe(await pointsOf(voted.id));
+    const runs = await t.deps.db
+      .selectFrom("reputation_runs")
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    expect(runs.full_run_at?.getTime()).toBe(runs.run_at?.getTime());
   });
 });

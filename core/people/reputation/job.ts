@@ -2,6 +2,7 @@ import type { Db, DbOrTx } from "../../../db/index.ts";
 import type { ChangeFeed } from "../../cache/changes.ts";
 import { defineJob } from "../../jobs/job.ts";
 import type { JobQueue } from "../../jobs/queue.ts";
+import { recordPeaks } from "./post-peaks.ts";
 import * as repo from "./repository.ts";
 import {
   badgeEarnedTimes,
@@ -15,10 +16,12 @@ import {
 
 /**
  * Points are recomputed by this job, never in a request (docs/decisions/0088-reputation.md): every
- * 15 minutes for every member who has posted, and on demand for one member (`{ userId }`). Each
- * run first records the posts' peak heat, then rebuilds each member's ledger from the rules, a
- * batch of members per transaction. A member whose ledger came out the same is not written, so a
- * second run changes nothing.
+ * 15 minutes, and on demand for one member (`{ userId }`). Once a day a run records every live
+ * post's peak heat and recomputes every member who has posted; the runs in between recompute only
+ * the members whose deals reached a new peak (a vote records it, core/posts/reactions) or had a
+ * coupon answered since the last run, so they do not read every post of a large site. Each member's
+ * ledger is rebuilt from the rules, a batch of members per transaction; a member whose ledger came
+ * out the same is not written, so a second run changes nothing.
  */
 export const reputationJob = defineJob<{ userId?: number }>({
   name: "reputation.recompute",
@@ -33,6 +36,9 @@ export const reputationJob = defineJob<{ userId?: number }>({
 /** Members per transaction. */
 export const RECOMPUTE_BATCH = 200;
 
+/** How often a scheduled run recomputes every member rather than those changed since the last. */
+export const FULL_RUN_EVERY_MS = 24 * 3600_000;
+
 /**
  * Asks the queue to recompute one member soon (a moderator removed their post, say); with `tx`, the
  * job exists if and only if that transaction commits.
@@ -46,23 +52,33 @@ export interface RecomputeResult {
   changed: number;
 }
 
-/** Recomputes `only` one member, or every member; how many were looked at and how many changed. */
+type RecomputeDeps = { db: Db; now: () => Date; changes?: ChangeFeed };
+
+/**
+ * Recomputes `only` one member, the members changed since `changedSince`, or (neither given) every
+ * member after recording every post's peak; how many were looked at and how many changed.
+ */
 export async function recomputeReputation(
-  deps: { db: Db; now: () => Date; changes?: ChangeFeed },
+  deps: RecomputeDeps,
   only?: number,
+  { changedSince }: { changedSince?: Date } = {},
 ): Promise<RecomputeResult> {
   const at = deps.now();
-  await repo.recordPeaks(deps.db, at);
+  const everyone = only === undefined && !changedSince;
+  if (everyone) await recordPeaks(deps.db, at);
+  const listed =
+    only !== undefined
+      ? [only]
+      : changedSince
+        ? await repo.membersChangedSince(deps.db, changedSince)
+        : null;
   const thresholds = await repo.findThresholds(deps.db);
   const result = { members: 0, changed: 0 };
   let after = 0;
   for (;;) {
-    const batch =
-      only === undefined
-        ? await repo.memberIdsAfter(deps.db, after, RECOMPUTE_BATCH)
-        : after === 0
-          ? [only]
-          : [];
+    const batch = listed
+      ? listed.filter((id) => id > after).slice(0, RECOMPUTE_BATCH)
+      : await repo.memberIdsAfter(deps.db, after, RECOMPUTE_BATCH);
     if (!batch.length) break;
     after = batch[batch.length - 1]!;
     result.changed += await deps.db.transaction().execute(async (tx) => {
@@ -121,14 +137,32 @@ export async function recomputeReputation(
   return result;
 }
 
-export function recomputeReputationJob(deps: {
-  db: Db;
-  now: () => Date;
-  changes?: ChangeFeed;
-  log: { info(msg: string): void };
-}) {
+/**
+ * A scheduled run: every member when none has run for FULL_RUN_EVERY_MS, else the members changed
+ * since the last run began (a change made during a run is seen by the next).
+ */
+export async function scheduledRecompute(deps: RecomputeDeps): Promise<RecomputeResult> {
+  const at = deps.now();
+  const runs = await repo.findRuns(deps.db);
+  const full =
+    !runs.run_at ||
+    !runs.full_run_at ||
+    at.getTime() - runs.full_run_at.getTime() >= FULL_RUN_EVERY_MS;
+  const result = await recomputeReputation(
+    deps,
+    undefined,
+    full ? {} : { changedSince: runs.run_at! },
+  );
+  await repo.saveRun(deps.db, at, full);
+  return result;
+}
+
+export function recomputeReputationJob(deps: RecomputeDeps & { log: { info(msg: string): void } }) {
   return async (data: { userId?: number }) => {
-    const { members, changed } = await recomputeReputation(deps, data.userId);
+    const { members, changed } =
+      data.userId === undefined
+        ? await scheduledRecompute(deps)
+        : await recomputeReputation(deps, data.userId);
     if (changed) deps.log.info(`reputation: ${changed} of ${members} members changed`);
   };
 }

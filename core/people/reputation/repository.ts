@@ -1,10 +1,8 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../../db/index.ts";
 import { DEGREES_SQL } from "../../posts/temperature-sql.ts";
-import { HOT_DEGREES } from "../../posts/temperature.ts";
 import {
   DEFAULT_LEVEL_THRESHOLDS,
-  HEAT_FLOOR_DEGREES,
   type DealFacts,
   type LedgerKind,
   type LedgerLine,
@@ -76,23 +74,35 @@ export async function relevelAll(db: DbOrTx, t: LevelThresholds): Promise<number
 }
 
 /**
- * Records each live post's temperature where it is higher than any seen before (only above the
- * heat floor: colder posts earn nothing), and when a post is first seen at the hot threshold.
+ * The members whose deals reached a new peak, or had a coupon answered, at or after `since`: all a
+ * run between full ones recomputes (a removal by a moderator queues its author on its own).
  */
-export async function recordPeaks(db: DbOrTx, at: Date): Promise<void> {
-  const degrees = DEGREES_SQL;
-  await sql`
-    INSERT INTO reputation_post_peaks (post_id, peak_degrees, peak_at, hot_at)
-    SELECT posts.id, ${degrees}, ${at}::timestamptz,
-           CASE WHEN ${degrees} >= ${HOT_DEGREES} THEN ${at}::timestamptz END
-      FROM posts
-     WHERE posts.status = 'active' AND posts.user_id IS NOT NULL
-       AND ${degrees} > ${HEAT_FLOOR_DEGREES}
-    ON CONFLICT (post_id) DO UPDATE
-       SET peak_degrees = excluded.peak_degrees,
-           peak_at = excluded.peak_at,
-           hot_at = coalesce(reputation_post_peaks.hot_at, excluded.hot_at)
-     WHERE excluded.peak_degrees > reputation_post_peaks.peak_degrees`.execute(db);
+export async function membersChangedSince(db: DbOrTx, since: Date): Promise<number[]> {
+  const rows = await sql<{ user_id: number }>`
+    SELECT DISTINCT posts.user_id FROM posts
+     WHERE posts.user_id IS NOT NULL AND posts.id IN (
+       SELECT post_id FROM reputation_post_peaks WHERE peak_at >= ${since}::timestamptz
+       UNION
+       SELECT post_id FROM coupon_feedback WHERE answered_at >= ${since}::timestamptz)
+     ORDER BY posts.user_id`.execute(db);
+  return rows.rows.map((row) => Number(row.user_id));
+}
+
+/** When the job last ran, and last recomputed every member. */
+export async function findRuns(db: DbOrTx) {
+  return db
+    .selectFrom("reputation_runs")
+    .select(["run_at", "full_run_at"])
+    .where("id", "=", 1)
+    .executeTakeFirstOrThrow();
+}
+
+export async function saveRun(db: DbOrTx, at: Date, full: boolean) {
+  await db
+    .updateTable("reputation_runs")
+    .set(full ? { run_at: at, full_run_at: at } : { run_at: at })
+    .where("id", "=", 1)
+    .execute();
 }
 
 /**

@@ -7,6 +7,7 @@ import { notifyPostLiked } from "../../member/notifications/events.ts";
 import { adjustPostCounters, lockLivePost } from "../post-counters.ts";
 import { HOT_DEGREES, temperatureOf } from "../temperature.ts";
 import { queueAlertMatching } from "../../member/alerts/jobs.ts";
+import { recordPeak } from "../../people/reputation/post-peaks.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
 import type { LikeInput, MyReactionsInput, Reaction } from "./schema.ts";
@@ -90,6 +91,9 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
         if (post.post_type === "d" && degrees >= HOT_DEGREES && before < HOT_DEGREES) {
           await queueAlertMatching(jobs, trx, { postId: post.id, trigger: "hot" });
         }
+        // The heat a deal reaches earns its poster points (record 0088): the reputation job reads
+        // the peaks kept here rather than every post.
+        if (post.post_type === "d") await recordPeak(trx, post.id, degrees, now());
         return {
           reaction: next,
           likes: counts.likes_count,
