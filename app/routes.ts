@@ -72,7 +72,7 @@ export default [
       route("reports", "routes/admin/reports.tsx"),
       // Verified educators (record 0041).
       route("educators", "routes/admin/educators.tsx"),
-      // Mail delivery: the queue, daily counts, undeliverable addresses (issue 38).
+      // Mail delivery: the queue, daily counts, undeliverable addresses, docs/decisions/0083-mail-delivery.md.
       route("mail", "routes/admin/mail.tsx"),
     ]),
   ]),

@@ -89,7 +89,7 @@ export function createServices(deps: Deps) {
     alerts: createAlertsService(deps),
     // "Download my data" (record 0084).
     dataExport: createDataExportService(deps),
-    // The console's Mail page: the queue, daily counts, undeliverable addresses (issue 38).
+    // The console's Mail page: the queue, daily counts, undeliverable addresses (record 0083).
     mailConsole: createMailConsoleService(deps),
     // The weekly digest's schedule, on the console's Settings page (record 0087).
     digest: createDigestService(deps),

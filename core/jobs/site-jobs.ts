@@ -67,7 +67,7 @@ export interface JobWorkerDeps {
   changes?: ChangeFeed;
   /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */
   linkCheck?: Partial<LinkCheckSettings>;
-  /** PUBLIC_URL, for links in mails the jobs write (notification mails); DESIGN.md's default if absent. */
+  /** PUBLIC_URL, for links in mails the jobs write (notification mails); the configuration's default if absent. */
   publicUrl?: string;
   /** The media storage and MEDIA_BASE_URL: where the image-link job stores its copies. */
   media: MediaStorage;

@@ -115,7 +115,7 @@ export function createMailer(options: {
         `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.eml`,
       );
       await fs.writeFile(file, info.message as Buffer);
-      // No address in the log (issue 36): the subject and the file say which mail it is.
+      // No address in the log (docs/decisions/0083-mail-delivery.md): the subject and the file say which mail it is.
       options.log(`mail "${message.subject}" written to ${file}`);
     },
   };

@@ -185,7 +185,7 @@ export function classifyDeliveryFailure(error: unknown): DeliveryFailure {
   return { permanent, answer: answer || (smtp.code ?? "unknown error") };
 }
 
-/** `text` with every mail address replaced, for log lines (issue 36: no address in logs). */
+/** `text` with every mail address replaced, for log lines (docs/decisions/0083-mail-delivery.md: no address in logs). */
 function withoutAddresses(text: string): string {
   return text.replace(/[^\s<>()[\]"',;:]+@[^\s<>()[\]"',;:]+/g, "(address)");
 }

@@ -1,4 +1,4 @@
--- Mail that cannot be delivered (issue 38, docs/decisions/0083-mail-delivery.md).
+-- Mail that cannot be delivered (docs/decisions/0083-mail-delivery.md).
 --
 -- An address a receiving server refused for good (a 5xx answer to RCPT or DATA), or that kept
 -- failing for 24 hours. Keyed by the address in lower case, not by member: mail also goes to

@@ -1,4 +1,4 @@
--- A member changes their own email address (issue 38's follow-up, docs/decisions/0083-mail-delivery.md,
+-- A member changes their own email address (docs/decisions/0083-mail-delivery.md,
 -- amended 2026-11-29): the new address is mailed a single-use link, kept here as a mailed code
 -- like the confirmation and reset links (only its hash, 24 hours), with the address it confirms.
 -- users.email changes only when the link is used.

@@ -1,4 +1,4 @@
--- Reputation with stated rules (issue 40, docs/decisions/0088-reputation.md). The rules are in
+-- Reputation with stated rules (docs/decisions/0088-reputation.md). The rules are in
 -- core/people/reputation/rules.ts; the job of core/people/reputation/job.ts recomputes every table
 -- here from the posts, votes and coupon reports, so each can be rebuilt at any time.
 

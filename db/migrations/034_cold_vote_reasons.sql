@@ -1,4 +1,4 @@
--- Cold votes say why (issue 40; docs/decisions/0086-cold-vote-reasons.md). An unlike may carry a
+-- Cold votes say why (docs/decisions/0086-cold-vote-reasons.md). An unlike may carry a
 -- reason from a short list; an unlike without one (the spec's clients send none) still counts,
 -- but weighs half in the temperature (core/posts/temperature.ts, UNREASONED_UNLIKE_WEIGHT).
 

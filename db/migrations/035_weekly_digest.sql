@@ -1,4 +1,4 @@
--- The weekly digest (issue 40, docs/decisions/0087-weekly-digest.md).
+-- The weekly digest (docs/decisions/0087-weekly-digest.md).
 --
 -- When it goes out: a day of the week (0 Sunday … 6 Saturday) and an hour, UTC (the site has no
 -- time zone setting), set by an administrator on the console's Settings page.

@@ -10,7 +10,7 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * Account deletion leaves nothing personal (issue 38; docs/decisions/0014-account-deletion.md).
+ * Account deletion leaves nothing personal (docs/decisions/0014-account-deletion.md).
  * The database's own catalogue says which columns reference users; each needs a fixture below
  * that gives the member a row there, and the deletion must leave no row naming them unless the
  * column has a KEPT rule. A table added later with a reference to users and no rule fails here.

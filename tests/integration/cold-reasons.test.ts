@@ -8,7 +8,7 @@ import { signInWithRole } from "../helpers/console-staff.ts";
 import type { TestClient } from "../helpers/session.ts";
 
 /**
- * Cold votes say why (issue 40; docs/decisions/0086-cold-vote-reasons.md): the optional `reason`
+ * Cold votes say why (docs/decisions/0086-cold-vote-reasons.md): the optional `reason`
  * of `POST /api/product_like_unlike`, stored on the vote; an unlike without one weighs half in the
  * temperature; the counts per reason for the poster and moderators only, on the deal call and
  * page, never in the page cache's anonymous pages.

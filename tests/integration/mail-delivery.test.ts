@@ -110,7 +110,7 @@ describe("a refused mailbox", () => {
     expect(await findUndeliverable(t.deps.db, soft)).toBeUndefined();
     expect(await todaysCounts(t.deps.db)).toEqual({ sent: 1, failed: 1, suppressed: 0 });
 
-    // The log says which mail and why, never to whom (issue 36).
+    // The log says which mail and why, never to whom (docs/decisions/0083-mail-delivery.md).
     const mailLines = logLines.filter((line) => line.includes("Confirm your email"));
     expect(mailLines.some((line) => /not delivered after 1 attempt.*550 5\.1\.1/.test(line))).toBe(
       true,

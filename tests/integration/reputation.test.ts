@@ -16,7 +16,7 @@ import { TestClient } from "../helpers/session.ts";
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * Reputation (issue 40, docs/decisions/0088-reputation.md): the recompute job builds each member's
+ * Reputation (docs/decisions/0088-reputation.md): the recompute job builds each member's
  * ledger from the rules and is idempotent; peaks are kept; administrators' thresholds change
  * levels at once; `user_profile` answers `reputation`; the ledger and the month's top contributors
  * page.

@@ -12,7 +12,7 @@ import { startSmtpCapture, smtpMailer, type SmtpCapture } from "../helpers/smtp.
 import { createTestUser } from "../helpers/users.ts";
 
 /**
- * The weekly digest (issue 40, docs/decisions/0087-weekly-digest.md): who gets it and with what,
+ * The weekly digest (docs/decisions/0087-weekly-digest.md): who gets it and with what,
  * once per week however often the job runs, nothing when nothing is new, one-click unsubscribe,
  * and the owner's day and hour. The clock is fixed and moved by hand, in 2025 so that no demo
  * post falls in the digests' week; the job queue and the SMTP server are real.

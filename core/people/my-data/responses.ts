@@ -263,7 +263,7 @@ export const MyDataResponse = z.strictObject({
         }),
       ),
     })
-    .describe("points, level, badges and what earned or cost points (issue 40)"),
+    .describe("points, level, badges and what earned or cost points"),
 });
 
 export type MyData = z.input<typeof MyDataResponse>;

@@ -60,7 +60,7 @@ const ProfilePage = z.strictObject({
   }),
   user_subscriptions: z.array(Subscription).optional().describe("the owner's own page only"),
   reputation: ReputationSchema.describe(
-    "points, level and earned badges, as the reputation job last counted them (issue 40)",
+    "points, level and earned badges, as the reputation job last counted them",
   ),
 });
 

@@ -14,7 +14,7 @@ export const postRef = {
   ),
 };
 
-/** Why a cold vote, beside the spec's fields (issue 40, record 0086); none is allowed. */
+/** Why a cold vote, beside the spec's fields (record 0086); none is allowed. */
 export const coldReasonField = z.preprocess(
   (value) => (value === "" || value === null ? undefined : value),
   z.enum(COLD_REASONS, `reason must be one of ${COLD_REASONS.join(", ")}.`).optional(),
