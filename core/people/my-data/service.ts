@@ -26,92 +26,43 @@ export function createDataExportService({ db, config, now }: Deps) {
           const found = await repo.findUser(tx, member.id);
           // Deleted between the session check and now: there is no member left to export.
           if (!found) return null;
-          // One connection: the queries run one after another whatever the order they are made in.
-          const [
-            socialAccounts,
-            subscriptions,
-            undeliverable,
-            posts,
-            comments,
-            likes,
-            expiryMarks,
-            couponFeedback,
-            reports,
-            savedDeals,
-            followedMembers,
-            followedStores,
-            followedCategories,
-            alerts,
-            notifications,
-            emailPreferences,
-            sessions,
-            uploads,
-            educatorRequests,
-            wishlistSubmissions,
-            contactMessages,
-            weeklyDigests,
-            reputation,
-          ] = await Promise.all([
-            repo.findSocialAccounts(tx, member.id),
-            repo.findSubscriptions(tx, member.id),
-            repo.findUndeliverable(tx, found.email),
-            repo.findPosts(tx, member.id),
-            repo.findComments(tx, member.id),
-            repo.findLikes(tx, member.id),
-            repo.findExpiryMarks(tx, member.id),
-            repo.findCouponFeedback(tx, member.id),
-            repo.findReports(tx, member.id),
-            repo.findSavedDeals(tx, member.id),
-            repo.findFollowedMembers(tx, member.id),
-            repo.findFollowedStores(tx, member.id),
-            repo.findFollowedCategories(tx, member.id),
-            repo.findAlerts(tx, member.id),
-            repo.findNotifications(tx, member.id),
-            findEmailPreferences(tx, member.id),
-            repo.findSessions(tx, member.id),
-            repo.findUploads(tx, member.id),
-            repo.findEducatorRequests(tx, member.id),
-            repo.findWishlistSubmissions(tx, member.id),
-            repo.findContactMessages(tx, member.id),
-            repo.findWeeklyDigests(tx, member.id),
-            repo.findReputation(tx, member.id),
-          ]);
-          const storeIds = [...new Set(alerts.flatMap((a) => a.store_ids.map(Number)))];
+          // One after another, as on one connection the queries would run in any case.
+          const lists = {
+            socialAccounts: await repo.findSocialAccounts(tx, member.id),
+            subscriptions: await repo.findSubscriptions(tx, member.id),
+            undeliverable: await repo.findUndeliverable(tx, found.email),
+            posts: await repo.findPosts(tx, member.id),
+            comments: await repo.findComments(tx, member.id),
+            likes: await repo.findLikes(tx, member.id),
+            expiryMarks: await repo.findExpiryMarks(tx, member.id),
+            couponFeedback: await repo.findCouponFeedback(tx, member.id),
+            reports: await repo.findReports(tx, member.id),
+            savedDeals: await repo.findSavedDeals(tx, member.id),
+            followedMembers: await repo.findFollowedMembers(tx, member.id),
+            followedStores: await repo.findFollowedStores(tx, member.id),
+            followedCategories: await repo.findFollowedCategories(tx, member.id),
+            alerts: await repo.findAlerts(tx, member.id),
+            notifications: await repo.findNotifications(tx, member.id),
+            emailPreferences: await findEmailPreferences(tx, member.id),
+            sessions: await repo.findSessions(tx, member.id),
+            uploads: await repo.findUploads(tx, member.id),
+            educatorRequests: await repo.findEducatorRequests(tx, member.id),
+            wishlistSubmissions: await repo.findWishlistSubmissions(tx, member.id),
+            contactMessages: await repo.findContactMessages(tx, member.id),
+            weeklyDigests: await repo.findWeeklyDigests(tx, member.id),
+            reputation: await repo.findReputation(tx, member.id),
+          };
+          const storeIds = [...new Set(lists.alerts.flatMap((a) => a.store_ids.map(Number)))];
           const storeTitles = new Map(
             (await repo.findStoreTitles(tx, storeIds)).map((s) => [s.id, s.title]),
           );
-          const digestPostIds = [...new Set(weeklyDigests.flatMap((d) => d.post_ids.map(Number)))];
+          const digestPostIds = [
+            ...new Set(lists.weeklyDigests.flatMap((d) => d.post_ids.map(Number))),
+          ];
           const digestPosts = new Map(
             (await repo.findPostsById(tx, digestPostIds)).map((p) => [Number(p.id), p]),
           );
-          return {
-            user: found,
-            socialAccounts,
-            subscriptions,
-            undeliverable,
-            posts,
-            comments,
-            likes,
-            expiryMarks,
-            couponFeedback,
-            reports,
-            savedDeals,
-            followedMembers,
-            followedStores,
-            followedCategories,
-            alerts,
-            storeTitles,
-            notifications,
-            emailPreferences,
-            sessions,
-            uploads,
-            educatorRequests,
-            wishlistSubmissions,
-            contactMessages,
-            weeklyDigests,
-            digestPosts,
-            reputation,
-          };
+          return { user: found, ...lists, storeTitles, digestPosts };
         });
       if (!rows) throw new UnauthenticatedError();
       return {
