@@ -195,6 +195,11 @@ export interface PostsTable {
   damped_unlikes: Defaulted<number>;
   /** Of the unlikes that count (not damped), those without a reason (migration 034's trigger). */
   unreasoned_unlikes: Defaulted<number>;
+  /**
+   * What the votes' weights add to the temperature beyond one vote each, in half votes, counting
+   * only votes that are not damped (migration 037's trigger).
+   */
+  weight_bonus: Defaulted<number>;
   search: ColumnType<string | null, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -223,6 +228,8 @@ export interface LikesTable {
   voter_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** Why a cold vote: one of COLD_REASONS (core/posts/reactions/cold-reasons.ts); null on a like. */
   reason: ColumnType<ColdReason | null, ColdReason | null | undefined, ColdReason | null>;
+  /** The weight the vote was cast with, by the voter's level then (migration 037): 1 to 3. */
+  weight: Defaulted<number>;
   created_at: Generated<Date>;
 }
 

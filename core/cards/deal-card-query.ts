@@ -53,6 +53,7 @@ export function postCardQuery(db: DbOrTx) {
       "posts.damped_likes",
       "posts.damped_unlikes",
       "posts.unreasoned_unlikes",
+      "posts.weight_bonus",
       "posts.comments_count",
       "posts.created_at",
       "posts.last_verified_at",

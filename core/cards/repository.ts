@@ -308,7 +308,7 @@ function trendingSince(now: Date): Date {
 
 /**
  * Trending: the hottest live deals of the window's days, by temperature (in half votes) and then
- * hot score. For each day, a walk of posts_heat_idx (migrations 016, 034) reads at most `limit`
+ * hot score. For each day, a walk of posts_heat_idx (migrations 016, 034, 037) reads at most `limit`
  * entries; the days' picks are merged. Fewer than `limit` means the window holds no more.
  */
 export function trendingQuery(db: DbOrTx, now: Date, limit: number, filter: DealFilter = {}) {

@@ -18,6 +18,7 @@ export function lockLivePost(db: DbOrTx, postId: number, postType: PostType | un
       "damped_likes",
       "damped_unlikes",
       "unreasoned_unlikes",
+      "weight_bonus",
     ])
     .where("id", "=", postId)
     .where("status", "=", "active");
@@ -54,6 +55,7 @@ export function adjustPostCounters(
       "damped_likes",
       "damped_unlikes",
       "unreasoned_unlikes",
+      "weight_bonus",
     ])
     .executeTakeFirstOrThrow();
 }

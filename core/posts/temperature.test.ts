@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { voteWeightOf } from "../people/reputation/privileges.ts";
 import {
   DEGREES_PER_VOTE,
   HOT_DEGREES,
@@ -16,12 +17,14 @@ const counts = (
   dampedLikes = 0,
   dampedUnlikes = 0,
   unreasoned = 0,
+  weightBonus = 0,
 ) => ({
   likes_count: likes,
   unlikes_count: unlikes,
   damped_likes: dampedLikes,
   damped_unlikes: dampedUnlikes,
   unreasoned_unlikes: unreasoned,
+  weight_bonus: weightBonus,
 });
 
 describe("temperature", () => {
@@ -72,5 +75,29 @@ describe("temperature", () => {
     expect(temperatureAfterVote(-5, "unlike", null)).toBe(0);
     expect(temperatureAfterVote(40, "like", "unlike")).toBe(25);
     expect(temperatureAfterVote(-5, "unlike", "like")).toBe(10);
+  });
+
+  it("counts a vote as many votes as its weight (record 0090), the bonus in half votes", () => {
+    const trusted = voteWeightOf("Trusted");
+    const regular = voteWeightOf("Regular");
+    expect(trusted).toBe(3);
+    expect(regular).toBe(2);
+    // One Trusted like: 1 like, 2·(3 − 1) half votes more: 30°.
+    expect(temperatureOf(counts(1, 0, 0, 0, 0, 2 * (trusted - 1)))).toBe(30);
+    // One Regular unlike without a reason: half a vote, twice: −10°.
+    expect(temperatureOf(counts(0, 1, 0, 0, 1, -(regular - 1)))).toBe(-10);
+    // A Regular reasoned unlike: −20°; with two plain likes: 0°.
+    expect(temperatureOf(counts(2, 1, 0, 0, 0, -2 * (regular - 1)))).toBe(0);
+  });
+
+  it("predicts a weighed vote: cast with the weight now, taken back with the one it had", () => {
+    expect(temperatureAfterVote(0, null, "like", 0, 3)).toBe(30);
+    expect(temperatureAfterVote(30, "like", null, 3, 3)).toBe(0);
+    expect(temperatureAfterVote(0, null, "unlike", 0, 2)).toBe(-10);
+    expect(temperatureAfterVote(0, null, "reasoned-unlike", 0, 2)).toBe(-20);
+    // A like cast at weight 1, switched by a member now Trusted: −10 − 30.
+    expect(temperatureAfterVote(10, "like", "reasoned-unlike", 1, 3)).toBe(-30);
+    // Taken back: what it was cast with, whatever the level now.
+    expect(temperatureAfterVote(20, "like", null, 2, 3)).toBe(0);
   });
 });

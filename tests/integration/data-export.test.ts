@@ -331,7 +331,9 @@ describe("GET /api/my_data", () => {
 
     expect(file.comments.map((c) => c.id).sort()).toEqual([...a.commentIds].sort());
     expect(file.comments.find((c) => c.reply_to !== null)?.body).toBe(`<p>Reply ${a.marker}</p>`);
-    expect(file.votes.likes).toMatchObject([{ reaction: "like", post_title: "A deal both use" }]);
+    expect(file.votes.likes).toMatchObject([
+      { reaction: "like", weight: 1, post_title: "A deal both use" },
+    ]);
     expect(file.votes.expired_marks).toHaveLength(1);
     expect(file.votes.coupon_answers).toMatchObject([{ worked: false }]);
     expect(file.reports).toMatchObject([{ note: `Report note ${a.marker}`, item_type: "comment" }]);

@@ -39,6 +39,7 @@ function card(id: number, imageUrl: string) {
     damped_likes: 0,
     damped_unlikes: 0,
     unreasoned_unlikes: 0,
+    weight_bonus: 0,
     comments_count: 0,
     created_at: NOW,
     last_verified_at: NOW,

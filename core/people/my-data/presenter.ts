@@ -158,6 +158,7 @@ export function presentMyData(
         ...postRef(l),
         reaction: l.reaction,
         reason: l.reason,
+        weight: l.weight,
         created_at: iso(l.created_at),
       })),
       expired_marks: rows.expiryMarks.map((m) => ({

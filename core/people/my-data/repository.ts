@@ -124,7 +124,7 @@ export function findLikes(db: DbOrTx, userId: number) {
   return db
     .selectFrom("likes as l")
     .innerJoin("posts as p", "p.id", "l.post_id")
-    .select(["l.reaction", "l.reason", "l.created_at"])
+    .select(["l.reaction", "l.reason", "l.weight", "l.created_at"])
     .select(postColumns)
     .where("l.user_id", "=", userId)
     .orderBy("l.created_at")

@@ -136,6 +136,12 @@ export const MyDataResponse = z.strictObject({
         ...PostRef,
         reaction: z.enum(["like", "unlike"]),
         reason: z.enum(COLD_REASONS).nullable().describe("why a cold vote (record 0086)"),
+        weight: z
+          .number()
+          .int()
+          .describe(
+            "how many votes it counts for in the temperature, by the level it was cast at (record 0090)",
+          ),
         created_at: isoDateTime,
       }),
     ),

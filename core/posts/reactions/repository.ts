@@ -5,8 +5,10 @@ import type { Reaction } from "./schema.ts";
 /**
  * The member's reaction to the post, with the key of the address it came from (the likes trigger of
  * migration 011 counts it against that key's allowance in the trending score) and, for a cold
- * vote, its reason (migration 034's trigger weighs an unlike without one half). A like replacing
- * an unlike clears the reason: the row never holds a reason its reaction does not take.
+ * vote, its reason (migration 034's trigger weighs an unlike without one half), and its weight by
+ * the voter's level now (migration 037's trigger counts it in the temperature): a changed vote is
+ * cast again, re-weighed. A like replacing an unlike clears the reason: the row never holds a
+ * reason its reaction does not take.
  */
 export async function setReaction(
   db: DbOrTx,
@@ -16,6 +18,7 @@ export async function setReaction(
     reaction: Reaction;
     voterKey: string;
     reason: ColdReason | null;
+    weight: number;
   },
 ) {
   const reason = vote.reaction === "unlike" ? vote.reason : null;
@@ -27,11 +30,15 @@ export async function setReaction(
       reaction: vote.reaction,
       voter_key: vote.voterKey,
       reason,
+      weight: vote.weight,
     })
     .onConflict((oc) =>
-      oc
-        .columns(["post_id", "user_id"])
-        .doUpdateSet({ reaction: vote.reaction, voter_key: vote.voterKey, reason }),
+      oc.columns(["post_id", "user_id"]).doUpdateSet({
+        reaction: vote.reaction,
+        voter_key: vote.voterKey,
+        reason,
+        weight: vote.weight,
+      }),
     )
     .execute();
 }

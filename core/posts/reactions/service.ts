@@ -7,7 +7,9 @@ import { notifyPostLiked } from "../../member/notifications/events.ts";
 import { adjustPostCounters, lockLivePost } from "../post-counters.ts";
 import { HOT_DEGREES, temperatureOf } from "../temperature.ts";
 import { queueAlertMatching } from "../../member/alerts/jobs.ts";
+import { memberLevel } from "../../people/reputation/member-reputation.ts";
 import { recordPeak } from "../../people/reputation/post-peaks.ts";
+import { voteWeightOf } from "../../people/reputation/privileges.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
 import type { LikeInput, MyReactionsInput, Reaction } from "./schema.ts";
@@ -52,8 +54,9 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
     /**
      * Pressing the button of the reaction one already has takes it back (whatever the reason);
      * pressing the other one switches to it. A cold vote may say why (`reason`, record 0086),
-     * which the schema allows only with an unlike. Counters and the trending score change in the
-     * same transaction.
+     * which the schema allows only with an unlike. A vote weighs by the voter's level as it is
+     * when the vote is cast or changed (record 0090). Counters and the trending score change in
+     * the same transaction.
      */
     async toggle(
       user: CurrentUser | null,
@@ -68,12 +71,14 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
         const previous = await findReaction(trx, post.id, actor.id);
         const next: Reaction | null = previous === btn_type ? null : btn_type;
         if (next) {
+          const weight = voteWeightOf(await memberLevel(trx, actor.id));
           await repo.setReaction(trx, {
             userId: actor.id,
             postId: post.id,
             reaction: next,
             voterKey: key,
             reason: reason ?? null,
+            weight,
           });
         } else {
           await repo.removeReaction(trx, actor.id, post.id);
