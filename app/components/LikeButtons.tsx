@@ -27,6 +27,12 @@ interface LikeButtonsProps {
   unlikes: number;
   /** The post's temperature (core/posts/temperature.ts), as its cards show it. */
   temperature: number;
+  /**
+   * How the viewer's vote weighs (record 0090): the weight of the vote isLiked shows, and what a
+   * vote of theirs weighs now. A visitor's count as 1.
+   */
+  isLikedWeight?: number;
+  voteWeight?: number;
   /** The signed-in user's id; null sends a click to /login, and the vote is done on return. */
   viewerId: number | null;
   /** A cold vote asks why first (a deal: record 0086); otherwise Unlike votes at once. */
@@ -47,6 +53,8 @@ export function LikeButtons({
   likes,
   unlikes,
   temperature,
+  isLikedWeight = 1,
+  voteWeight = 1,
   viewerId,
   askColdReason = false,
 }: LikeButtonsProps) {
@@ -56,7 +64,13 @@ export function LikeButtons({
   const [reasonAsked, setReasonAsked] = useState(false);
   const coldButton = useRef<HTMLButtonElement>(null);
   const vote = useToggle<Vote, "vote">({
-    value: { reaction: reactionFromIsLiked(isLiked), likes, unlikes, temperature },
+    value: {
+      reaction: reactionFromIsLiked(isLiked),
+      weight: isLikedWeight,
+      likes,
+      unlikes,
+      temperature,
+    },
     same: sameReaction,
     send: (next, current) => sendVote(viewerId, { id: postId, post_type: postType }, next, current),
     onChange: () => void revalidator.revalidate(),
@@ -74,10 +88,16 @@ export function LikeButtons({
     // voted so (its counts and temperature come with the answer).
     recall: (action, current) =>
       action.postId === postId
-        ? { ...current, reaction: action.btnType, reason: action.reason ?? null }
+        ? {
+            ...current,
+            reaction: action.btnType,
+            reason: action.reason ?? null,
+            weight: voteWeight,
+          }
         : undefined,
   });
-  const press = (btnType: Reaction) => vote.press(votePressed(vote.value, btnType));
+  const press = (btnType: Reaction) =>
+    vote.press(votePressed(vote.value, btnType, undefined, voteWeight));
   const pressCold = () => {
     if (askColdReason && vote.value.reaction !== "unlike") {
       setReasonAsked(true);
@@ -128,7 +148,7 @@ export function LikeButtons({
               onCancel={() => setAskingReason(false)}
               onChoose={(reason) => {
                 setAskingReason(false);
-                vote.press(votePressed(vote.value, "unlike", reason));
+                vote.press(votePressed(vote.value, "unlike", reason, voteWeight));
               }}
             />
           </Suspense>

@@ -273,6 +273,8 @@ export function PostDetail({
                 likes={post.likes}
                 unlikes={post.unlikes}
                 temperature={post.temperature}
+                isLikedWeight={post.is_liked_weight}
+                voteWeight={post.vote_weight}
                 viewerId={viewer?.id ?? null}
                 askColdReason={isDeal}
               />

@@ -21,6 +21,11 @@ export interface Vote {
    * weighs a whole vote, one without half. Unknown (undefined) for a vote the page loaded.
    */
   reason?: ColdReason | null;
+  /**
+   * The weight the viewer's reaction was cast with (record 0090): taking it back or changing it
+   * takes that many votes off the temperature. Unknown (undefined) counts as 1, as on the cards.
+   */
+  weight?: number;
   temperature: number;
   likes?: number;
   unlikes?: number;
@@ -36,9 +41,15 @@ const weighed = (reaction: Reaction | null, reason: ColdReason | null | undefine
 /**
  * The vote after one press of `btnType`, shown before the server answers: pressing one's own
  * reaction takes it back, the other switches. `reason` goes with a cold vote the deal page asked
- * the reason of.
+ * the reason of; `weight` is what a vote of the viewer weighs now (the deal page knows it; record
+ * 0090), which the server gives a vote it casts or changes.
  */
-export function votePressed<V extends Vote>(before: V, btnType: Reaction, reason?: ColdReason): V {
+export function votePressed<V extends Vote>(
+  before: V,
+  btnType: Reaction,
+  reason?: ColdReason,
+  weight = 1,
+): V {
   const reaction = before.reaction === btnType ? null : btnType;
   const nextReason = reaction === "unlike" ? (reason ?? null) : null;
   const moved = (which: Reaction, count = 0) =>
@@ -47,12 +58,15 @@ export function votePressed<V extends Vote>(before: V, btnType: Reaction, reason
     ...before,
     reaction,
     reason: nextReason,
+    weight: reaction ? weight : 0,
     likes: moved("like", before.likes),
     unlikes: moved("unlike", before.unlikes),
     temperature: temperatureAfterVote(
       before.temperature,
       weighed(before.reaction, before.reason),
       weighed(reaction, nextReason),
+      before.weight ?? 1,
+      weight,
     ),
   };
 }
@@ -83,5 +97,7 @@ export const sendVote = (
       ...answer,
       reaction: reactionFromIsLiked(answer.is_liked),
       reason: answer.is_liked === 2 ? next.reason : null,
+      // The server casts the vote asked for with the weight the page pressed it with.
+      weight: reactionFromIsLiked(answer.is_liked) === next.reaction ? next.weight : undefined,
     }),
   );

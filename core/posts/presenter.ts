@@ -29,8 +29,24 @@ function authorLevel(noAuthor: boolean, level: string | null | undefined): strin
   return noAuthor ? "" : (level ?? "Newcomer");
 }
 
+/**
+ * How the viewer's vote weighs (record 0090): the weight their present vote was cast with (0 with
+ * none) and what a vote of theirs weighs now, by their level (1 for a visitor).
+ */
+export interface ViewerVoteWeight {
+  is_liked_weight: number;
+  vote_weight: number;
+}
+
+const VISITOR_VOTE_WEIGHT: ViewerVoteWeight = { is_liked_weight: 0, vote_weight: 1 };
+
 /** `product_details` of `POST /api/product_details`: the deal card's fields and the detail's own. */
-export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now: Date) {
+export function presentProductDetails(
+  row: PostDetailRow,
+  reaction: IsLiked,
+  now: Date,
+  weight: ViewerVoteWeight = VISITOR_VOTE_WEIGHT,
+) {
   const card = presentDealCard(row, now);
   const authorGone = row.user_deleted_at !== null;
   const userName = authorGone ? FORMER_MEMBER : card.user_name;
@@ -50,6 +66,8 @@ export function presentProductDetails(row: PostDetailRow, reaction: IsLiked, now
     description: sanitizeRichHtml(row.description),
     description_text: row.description_text,
     is_liked: reaction,
+    is_liked_weight: reaction === IS_LIKED.none ? 0 : weight.is_liked_weight,
+    vote_weight: weight.vote_weight,
     likes: row.likes_count,
     unlikes: row.unlikes_count,
     comments_count: row.comments_count,

@@ -16,6 +16,20 @@ const ProductDetails = z.strictObject({
   description: z.string().describe("sanitised HTML"),
   description_text: z.string(),
   is_liked: isLiked,
+  is_liked_weight: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      "Not in the spec: the weight the viewer's vote (is_liked) was cast with, by their reputation level then (record 0090); 0 with no vote",
+    ),
+  vote_weight: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      "Not in the spec: how many votes a vote by the viewer counts for in the temperature now, by their reputation level (record 0090); 1 for a visitor",
+    ),
   unlikes: z.number().int(),
   comments_count: z.number().int(),
   store: z.strictObject({ id: z.number(), title: z.string(), slug: z.string() }).nullable(),

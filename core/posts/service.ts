@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
 import { priceHistoryOf } from "./prices/service.ts";
-import { findReaction } from "./reactions/member-reaction.ts";
+import { findVote } from "./reactions/member-reaction.ts";
 import { canSeeColdReasons, findColdReasonCounts } from "./reactions/cold-reason-counts.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
@@ -14,6 +14,8 @@ import * as repo from "./repository.ts";
 import { uniqueId } from "./schema.ts";
 import { createViewBuffer, type ViewBufferLimits } from "./view-buffer.ts";
 import { siteImage } from "../media/media-path.ts";
+import { memberLevel } from "../people/reputation/member-reputation.ts";
+import { voteWeightOf } from "../people/reputation/privileges.ts";
 
 /** Who is looking at a post, for counting views once per visitor per day. */
 export interface Visitor {
@@ -65,10 +67,11 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, reaction, counted, related, freshness, priceHistory, coldReasons] =
+    const [comments, vote, voteWeight, counted, related, freshness, priceHistory, coldReasons] =
       await Promise.all([
         repo.findComments(db, row.id),
-        input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
+        input.viewer ? findVote(db, row.id, input.viewer.id) : null,
+        input.viewer ? memberLevel(db, input.viewer.id).then(voteWeightOf) : 1,
         moderation ? false : countView(row.id, input.viewer, input.visitor, at),
         findRelatedDeals(db, row, at),
         row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
@@ -79,7 +82,12 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
       ]);
     if (counted) row.views += 1;
     return {
-      product_details: presentProductDetails(row, isLikedOf(reaction), at),
+      // The viewer's weights beside their reaction, so that the page shows a vote's degrees as the
+      // server will count them (record 0090).
+      product_details: presentProductDetails(row, isLikedOf(vote?.reaction ?? null), at, {
+        is_liked_weight: vote?.weight ?? 0,
+        vote_weight: voteWeight,
+      }),
       comments: presentCommentTree(comments, row.post_type, input.viewer),
       // The viewer's own picture, shown beside the Leave a Comment box ("" for visitors).
       comments_user_image: siteImage(input.viewer?.image_url),

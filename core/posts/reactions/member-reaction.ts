@@ -16,6 +16,23 @@ export async function findReaction(
 }
 
 /**
+ * A member's reaction to the post with the weight it was cast with (migration 037), if any: the
+ * deal page reckons a vote taken back or changed from it (record 0090).
+ */
+export async function findVote(
+  db: DbOrTx,
+  postId: number,
+  userId: number,
+): Promise<{ reaction: "like" | "unlike"; weight: number } | null> {
+  const row = await prepared(db.selectFrom("likes"))
+    .select(["reaction", "weight"])
+    .where("post_id", "=", postId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
  * A member's reactions to some posts: only the posts they reacted to. Asked for after every page
  * of cards a member sees (`POST /api/my_reactions`), as the saved ones are (core/member/saved).
  */
