@@ -137,6 +137,10 @@ export const MyDataResponse = z.strictObject({
         reaction: z.enum(["like", "unlike"]),
         reason: z.enum(COLD_REASONS).nullable().describe("why a cold vote (record 0086)"),
         created_at: isoDateTime,
+        network: z
+          .string()
+          .nullable()
+          .describe("a label of the network the vote came from, not the address (record 0091)"),
       }),
     ),
     expired_marks: z.array(z.strictObject({ ...PostRef, created_at: isoDateTime })),
@@ -264,6 +268,17 @@ export const MyDataResponse = z.strictObject({
       ),
     })
     .describe("points, level, badges and what earned or cost points"),
+  voting_restrictions: z
+    .array(
+      z.strictObject({
+        kind: z.enum(["warning", "block"]),
+        reason: z.string(),
+        created_at: isoDateTime,
+        ends_at: nullableDateTime.describe("a block's end; null on a warning"),
+        lifted_at: nullableDateTime,
+      }),
+    )
+    .describe("moderators' warnings about the member's votes, and voting blocks (record 0091)"),
 });
 
 export type MyData = z.input<typeof MyDataResponse>;

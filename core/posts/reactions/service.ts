@@ -8,6 +8,7 @@ import { adjustPostCounters, lockLivePost } from "../post-counters.ts";
 import { HOT_DEGREES, temperatureOf } from "../temperature.ts";
 import { queueAlertMatching } from "../../member/alerts/jobs.ts";
 import { recordPeak } from "../../people/reputation/post-peaks.ts";
+import { assertMayVote, stampVoteNetwork } from "../../moderation/voting/guard.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
 import type { LikeInput, MyReactionsInput, Reaction } from "./schema.ts";
@@ -61,6 +62,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
       context: ReactionContext,
     ) {
       const actor = requireActingUser(user, user_id);
+      await assertMayVote(db, actor.id, now());
       const key = await voterKey(context.clientAddress);
       const result = await db.transaction().execute(async (trx) => {
         const post = await lockLivePost(trx, post_id, post_type);
@@ -74,6 +76,11 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
             reaction: next,
             voterKey: key,
             reason: reason ?? null,
+          });
+          await stampVoteNetwork(trx, {
+            userId: actor.id,
+            postId: post.id,
+            clientAddress: context.clientAddress,
           });
         } else {
           await repo.removeReaction(trx, actor.id, post.id);
