@@ -53,6 +53,8 @@ export default [
       index("routes/admin/dashboard.tsx"),
       // People and settings.
       route("users", "routes/admin/users.tsx"),
+      // A member's votes, warnings and voting blocks (record 0091).
+      route("users/:userId", "routes/admin/user-votes.tsx"),
       route("settings", "routes/admin/settings.tsx"),
       // Posts, comments and the audit log.
       route("posts", "routes/admin/posts.tsx"),

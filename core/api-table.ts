@@ -225,6 +225,13 @@ import {
 } from "./settings/responses.ts";
 import { BlockedDomainBody, SettingsBody, SiteImageBody } from "./settings/schema.ts";
 import { DigestScheduleBody } from "./settings/digest-schedule.ts";
+import {
+  MemberVotesQuery,
+  VoteBlockBody,
+  VoteUnblockBody,
+  VoteWarningBody,
+} from "./moderation/voting/schema.ts";
+import { MemberVotesResponse, VotingActionResponse } from "./moderation/voting/responses.ts";
 import { DigestScheduleResponse, DigestScheduleSavedResponse } from "./member/digest/responses.ts";
 import {
   SocialLinkCreateBody,
@@ -301,6 +308,10 @@ export const apiTable = {
     POST: { body: VerifiedEducatorBody, response: ConsoleUserResponse },
   },
   "/admin/users/delete": { POST: { body: DeleteUserBody, response: ConsoleUserDeletedResponse } },
+  "/admin/users/votes": { GET: { body: MemberVotesQuery, response: MemberVotesResponse } },
+  "/admin/users/vote_warning": { POST: { body: VoteWarningBody, response: VotingActionResponse } },
+  "/admin/users/vote_block": { POST: { body: VoteBlockBody, response: VotingActionResponse } },
+  "/admin/users/vote_unblock": { POST: { body: VoteUnblockBody, response: VotingActionResponse } },
   "/admin/settings": {
     GET: { body: undefined, response: ConsoleSettingsResponse },
     POST: { body: SettingsBody, response: ConsoleSettingsSavedResponse },

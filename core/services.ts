@@ -17,6 +17,7 @@ import { createAccountsService } from "./people/accounts/service.ts";
 import { createSeoService } from "./seo/service.ts";
 import { createModerationService } from "./moderation/service.ts";
 import { createUsersService } from "./people/roles/service.ts";
+import { createVotingIntegrityService } from "./moderation/voting/service.ts";
 import { createDashboardService } from "./console/dashboard/service.ts";
 import { createConsolePostsService } from "./posts/console-service.ts";
 import { createConsoleCommentsService } from "./posts/comments/console-service.ts";
@@ -64,6 +65,8 @@ export function createServices(deps: Deps) {
     seo: createSeoService(deps),
     moderation: createModerationService(deps),
     users: createUsersService(deps),
+    // Vote integrity (record 0091): a member's votes, warnings and voting blocks.
+    votingIntegrity: createVotingIntegrityService(deps),
     dashboard: createDashboardService(deps),
     consolePosts: createConsolePostsService(deps),
     consoleComments: createConsoleCommentsService(deps),

@@ -157,7 +157,15 @@ export type ReportItemType = "d" | "g" | "comment" | "user";
 /** Why a cold vote (migration 034's CHECK); the list and its labels: core/posts/reactions/cold-reasons.ts. */
 export type ColdReason =
   "expired" | "not_a_deal" | "cheaper_elsewhere" | "repost" | "spam" | "wrong_price";
-export type ReportReason = "spam" | "expired" | "wrong price" | "offensive" | "duplicate" | "other";
+export type ReportReason =
+  | "spam"
+  | "expired"
+  | "wrong price"
+  | "offensive"
+  | "duplicate"
+  | "other"
+  /** Filed by the site's serial-voting job only (migration 038). */
+  | "serial voting";
 
 export interface PostsTable {
   id: Generated<number>;
@@ -231,6 +239,20 @@ export interface LikesTable {
   /** The weight the vote was cast with, by the voter's level then (migration 037): 1 to 3. */
   weight: Defaulted<number>;
   created_at: Generated<Date>;
+  /** A label of the voter's network, not the address (migration 038); null for older votes. */
+  voter_network: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Staff's warnings and voting blocks (migration 038, docs/decisions/0091-vote-integrity.md). */
+export interface VotingRestrictionsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: "warning" | "block";
+  reason: string;
+  created_at: Generated<Date>;
+  /** A block's end; null on a warning. */
+  ends_at: NullableTimestamp;
+  lifted_at: NullableTimestamp;
 }
 
 /** One random salt per UTC day for likes.voter_key; older days' salts are deleted. */
@@ -340,6 +362,8 @@ export interface ReportsTable {
   resolved_by: number | null;
   resolved_at: NullableTimestamp;
   created_at: Generated<Date>;
+  /** What the site found (migration 038): one open report of the site's per item, reason and finding. */
+  finding: Defaulted<string>;
 }
 
 /** Append-only (a trigger refuses updates and deletes). */
@@ -569,6 +593,7 @@ export interface Database {
   member_reputation: MemberReputationTable;
   reputation_ledger: ReputationLedgerTable;
   member_badges: MemberBadgesTable;
+  voting_restrictions: VotingRestrictionsTable;
   reputation_settings: ReputationSettingsTable;
   reputation_runs: ReputationRunsTable;
 }

@@ -5,6 +5,7 @@ import { DownloadMyData } from "../components/DownloadMyData.tsx";
 import { MailDeliveryBanner } from "../components/MailDeliveryBanner.tsx";
 import { ProfileView } from "../components/ProfileView.tsx";
 import { ReputationLedger } from "../components/ReputationLedger.tsx";
+import { VotingStanding } from "../components/VotingStanding.tsx";
 import { pageMeta } from "../lib/meta.ts";
 import type { Route } from "./+types/my-account";
 import { pageFromQuery } from "../../core/list-query.ts";
@@ -24,6 +25,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     services.reputation.ledger(user, { page: pageFromQuery(query.get("points")) }),
     services.reputation.rules(),
   ]);
+  // Warnings, a voting block and the rules behind them (record 0091).
+  const voting = await services.votingIntegrity.mine(user);
   return {
     profile,
     viewerId: user.id,
@@ -31,6 +34,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     undeliverableAddress,
     ledger,
     rules,
+    voting,
   };
 }
 
@@ -38,7 +42,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "My Account", path: "/user/profile", noindex: true });
 
 export default function MyAccount() {
-  const { profile, viewerId, unreadNotifications, undeliverableAddress, ledger, rules } =
+  const { profile, viewerId, unreadNotifications, undeliverableAddress, ledger, rules, voting } =
     useLoaderData<typeof loader>();
   return (
     <ProfileView
@@ -49,6 +53,7 @@ export default function MyAccount() {
       unreadNotifications={unreadNotifications}
     >
       <ReputationLedger ledger={ledger} rules={rules} />
+      <VotingStanding voting={voting} />
       <DownloadMyData />
     </ProfileView>
   );

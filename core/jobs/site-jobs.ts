@@ -26,6 +26,7 @@ import {
   sendWaitingInstantMails,
 } from "../member/alerts/jobs.ts";
 import { sendWeeklyDigests, weeklyDigestJob } from "../member/digest/job.ts";
+import { serialVotingCheck, serialVotingJob } from "../moderation/voting/job.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
 export const JOB_KINDS = [
@@ -42,6 +43,7 @@ export const JOB_KINDS = [
   vacuumJob,
   imageLinkCopyJob,
   reputationJob,
+  serialVotingJob,
 ] as const;
 
 /**
@@ -83,6 +85,7 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(linkCheckJob, checkDealLink(deps));
   await jobs.work(dealExpiryJob, sweepDealExpiry(deps));
   await jobs.work(reputationJob, recomputeReputationJob(deps));
+  await jobs.work(serialVotingJob, serialVotingCheck(deps));
   // Member mails (notifications, alerts) carry the one-click unsubscribe (sendToMember).
   const publicUrl = deps.publicUrl ?? "http://localhost:3000";
   await jobs.work(

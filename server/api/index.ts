@@ -18,6 +18,7 @@ import { contactApi } from "./contact.ts";
 import { cmsApi } from "./cms.ts";
 import { accountsApi } from "./accounts.ts";
 import { adminUsersApi } from "./admin-users.ts";
+import { adminVotingApi } from "./admin-voting.ts";
 import { adminSettingsApi } from "./admin-settings.ts";
 import { adminPostsAndCommentsApi } from "./admin-posts-and-comments.ts";
 import { adminStoresAndCategoriesApi } from "./admin-stores-and-categories.ts";
@@ -53,6 +54,7 @@ const modules: ApiModule[] = [
   storesAndCategoriesApi,
   listingsApi,
   adminUsersApi,
+  adminVotingApi,
   adminSettingsApi,
   adminPostsAndCommentsApi,
   adminStoresAndCategoriesApi,

@@ -143,6 +143,8 @@ export interface ApiRequest {
   body?: Record<string, unknown>;
   /** Sent as multipart/form-data, with this image when given. */
   multipart?: { image?: Buffer };
+  /** A GET call's query (a call that needs one, such as which member's votes). */
+  query?: Record<string, string>;
 }
 
 let counter = 0;
@@ -529,6 +531,43 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     client: (await freshStaff(w, "moderator")).client,
     body: { user_id: (await freshMember(w)).id, verified: true },
   }),
+  // Vote integrity (record 0091): a member's votes; a warning, then a block, then lifting it.
+  "GET /admin/users/votes": async (w) => ({
+    client: (await freshStaff(w, "moderator")).client,
+    query: { user_id: String(w.member.id) },
+  }),
+  "POST /admin/users/vote_warning": async (w) => ({
+    client: (await freshStaff(w, "moderator")).client,
+    body: { user_id: (await freshMember(w)).id, reason: "Votes on one member's deals only" },
+  }),
+  "POST /admin/users/vote_block": async (w) => {
+    const { id } = await freshMember(w);
+    await w.t.deps.db
+      .insertInto("voting_restrictions")
+      .values({ user_id: id, kind: "warning", reason: "Votes on one member's deals only" })
+      .execute();
+    return {
+      client: (await freshStaff(w, "moderator")).client,
+      body: {
+        user_id: id,
+        reason: "Kept on after a warning",
+        until: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      },
+    };
+  },
+  "POST /admin/users/vote_unblock": async (w) => {
+    const { id } = await freshMember(w);
+    await w.t.deps.db
+      .insertInto("voting_restrictions")
+      .values({
+        user_id: id,
+        kind: "block",
+        reason: "Kept on after a warning",
+        ends_at: new Date(Date.now() + 86_400_000),
+      })
+      .execute();
+    return { client: (await freshStaff(w, "moderator")).client, body: { user_id: id } };
+  },
   "POST /admin/users/delete": async (w) => ({
     client: (await freshStaff(w, "admin")).client,
     body: { user_id: (await freshMember(w)).id, reason: "Spam account" },
@@ -1070,7 +1109,10 @@ export async function send(
   request: ApiRequest,
   body: unknown = request.body,
 ): Promise<LightMyRequestResponse> {
-  if (method === "GET") return request.client.get(url);
+  if (method === "GET") {
+    const query = request.query ? `?${new URLSearchParams(request.query)}` : "";
+    return request.client.get(`${url}${query}`);
+  }
   const isForm =
     request.multipart &&
     body !== null &&

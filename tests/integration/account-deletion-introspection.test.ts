@@ -439,6 +439,20 @@ const FIXTURES: Record<string, (w: World) => Promise<void>> = {
       })
       .execute();
   },
+  "voting_restrictions.user_id": async (w) => {
+    await t.deps.db
+      .insertInto("voting_restrictions")
+      .values([
+        { user_id: w.member.id, kind: "warning", reason: "Votes on one poster's deals only" },
+        {
+          user_id: w.member.id,
+          kind: "block",
+          reason: "Kept voting on one poster's deals",
+          ends_at: inAnHour(),
+        },
+      ])
+      .execute();
+  },
   "member_badges.user_id": async (w) => {
     await t.deps.db
       .insertInto("member_badges")

@@ -18,6 +18,11 @@ const ADMIN_ROUTE_ROLES: Record<string, StaffRole> = {
   "POST /admin/unsuspend": "moderator",
   "POST /admin/users/verified_educator": "moderator",
   "POST /admin/users/delete": "admin",
+  // Vote integrity (record 0091): a member's votes, warnings and voting blocks.
+  "GET /admin/users/votes": "moderator",
+  "POST /admin/users/vote_warning": "moderator",
+  "POST /admin/users/vote_block": "moderator",
+  "POST /admin/users/vote_unblock": "moderator",
   // Settings and blocked link domains (core/settings): administrators only.
   "GET /admin/settings": "admin",
   "POST /admin/settings": "admin",

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { Form, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { Form, Link, useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import { requestContext } from "#app-context";
 import { hasRole } from "../../../core/auth/policy.ts";
 import { formatSuspensionEnd } from "../../../core/auth/suspension.ts";
@@ -216,7 +216,10 @@ export default function ConsoleUsers() {
       header: "User",
       cell: (user) => (
         <>
-          <strong>{user.name}</strong> <span className="console-note">#{user.id}</span>
+          <strong>
+            <Link to={`/admin/users/${user.id}`}>{user.name}</Link>
+          </strong>{" "}
+          <span className="console-note">#{user.id}</span>
           {user.email && <div className="console-note">{user.email}</div>}
           {user.verified_educator && (
             <span className="console-badge success">Verified educator</span>

@@ -336,6 +336,8 @@ export async function deleteMemberRows(
   // counts no deleted account again (core/people/reputation/repository.ts memberIdsAfter).
   await db.deleteFrom("reputation_ledger").where("user_id", "=", userId).execute();
   await db.deleteFrom("member_badges").where("user_id", "=", userId).execute();
+  // Staff's warnings and voting blocks (migration 038): about the member, so theirs to lose.
+  await db.deleteFrom("voting_restrictions").where("user_id", "=", userId).execute();
   await db.deleteFrom("member_reputation").where("user_id", "=", userId).execute();
   // A member of staff's replies to contact messages stay (they were sent), without their name.
   await db

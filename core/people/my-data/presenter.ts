@@ -38,6 +38,7 @@ export interface ExportRows {
   weeklyDigests: Rows<typeof repo.findWeeklyDigests>;
   digestPosts: Map<number, Rows<typeof repo.findPostsById>[number]>;
   reputation: Rows<typeof repo.findReputation>;
+  votingRestrictions: Rows<typeof repo.findVotingRestrictions>;
 }
 
 const iso = (date: Date) => date.toISOString();
@@ -160,6 +161,7 @@ export function presentMyData(
         reason: l.reason,
         weight: l.weight,
         created_at: iso(l.created_at),
+        network: l.voter_network,
       })),
       expired_marks: rows.expiryMarks.map((m) => ({
         ...postRef(m),
@@ -301,5 +303,12 @@ export function presentMyData(
         occurred_at: iso(line.occurred_at),
       })),
     },
+    voting_restrictions: rows.votingRestrictions.map((r) => ({
+      kind: r.kind,
+      reason: r.reason,
+      created_at: iso(r.created_at),
+      ends_at: isoOrNull(r.ends_at),
+      lifted_at: isoOrNull(r.lifted_at),
+    })),
   };
 }

@@ -124,7 +124,7 @@ export function findLikes(db: DbOrTx, userId: number) {
   return db
     .selectFrom("likes as l")
     .innerJoin("posts as p", "p.id", "l.post_id")
-    .select(["l.reaction", "l.reason", "l.weight", "l.created_at"])
+    .select(["l.reaction", "l.reason", "l.weight", "l.created_at", "l.voter_network"])
     .select(postColumns)
     .where("l.user_id", "=", userId)
     .orderBy("l.created_at")
@@ -392,4 +392,15 @@ export async function findReputation(db: DbOrTx, userId: number) {
       .execute(),
   ]);
   return { summary, badges, ledger };
+}
+
+/** Staff's warnings and voting blocks of the member (migration 038, record 0091). */
+export function findVotingRestrictions(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("voting_restrictions")
+    .select(["kind", "reason", "created_at", "ends_at", "lifted_at"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
 }

@@ -143,6 +143,10 @@ export const MyDataResponse = z.strictObject({
             "how many votes it counts for in the temperature, by the level it was cast at (record 0090)",
           ),
         created_at: isoDateTime,
+        network: z
+          .string()
+          .nullable()
+          .describe("a label of the network the vote came from, not the address (record 0091)"),
       }),
     ),
     expired_marks: z.array(z.strictObject({ ...PostRef, created_at: isoDateTime })),
@@ -270,6 +274,17 @@ export const MyDataResponse = z.strictObject({
       ),
     })
     .describe("points, level, badges and what earned or cost points"),
+  voting_restrictions: z
+    .array(
+      z.strictObject({
+        kind: z.enum(["warning", "block"]),
+        reason: z.string(),
+        created_at: isoDateTime,
+        ends_at: nullableDateTime.describe("a block's end; null on a warning"),
+        lifted_at: nullableDateTime,
+      }),
+    )
+    .describe("moderators' warnings about the member's votes, and voting blocks (record 0091)"),
 });
 
 export type MyData = z.input<typeof MyDataResponse>;

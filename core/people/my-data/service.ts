@@ -51,6 +51,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             contactMessages: await repo.findContactMessages(tx, member.id),
             weeklyDigests: await repo.findWeeklyDigests(tx, member.id),
             reputation: await repo.findReputation(tx, member.id),
+            votingRestrictions: await repo.findVotingRestrictions(tx, member.id),
           };
           const storeIds = [...new Set(lists.alerts.flatMap((a) => a.store_ids.map(Number)))];
           const storeTitles = new Map(

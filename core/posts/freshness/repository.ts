@@ -166,6 +166,9 @@ export async function hasOpenSystemReport(db: DbOrTx, uniqueId: string) {
     .where("item_id", "=", uniqueId)
     .where("status", "=", "open")
     .where("reporter_id", "is", null)
+    // Only the link check's own: the serial-voting job files reports of the site's too (migration 038).
+    .where("reason", "=", "expired")
+    .where("finding", "=", "")
     .executeTakeFirst();
   return row !== undefined;
 }

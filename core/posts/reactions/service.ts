@@ -10,6 +10,7 @@ import { queueAlertMatching } from "../../member/alerts/jobs.ts";
 import { memberLevel } from "../../people/reputation/member-reputation.ts";
 import { recordPeak } from "../../people/reputation/post-peaks.ts";
 import { voteWeightOf } from "../../people/reputation/privileges.ts";
+import { assertMayVote, stampVoteNetwork } from "../../moderation/voting/guard.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
 import type { LikeInput, MyReactionsInput, Reaction } from "./schema.ts";
@@ -64,6 +65,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
       context: ReactionContext,
     ) {
       const actor = requireActingUser(user, user_id);
+      await assertMayVote(db, actor.id, now());
       const key = await voterKey(context.clientAddress);
       const result = await db.transaction().execute(async (trx) => {
         const post = await lockLivePost(trx, post_id, post_type);
@@ -79,6 +81,11 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
             voterKey: key,
             reason: reason ?? null,
             weight,
+          });
+          await stampVoteNetwork(trx, {
+            userId: actor.id,
+            postId: post.id,
+            clientAddress: context.clientAddress,
           });
         } else {
           await repo.removeReaction(trx, actor.id, post.id);
