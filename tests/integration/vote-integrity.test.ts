@@ -132,6 +132,7 @@ describe("the console's list of a member's votes", () => {
     expect(networkPrefix("192.0.2.77")).toBe("192.0.2.0/24");
     expect(networkPrefix("2001:db8:aa:bb::")).toBe("2001:db8:aa::/48");
     expect(networkPrefix("2001:db8::")).toBe("2001:db8:0::/48");
+    expect(networkPrefix("::ffff:192.0.2.5")).toBe("192.0.2.0/24");
     expect(networkLabel("k", "2001:db8:aa:1::")).toBe(networkLabel("k", "2001:db8:aa:ff::"));
     expect(networkLabel("k", "192.0.2.1")).not.toBe(networkLabel("j", "192.0.2.1"));
   });

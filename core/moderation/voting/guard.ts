@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { isIPv4, isIPv6 } from "node:net";
+import ipaddr from "ipaddr.js";
 import type { DbOrTx } from "../../../db/index.ts";
 import { formatSuspensionEnd } from "../../auth/suspension.ts";
 import { readOrMakeSiteSecret } from "../../auth/site-secrets.ts";
@@ -44,33 +44,20 @@ export async function assertMayVote(db: DbOrTx, userId: number, now: Date): Prom
   });
 }
 
-/** The IPv6 address's eight groups, or null when it is not one this can read. */
-function ipv6Groups(address: string): string[] | null {
-  const halves = address.toLowerCase().split("::");
-  if (halves.length > 2) return null;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  const missing = 8 - head.length - tail.length;
-  if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
-  const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
-  return groups.every((g) => /^[0-9a-f]{1,4}$/.test(g)) ? groups : null;
-}
-
 /**
  * The network an address belongs to, as the job groups voters: an IPv4 address by its /24, an
- * IPv6 one by its /48 (a site or household's usual allocation). Anything else: itself.
+ * IPv6 one by its /48 (a site or household's usual allocation); an IPv4-mapped IPv6 address as its
+ * IPv4 one. Anything that is not an address: itself. Parsing is ipaddr.js's, as the link checker's
+ * (core/posts/freshness/address-guard.ts).
  */
 export function networkPrefix(address: string): string {
-  if (isIPv4(address)) return `${address.split(".").slice(0, 3).join(".")}.0/24`;
-  if (isIPv6(address)) {
-    const groups = ipv6Groups(address);
-    if (groups)
-      return `${groups
-        .slice(0, 3)
-        .map((g) => parseInt(g, 16).toString(16))
-        .join(":")}::/48`;
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") {
+    return `${parsed.toByteArray().slice(0, 3).join(".")}.0/24`;
   }
-  return address;
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 3).map((part) => part.toString(16));
+  return `${parts.join(":")}::/48`;
 }
 
 /** The site secret the network labels are keyed with: never shown, never logged. */
