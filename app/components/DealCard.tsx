@@ -1,10 +1,11 @@
-import { useId } from "react";
+import { Suspense, useId, useRef, useState } from "react";
 import { useMatches } from "react-router";
 import type { DealCardView } from "../../core/cards/card-view.ts";
 import { postPath } from "../../core/posts/paths.ts";
 import { useCardLayout } from "../lib/card-layout.ts";
 import { useClientLinks } from "../lib/client-links.ts";
 import { useGridVoting, type GridVoting } from "../lib/card-votes.ts";
+import { ChunkBoundary, lazyChunk } from "../lib/chunks.tsx";
 import { formatPrice } from "../lib/format.ts";
 import { IMAGE_SIZES, ResponsiveImage } from "./ResponsiveImage.tsx";
 import { LowestPriceBadge } from "./LowestPriceBadge.tsx";
@@ -51,17 +52,29 @@ function CardSave({ deal, voting }: { deal: DealCardView; voting: GridVoting }) 
   );
 }
 
-/** − temperature +: one tap votes (optimistic), a second tap on the same button takes it back. */
+/** The reasons dialog of record 0086, the deal page's chunk: fetched on a grid's first cold press. */
+const ColdReasonDialog = lazyChunk("cold-reasons", () => import("./ColdReasonDialog.tsx"));
+
+/** A grid's question "Why is this deal cold?": the deal asked about and its cold button. */
+type AskColdReason = (deal: DealCardView, button: HTMLButtonElement) => void;
+
+/**
+ * − temperature +: one tap votes (optimistic), a second tap on the same button takes it back. A
+ * deal's cold button first asks why, as the deal page's does (record 0086).
+ */
 function CardVote({
   deal,
   voting,
   badgeId,
+  askColdReason,
 }: {
   deal: DealCardView;
   voting: GridVoting;
   badgeId: string;
+  askColdReason: AskColdReason;
 }) {
   const { reaction, temperature, message } = voting.card(deal);
+  const asks = deal.post_type === "d" && reaction !== "unlike";
   return (
     <div className="card-vote">
       <div className="card-vote-buttons" role="group" aria-label={`Vote on ${deal.title}`}>
@@ -71,7 +84,10 @@ function CardVote({
           aria-label="Vote cold"
           aria-pressed={reaction === "unlike"}
           aria-describedby={badgeId}
-          onClick={() => voting.vote(deal, "unlike")}
+          aria-haspopup={asks ? "dialog" : undefined}
+          onClick={(event) =>
+            asks ? askColdReason(deal, event.currentTarget) : voting.vote(deal, "unlike")
+          }
         />
         <TemperatureBadge degrees={temperature} id={badgeId} icon={null} />
         <button
@@ -96,6 +112,7 @@ export function DealCard({
   deal,
   now,
   voting,
+  askColdReason,
   badgeId,
   headingLevel = 3,
   imagePriority = false,
@@ -103,6 +120,8 @@ export function DealCard({
   deal: DealCardView;
   /** The grid's votes (app/lib/card-votes.ts). */
   voting: GridVoting;
+  /** Opens the grid's cold-reason dialog for this card. */
+  askColdReason: AskColdReason;
   /** A page-unique id for the card's temperature badge, which its vote buttons refer to. */
   badgeId: string;
   /** The page's clock for the age label (usePageNow, read once per grid). */
@@ -134,7 +153,7 @@ export function DealCard({
       {deal.post_type === "d" && <CardSave deal={deal} voting={voting} />}
       <div className="deal-card-body">
         <div className="deal-card-top">
-          <CardVote deal={deal} voting={voting} badgeId={badgeId} />
+          <CardVote deal={deal} voting={voting} badgeId={badgeId} askColdReason={askColdReason} />
           <time className="deal-card-age" dateTime={deal.created_at} suppressHydrationWarning>
             {timeAgo(deal.created_at, now)}
           </time>
@@ -215,6 +234,14 @@ export function DealGrid({
   const voting = useGridVoting(deals);
   const gridId = useId();
   const followLink = useClientLinks();
+  // One dialog for the grid; rendered from the first ask on, so that closing it returns focus.
+  const [asked, setAsked] = useState<{ deal: DealCardView; open: boolean } | null>(null);
+  const coldButton = useRef<HTMLButtonElement | null>(null);
+  const askColdReason: AskColdReason = (deal, button) => {
+    coldButton.current = button;
+    setAsked({ deal, open: true });
+  };
+  const close = () => setAsked((current) => current && { ...current, open: false });
   if (deals.length === 0) return <p className="no-data">No Data Found</p>;
   return (
     <>
@@ -227,12 +254,34 @@ export function DealGrid({
             deal={deal}
             now={now}
             voting={voting}
+            askColdReason={askColdReason}
             badgeId={`${gridId}t${i}`}
             headingLevel={headingLevel}
             imagePriority={priorityFirst && i === 0}
           />
         ))}
       </div>
+      {asked && (
+        <ChunkBoundary
+          fallback={
+            <p className="card-vote-message" role="alert">
+              Sorry, that did not work. Please try again.
+            </p>
+          }
+        >
+          <Suspense fallback={null}>
+            <ColdReasonDialog
+              open={asked.open}
+              returnFocusTo={coldButton}
+              onCancel={close}
+              onChoose={(reason) => {
+                close();
+                voting.vote(asked.deal, "unlike", reason);
+              }}
+            />
+          </Suspense>
+        </ChunkBoundary>
+      )}
     </>
   );
 }

@@ -4,6 +4,7 @@ import type { RootLoaderData } from "../root.tsx";
 import { apiCall } from "./api.ts";
 import { useSignInFirst, usePendingAction } from "./pending-action.ts";
 import { sendSave, toggleSender, type ToggleAnswer } from "./toggle.ts";
+import type { ColdReason } from "../../core/posts/reactions/cold-reasons.ts";
 import {
   reactionFromIsLiked,
   sameReaction,
@@ -26,6 +27,8 @@ const MAX_IDS_PER_CALL = 100;
 interface CardState {
   /** The viewer's reaction (null: none) and save, once known. */
   reaction?: Reaction | null;
+  /** Why the viewer's cold vote, when given here: taking it back takes back its whole weight. */
+  reason?: ColdReason | null;
   saved?: boolean;
   /** A save on its way. */
   saving?: boolean;
@@ -130,15 +133,16 @@ function pressSave(post: SavablePost, want: boolean) {
   void press(want, cards.get(post.id)?.saved ?? false);
 }
 
-/** One press of a card's vote button. */
-function pressVote(post: VotablePost, btnType: Reaction, shown: Cards) {
+/** One press of a card's vote button; a cold vote may say why (record 0086). */
+function pressVote(post: VotablePost, btnType: Reaction, shown: Cards, reason?: ColdReason) {
   let press = voters.get(post.id);
   if (!press) {
     press = toggleSender<Vote>(
       (next, current) => sendVote(viewer, post, next, current),
-      ({ reaction, temperature }, _busy, answer) =>
+      ({ reaction, reason, temperature }, _busy, answer) =>
         update([post.id], () => ({
           reaction,
+          reason,
           temperature: { base: bases.get(post.id)!, value: temperature },
           message: refusal(answer),
         })),
@@ -149,9 +153,10 @@ function pressVote(post: VotablePost, btnType: Reaction, shown: Cards) {
   bases.set(post.id, post.temperature);
   const current: Vote = {
     reaction: shown.get(post.id)?.reaction ?? null,
+    reason: shown.get(post.id)?.reason,
     temperature: shownTemperature(shown, post),
   };
-  void press(votePressed(current, btnType), current);
+  void press(votePressed(current, btnType, reason), current);
 }
 
 /** A refusal shows on its card; a success says nothing there (its button shows it). */
@@ -181,7 +186,7 @@ export type CardView = Omit<CardState, "temperature"> & { temperature: number };
 /** The votes and saves of one grid of cards: read per card, pressed per card (DealCard.tsx). */
 export interface GridVoting {
   card(post: VotablePost): CardView;
-  vote(post: VotablePost, btnType: Reaction): void;
+  vote(post: VotablePost, btnType: Reaction, reason?: ColdReason): void;
   toggleSave(post: SavablePost): void;
 }
 
@@ -219,7 +224,9 @@ export function useGridVoting(posts: readonly (VotablePost & SavablePost)[]): Gr
       const post = posts.find((candidate) => candidate.id === action.postId)!;
       void known(post.id).then((card) => {
         // Already voted so (before signing in, elsewhere): pressing again would take it back.
-        if (card?.reaction !== action.btnType) pressVote(post, action.btnType, cards);
+        if (card?.reaction !== action.btnType) {
+          pressVote(post, action.btnType, cards, action.reason);
+        }
       });
     },
     (action) => posts.some((post) => post.id === action.postId),
@@ -245,12 +252,18 @@ export function useGridVoting(posts: readonly (VotablePost & SavablePost)[]): Gr
       void known(post.id).then((card) => pressSave(post, !card?.saved));
     },
     card: (post) => ({ ...snapshot.get(post.id), temperature: shownTemperature(snapshot, post) }),
-    vote: (post, btnType) => {
+    vote: (post, btnType, reason) => {
       if (viewerId === null) {
-        signInFirst({ kind: "vote", postId: post.id, postType: post.post_type, btnType });
+        signInFirst({
+          kind: "vote",
+          postId: post.id,
+          postType: post.post_type,
+          btnType,
+          ...(reason ? { reason } : {}),
+        });
         return;
       }
-      pressVote(post, btnType, snapshot);
+      pressVote(post, btnType, snapshot, reason);
     },
   };
 }

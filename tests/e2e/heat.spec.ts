@@ -3,7 +3,8 @@ import { expect, expectAccessible, test } from "./fixtures.ts";
 
 /**
  * Heat (record 0008): the temperature badge on cards and the deal page, voting from a card in one
- * tap (optimistic, rolled back when refused), compact rows on phones, the grid | list toggle.
+ * tap (optimistic, rolled back when refused; a cold vote first asks why, record 0086), compact
+ * rows on phones, the grid | list toggle.
  * Each test that votes does so as a new member, and takes the vote back at the end.
  */
 
@@ -38,10 +39,13 @@ async function degrees(where: Locator): Promise<number> {
   return value;
 }
 
-/** The first card of /newdeals that is not expired, once the page has hydrated. */
-async function firstCard(page: Page) {
+/**
+ * The first card of /newdeals that is not expired (or the `index`-th: tests that vote at once in
+ * two browsers keep to cards of their own), once the page has hydrated.
+ */
+async function firstCard(page: Page, index = 0) {
   await page.goto("/newdeals");
-  const card = page.locator(".deal-card:not(.expired)").first();
+  const card = page.locator(".deal-card:not(.expired)").nth(index);
   await expect(card).toBeVisible();
   return card;
 }
@@ -112,6 +116,44 @@ for (const viewport of WIDTHS) {
       );
     });
 
+    test("a cold vote from a card asks why, as the deal page's does", async ({ page }) => {
+      await signedInMember(page, `cold-${viewport.name}`);
+      const card = await firstCard(page, viewport.name === "phone" ? 2 : 3);
+      const before = await degrees(card);
+      const cold = card.getByRole("button", { name: "Vote cold" });
+      await expect(cold).toHaveAttribute("aria-haspopup", "dialog");
+
+      // Escape closes the question without a vote, and focus is back on the button.
+      await cold.click();
+      const dialog = page.getByRole("dialog", { name: "Why is this deal cold?" });
+      await expect(dialog.getByRole("button", { name: "Expired" })).toBeFocused();
+      await expectAccessible(page);
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(cold).toBeFocused();
+      await expect(cold).toHaveAttribute("aria-pressed", "false");
+
+      // A reason votes, and goes with the vote: a reasoned cold vote weighs a whole vote.
+      await cold.click();
+      const sent = page.waitForRequest("**/api/product_like_unlike");
+      await dialog.getByRole("button", { name: "Wrong price" }).click();
+      expect((await sent).postDataJSON()).toMatchObject({
+        btn_type: "unlike",
+        reason: "wrong_price",
+      });
+      await expect(cold).toHaveAttribute("aria-pressed", "true");
+      expect(await degrees(card)).toBe(before - 10);
+      await expect(cold).toBeFocused();
+
+      // Taking it back asks nothing.
+      const undone = page.waitForResponse("**/api/product_like_unlike");
+      await cold.click();
+      expect((await undone).status()).toBe(200);
+      await expect(dialog).toBeHidden();
+      await expect(cold).toHaveAttribute("aria-pressed", "false");
+      expect(await degrees(card)).toBe(before);
+    });
+
     test("a refused vote is rolled back with the server's message", async ({ page }) => {
       await signedInMember(page, `refused-${viewport.name}`);
       const card = await firstCard(page);
@@ -125,6 +167,10 @@ for (const viewport of WIDTHS) {
       );
       const cold = card.getByRole("button", { name: "Vote cold" });
       await cold.click();
+      await page
+        .getByRole("dialog", { name: "Why is this deal cold?" })
+        .getByRole("button", { name: "Cheaper elsewhere" })
+        .click();
       await expect(card.getByRole("alert")).toHaveText("Too many requests. Try again later.");
       await expect(cold).toHaveAttribute("aria-pressed", "false");
       expect(await degrees(card)).toBe(before);
