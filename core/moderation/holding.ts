@@ -1,4 +1,5 @@
 import type { DbOrTx } from "../../db/index.ts";
+import type { UserRole } from "../../db/schema.ts";
 import { ValidationError } from "../errors.ts";
 import { memberLevel } from "../people/reputation/member-reputation.ts";
 import {
@@ -32,20 +33,27 @@ export async function holdsNewPost(tx: DbOrTx, userId: number, now: Date): Promi
   return now.getTime() - poster.created_at.getTime() < settings.holdNewUserDays * DAY_MS;
 }
 
+/** A member as the newcomer rules look at them: staff are never newcomers. */
+export interface Poster {
+  id: number;
+  role: UserRole;
+}
+
 /**
  * The newcomer rules as they stand for one member (docs/decisions/0089-newcomer-links.md): the
  * settings, and whether the member is a newcomer by them (below the ending level and with fewer
- * approved posts than the number).
+ * approved posts than the number). Moderators and administrators are not: they review the queue
+ * their own posts would wait in.
  */
 export async function newcomerStanding(
   db: DbOrTx,
-  userId: number,
+  member: Poster,
 ): Promise<{ rules: NewcomerRules; newcomer: boolean }> {
   const { newcomer: rules } = await findModerationSettings(db);
-  if (rules.linkPosts <= 0) return { rules, newcomer: false };
+  if (rules.linkPosts <= 0 || member.role !== "member") return { rules, newcomer: false };
   const [level, approved] = await Promise.all([
-    memberLevel(db, userId),
-    countApprovedPosts(db, userId, rules.linkPosts),
+    memberLevel(db, member.id),
+    countApprovedPosts(db, member.id, rules.linkPosts),
   ]);
   return { rules, newcomer: isNewcomer(rules, level, approved) };
 }
@@ -58,14 +66,14 @@ export async function newcomerStanding(
  */
 export async function reviewReasonOfNewPost(
   tx: DbOrTx,
-  post: { userId: number; hasLink: boolean },
+  post: { author: Poster; hasLink: boolean },
   now: Date,
 ): Promise<string | null> {
   if (post.hasLink) {
-    const { rules, newcomer } = await newcomerStanding(tx, post.userId);
+    const { rules, newcomer } = await newcomerStanding(tx, post.author);
     if (newcomer) return heldForLinkMessage(rules);
   }
-  return (await holdsNewPost(tx, post.userId, now)) ? HELD_FOR_REVIEW : null;
+  return (await holdsNewPost(tx, post.author.id, now)) ? HELD_FOR_REVIEW : null;
 }
 
 /**
@@ -74,12 +82,12 @@ export async function reviewReasonOfNewPost(
  */
 export async function assertNewcomerLinkCap(
   db: DbOrTx,
-  userId: number,
+  author: Poster,
   content: { field: string; html: string; place: LinkPlace },
 ): Promise<void> {
   const links = countLinks(content.html);
   if (links === 0) return;
-  const { rules, newcomer } = await newcomerStanding(db, userId);
+  const { rules, newcomer } = await newcomerStanding(db, author);
   if (newcomer && links > rules.linkCap) {
     throw new ValidationError({ [content.field]: linkCapMessage(rules, content.place) });
   }

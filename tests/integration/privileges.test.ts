@@ -207,6 +207,19 @@ describe("a newcomer's post with a link (the migration's defaults)", () => {
     expect(await statusOf(fourth.json().response.unique_id)).toBe("active");
   });
 
+  it("does not apply to moderators and administrators, who review the queue", async () => {
+    const id = await createTestUser(t.deps.db, { name: "New Moderator" });
+    await t.deps.db.updateTable("users").set({ role: "moderator" }).where("id", "=", id).execute();
+    const client = new TestClient(t.app);
+    await client.signInAs(t.deps.db, id);
+    const answer = await postDeal({ id, client });
+    expect(answer.json()).not.toHaveProperty("review_message");
+    expect(await statusOf(answer.json().response.unique_id)).toBe("active");
+    expect(
+      (await comment({ id, client }, "https://a.example.com/ https://b.example.com/")).statusCode,
+    ).toBe(201);
+  });
+
   it("ends on reaching the Member level", async () => {
     const newcomer = await member();
     await setLevel(newcomer.id, "Member");

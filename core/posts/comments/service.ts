@@ -26,7 +26,7 @@ export function createCommentsService({ db, now, changes }: Deps) {
       const body = commentTextToHtml(fields.comment_text);
       if (!htmlToText(body)) throw new ValidationError({ comment_text: COMMENT_REQUIRED });
       // A newcomer's comment carries few links (docs/decisions/0089-newcomer-links.md).
-      await assertNewcomerLinkCap(db, author.id, {
+      await assertNewcomerLinkCap(db, author, {
         field: "comment_text",
         html: body,
         place: "comment",

@@ -71,7 +71,7 @@ export function createSubmissionsService(deps: Deps) {
         deal_description: linksInHtml(content.description),
       });
       // A newcomer's description carries few links (docs/decisions/0089-newcomer-links.md).
-      await assertNewcomerLinkCap(db, poster.id, {
+      await assertNewcomerLinkCap(db, poster, {
         field: "deal_description",
         html: content.description,
         place: "description",
@@ -129,7 +129,7 @@ export function createSubmissionsService(deps: Deps) {
               const review = await reviewReasonOfNewPost(
                 tx,
                 {
-                  userId: poster.id,
+                  author: poster,
                   hasLink: Boolean(deal.link) || countLinks(description.description) > 0,
                 },
                 at,
@@ -196,7 +196,7 @@ export function createSubmissionsService(deps: Deps) {
         DISCUSSION_MESSAGES.description,
       );
       await assertLinksAllowed(db, { detail: linksInHtml(content.description) });
-      await assertNewcomerLinkCap(db, poster.id, {
+      await assertNewcomerLinkCap(db, poster, {
         field: "detail",
         html: content.description,
         place: "description",
@@ -217,7 +217,7 @@ export function createSubmissionsService(deps: Deps) {
             db.transaction().execute(async (tx) => {
               const review = await reviewReasonOfNewPost(
                 tx,
-                { userId: poster.id, hasLink: countLinks(detail.description) > 0 },
+                { author: poster, hasLink: countLinks(detail.description) > 0 },
                 at,
               );
               const held = review !== null;
