@@ -35,6 +35,8 @@ export default [
   route("user/feed", "routes/feed.tsx"),
   // Reputation (record 0088): the month's top contributors.
   route("community/top", "routes/community-top.tsx"),
+  // How the site works: points, levels, privileges, vote weight (record 0089).
+  route("help", "routes/help.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
   route("forgotpassword", "routes/forgot-password.tsx"),

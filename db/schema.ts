@@ -303,6 +303,10 @@ export interface GeneralSettingsTable {
   /** When the weekly digest goes out: 0 Sunday … 6 Saturday, and the hour, UTC (migration 035). */
   digest_weekday: Defaulted<number>;
   digest_hour: Defaulted<number>;
+  /** Newcomers' links (migration 036, docs/decisions/0089-newcomer-links.md). */
+  newcomer_link_posts: Defaulted<number>;
+  newcomer_until_level: Defaulted<string>;
+  newcomer_link_cap: Defaulted<number>;
 }
 
 export interface FooterSettingsTable {

@@ -67,6 +67,7 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
           <a href="/privacy-policy" target="_blank" rel="noopener">
             Privacy Policy
           </a>
+          <Link to="/help">How it works</Link>
           <Link to="/search" className="footer-search" aria-label="Search deals">
             {SEARCH_ICON}
           </Link>

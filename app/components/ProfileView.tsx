@@ -155,6 +155,30 @@ function ProfileHeader({
 }
 
 /**
+ * The owner's posts held for a moderator's review: only they see them, so they are listed here
+ * rather than among the public deals, each marked (docs/decisions/0089-newcomer-links.md).
+ */
+function WaitingForReview({ posts }: { posts: NonNullable<ProfilePage["waiting_for_review"]> }) {
+  if (!posts.length) return null;
+  return (
+    <div className="card profile-waiting" aria-labelledby="waiting-heading">
+      <h3 id="waiting-heading">Waiting for review</h3>
+      <p>
+        Only you can see these until a moderator approves them.{" "}
+        <Link to="/help#privileges">Why posts wait</Link>
+      </p>
+      <ul>
+        {posts.map((post) => (
+          <li key={post.unique_id}>
+            <Link to={post.url}>{post.title}</Link> <span className="status-tag">{post.label}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
  * A member's page, shared by My Account and the public profile: who they are, their counts, the
  * subscription block (owner only), followers and followings, and their deals. The owner gets
  * EDIT PROFILE and their private details; anyone else gets FOLLOW / UN FOLLOW.
@@ -204,6 +228,9 @@ export function ProfileView({
 
       <section className="profile-section" aria-labelledby="deals-heading">
         <h2 id="deals-heading">{isOwn ? "My Deals" : `Deals by ${user.user_name}`}</h2>
+        {isOwn && profile.waiting_for_review && (
+          <WaitingForReview posts={profile.waiting_for_review} />
+        )}
         <DealGrid deals={profile.deal_data} />
         <Pager
           page={pagination.current_page}

@@ -33,6 +33,7 @@ export const RESERVED_PAGE_SLUGS: readonly string[] = [
   "feed",
   "forgotpassword",
   "forum",
+  "help",
   "login",
   "logout",
   "media",

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../db/index.ts";
+import { newcomerRulesOf } from "./newcomer-links.ts";
 import type { CommentStatus, PostStatus, ReportItemType, ReportReason } from "../../db/schema.ts";
 
 /** A post of any status, locked for the moderation that follows. */
@@ -177,14 +178,43 @@ export async function resolveOpenReports(
 export async function findModerationSettings(db: DbOrTx) {
   const row = await db
     .selectFrom("general_settings")
-    .select(["report_hide_threshold", "hold_new_user_posts", "hold_new_user_days"])
+    .select([
+      "report_hide_threshold",
+      "hold_new_user_posts",
+      "hold_new_user_days",
+      "newcomer_link_posts",
+      "newcomer_until_level",
+      "newcomer_link_cap",
+    ])
     .where("id", "=", 1)
     .executeTakeFirst();
   return {
     reportHideThreshold: row?.report_hide_threshold ?? 3,
     holdNewUserPosts: row?.hold_new_user_posts ?? false,
     holdNewUserDays: row?.hold_new_user_days ?? 7,
+    newcomer: newcomerRulesOf(row),
   };
+}
+
+/**
+ * How many of the member's posts are public, counted no further than `upTo` (the newcomer rules
+ * only ask whether the number is reached).
+ */
+export async function countApprovedPosts(db: DbOrTx, userId: number, upTo: number) {
+  if (upTo <= 0) return 0;
+  const row = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("posts")
+        .select("posts.id")
+        .where("posts.user_id", "=", userId)
+        .where("posts.status", "=", "active")
+        .limit(upTo)
+        .as("approved"),
+    )
+    .select(sql<number>`count(*)::int`.as("n"))
+    .executeTakeFirstOrThrow();
+  return row.n;
 }
 
 // The queue -------------------------------------------------------------------------------------

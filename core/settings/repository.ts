@@ -39,6 +39,9 @@ export interface GeneralSettingsChange {
   hold_new_user_posts?: boolean;
   hold_new_user_days?: number;
   expiry_mark_threshold?: number;
+  newcomer_link_posts?: number;
+  newcomer_until_level?: string;
+  newcomer_link_cap?: number;
 }
 
 /** Changes the one general-settings row (id 1), creating it when there is none yet. */
@@ -66,6 +69,9 @@ export async function findGeneralSettingsRow(db: DbOrTx) {
       "hold_new_user_posts",
       "hold_new_user_days",
       "expiry_mark_threshold",
+      "newcomer_link_posts",
+      "newcomer_until_level",
+      "newcomer_link_cap",
     ])
     .where("id", "=", 1)
     .executeTakeFirst();

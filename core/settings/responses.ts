@@ -54,6 +54,17 @@ const ConsoleSettings = z.strictObject({
       .number()
       .int()
       .describe("distinct members whose Expired? marks expire a deal"),
+    newcomer_link_posts: z
+      .number()
+      .int()
+      .describe("approved posts that end the newcomer rules; 0: no holds or link caps"),
+    newcomer_until_level: z
+      .enum(["Member", "Regular", "Trusted"])
+      .describe("the level that ends the newcomer rules"),
+    newcomer_link_cap: z
+      .number()
+      .int()
+      .describe("the most links in a newcomer's description or comment"),
   }),
   blocked_domains: z.array(
     z.strictObject({ domain: z.string(), added_at: isoDateTime, added_by: z.string() }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isBlank, text } from "../validation.ts";
 import { BLOCKED_DOMAIN_MESSAGES, normaliseDomain } from "./blocked-domains.ts";
+import { ENDING_LEVELS, NEWCOMER_LIMIT } from "../moderation/newcomer-links.ts";
 
 /**
  * The console's settings page (/admin/settings, administrators): the spec's general settings, the
@@ -17,6 +18,7 @@ export const SETTINGS_LIMITS = {
   threshold: 1000,
   holdDays: 365,
   expiryMarks: 100,
+  newcomer: NEWCOMER_LIMIT,
 } as const;
 
 export const SETTINGS_MESSAGES = {
@@ -38,6 +40,9 @@ export const SETTINGS_MESSAGES = {
   holdDays: `The number of days must be a whole number from 0 to ${SETTINGS_LIMITS.holdDays}.`,
   holdPosts: "hold_new_user_posts must be true or false.",
   expiryMarks: `The number of members must be a whole number from 1 to ${SETTINGS_LIMITS.expiryMarks}.`,
+  newcomerLinkPosts: `The number of approved posts must be a whole number from 0 to ${SETTINGS_LIMITS.newcomer}.`,
+  newcomerUntilLevel: `The level must be one of ${ENDING_LEVELS.join(", ")}.`,
+  newcomerLinkCap: `The number of links must be a whole number from 0 to ${SETTINGS_LIMITS.newcomer}.`,
   imageField: "field must be one of website_logo, play_store_image or app_store_image.",
   imageMissing: "Please choose an image file (JPEG, PNG, GIF or WebP).",
 } as const;
@@ -124,6 +129,13 @@ export const SettingsBody = z.object({
   hold_new_user_days: optionalWholeNumber(0, SETTINGS_LIMITS.holdDays, M.holdDays),
   // Distinct members whose "Expired?" marks expire a deal (core/posts/expiry, record 0037).
   expiry_mark_threshold: optionalWholeNumber(1, SETTINGS_LIMITS.expiryMarks, M.expiryMarks),
+  // Newcomers' links (core/moderation/newcomer-links.ts, record 0089).
+  newcomer_link_posts: optionalWholeNumber(0, SETTINGS_LIMITS.newcomer, M.newcomerLinkPosts),
+  newcomer_until_level: z.preprocess(
+    (value) => (value === null || value === "" ? undefined : value),
+    z.enum(ENDING_LEVELS, { error: M.newcomerUntilLevel }).optional(),
+  ),
+  newcomer_link_cap: optionalWholeNumber(0, SETTINGS_LIMITS.newcomer, M.newcomerLinkCap),
 });
 export type SettingsInput = z.output<typeof SettingsBody>;
 

@@ -9,6 +9,11 @@ import { withStoredImage } from "../media/images.ts";
 import { deleteBlockedDomain, insertBlockedDomain, listBlockedDomains } from "./blocked-domains.ts";
 import { DEFAULT_DESCRIPTION, DEFAULT_SITE_NAME } from "./defaults.ts";
 import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "../posts/expiry/schema.ts";
+import {
+  DEFAULT_NEWCOMER_RULES,
+  newcomerRulesOf,
+  type NewcomerRules,
+} from "../moderation/newcomer-links.ts";
 import * as repo from "./repository.ts";
 import {
   SETTINGS_MESSAGES,
@@ -42,13 +47,25 @@ export interface ModerationSettings {
   /** Hold the first post of users younger than `holdNewUserDays` days for review. */
   holdNewUserPosts: boolean;
   holdNewUserDays: number;
+  /** Newcomers' links: holds and caps (core/moderation/newcomer-links.ts). */
+  newcomer: NewcomerRules;
 }
 
 const DEFAULT_MODERATION: ModerationSettings = {
   reportHideThreshold: 3,
   holdNewUserPosts: false,
   holdNewUserDays: 7,
+  newcomer: DEFAULT_NEWCOMER_RULES,
 };
+
+/** The newcomer rules as the settings page's fields. */
+function newcomerFields(rules: NewcomerRules) {
+  return {
+    newcomer_link_posts: rules.linkPosts,
+    newcomer_until_level: rules.untilLevel,
+    newcomer_link_cap: rules.linkCap,
+  };
+}
 
 /** Uploaded site images are at most this many pixels on their longer side. */
 const SITE_IMAGE_MAX_SIZE = { website_logo: 800, play_store_image: 400, app_store_image: 400 };
@@ -103,6 +120,7 @@ export function createSettingsService(deps: Deps) {
           reportHideThreshold: row.report_hide_threshold,
           holdNewUserPosts: row.hold_new_user_posts,
           holdNewUserDays: row.hold_new_user_days,
+          newcomer: newcomerRulesOf(row),
         }
       : DEFAULT_MODERATION;
   }
@@ -131,6 +149,7 @@ export function createSettingsService(deps: Deps) {
         hold_new_user_posts: general?.hold_new_user_posts ?? DEFAULT_MODERATION.holdNewUserPosts,
         hold_new_user_days: general?.hold_new_user_days ?? DEFAULT_MODERATION.holdNewUserDays,
         expiry_mark_threshold: general?.expiry_mark_threshold ?? DEFAULT_EXPIRY_MARK_THRESHOLD,
+        ...newcomerFields(newcomerRulesOf(general)),
       },
       blocked_domains: blocked.map((row) => ({
         domain: row.domain,

@@ -595,6 +595,9 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
         hold_new_user_posts: false,
         hold_new_user_days: 7,
         expiry_mark_threshold: 3,
+        newcomer_link_posts: general.newcomer_link_posts,
+        newcomer_until_level: general.newcomer_until_level,
+        newcomer_link_cap: general.newcomer_link_cap,
       },
     };
   },

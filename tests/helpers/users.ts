@@ -23,3 +23,16 @@ export async function createTestUser(
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/**
+ * Makes a member past the newcomer rules (docs/decisions/0089-newcomer-links.md) as the reputation
+ * job would: level Member, so that their posts with links publish at once and their links are not
+ * capped. For tests of other features whose fresh members post deals.
+ */
+export async function establishMember(db: Db, userId: number): Promise<void> {
+  await db
+    .insertInto("member_reputation")
+    .values({ user_id: userId, points: 10, level: "Member", computed_at: new Date() })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ points: 10, level: "Member" }))
+    .execute();
+}

@@ -376,15 +376,15 @@ describe("CMS pages", () => {
   it("renames a page's slug, keeps the old one for the page, and deletes a page (admins)", async () => {
     const page = (
       await admin.post("/api/admin/pages/create", {
-        slug: "help",
-        title: "Help",
+        slug: "faq",
+        title: "Questions",
         detail: "<p>Ask us.</p>",
       })
     ).json().page;
     const renamed = await moderator.post("/api/admin/pages/update", {
       id: page.id,
-      slug: "help-center",
-      title: "Help Center",
+      slug: "questions",
+      title: "Questions and answers",
       detail: "<p>Ask us anything.</p>",
     });
     expect(renamed.statusCode).toBe(200);
@@ -394,11 +394,11 @@ describe("CMS pages", () => {
         .select(["old_slug", "target_id"])
         .where("kind", "=", "page")
         .execute(),
-    ).toContainEqual({ old_slug: "help", target_id: page.id });
+    ).toContainEqual({ old_slug: "faq", target_id: page.id });
 
     expect((await moderator.post("/api/admin/pages/delete", { id: page.id })).statusCode).toBe(403);
     expect((await admin.post("/api/admin/pages/delete", { id: page.id })).statusCode).toBe(200);
-    expect((await publicPost("/api/cms_page", { slug: "help-center" })).statusCode).toBe(404);
+    expect((await publicPost("/api/cms_page", { slug: "questions" })).statusCode).toBe(404);
     expect(
       await t.deps.db
         .selectFrom("slug_redirects")

@@ -82,6 +82,10 @@ describe("GET and POST /api/admin/settings", () => {
       report_hide_threshold: 3,
       hold_new_user_posts: false,
       hold_new_user_days: 7,
+      // Newcomers' links (migration 036): on by default.
+      newcomer_link_posts: 2,
+      newcomer_until_level: "Member",
+      newcomer_link_cap: 1,
     });
   });
 
@@ -104,6 +108,9 @@ describe("GET and POST /api/admin/settings", () => {
       report_hide_threshold: "5",
       hold_new_user_posts: true,
       hold_new_user_days: 3,
+      newcomer_link_posts: "3",
+      newcomer_until_level: "Regular",
+      newcomer_link_cap: 0,
     });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({
@@ -114,6 +121,9 @@ describe("GET and POST /api/admin/settings", () => {
         report_hide_threshold: 5,
         hold_new_user_posts: true,
         hold_new_user_days: 3,
+        newcomer_link_posts: 3,
+        newcomer_until_level: "Regular",
+        newcomer_link_cap: 0,
         app_store_url: "",
       },
     });
@@ -135,6 +145,7 @@ describe("GET and POST /api/admin/settings", () => {
       reportHideThreshold: 5,
       holdNewUserPosts: true,
       holdNewUserDays: 3,
+      newcomer: { linkPosts: 3, untilLevel: "Regular", linkCap: 0 },
     });
 
     const entry = (await settingsAudit()).at(-1)!;
@@ -142,10 +153,16 @@ describe("GET and POST /api/admin/settings", () => {
     expect(entry.before).toMatchObject({
       website_name: "Chalkboard Deals",
       report_hide_threshold: 3,
+      newcomer_link_posts: 2,
+      newcomer_until_level: "Member",
+      newcomer_link_cap: 1,
     });
     expect(entry.after).toMatchObject({
       website_name: "Classroom Bargains",
       report_hide_threshold: 5,
+      newcomer_link_posts: 3,
+      newcomer_until_level: "Regular",
+      newcomer_link_cap: 0,
     });
 
     // A field left out keeps its value; saving the same values records nothing.
@@ -167,6 +184,9 @@ describe("GET and POST /api/admin/settings", () => {
       hold_new_user_days: "1.5",
       hold_new_user_posts: "maybe",
       website_description: "x".repeat(301),
+      newcomer_link_posts: -1,
+      newcomer_until_level: "Newcomer",
+      newcomer_link_cap: 101,
     });
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual({
@@ -177,6 +197,9 @@ describe("GET and POST /api/admin/settings", () => {
       hold_new_user_days: SETTINGS_MESSAGES.holdDays,
       hold_new_user_posts: SETTINGS_MESSAGES.holdPosts,
       website_description: SETTINGS_MESSAGES.descriptionTooLong,
+      newcomer_link_posts: SETTINGS_MESSAGES.newcomerLinkPosts,
+      newcomer_until_level: SETTINGS_MESSAGES.newcomerUntilLevel,
+      newcomer_link_cap: SETTINGS_MESSAGES.newcomerLinkCap,
     });
     const educator = await admin.post("/api/admin/settings", {
       website_keywords: "changed",

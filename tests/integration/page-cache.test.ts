@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";
 import { nonceOf, scriptSources } from "../helpers/csp.ts";
 import type { TestClient } from "../helpers/session.ts";
+import { establishMember } from "../helpers/users.ts";
 
 /*
  * The page cache (server/plugins/page-cache.ts, docs/decisions/0049-page-cache.md) on the
@@ -60,6 +61,8 @@ describe("the page cache", () => {
   beforeAll(async () => {
     t = await createTestApp({ pages: true });
     member = await signInWithRole(t, "member", "Cache Page Member");
+    // Its deals carry links and must publish at once: a member past the newcomer rules.
+    await establishMember(t.deps.db, member.id);
     moderator = await signInWithRole(t, "moderator", "Cache Page Moderator");
     const db = t.deps.db;
     ids.dealCategory = (

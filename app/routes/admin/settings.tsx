@@ -8,6 +8,7 @@ import {
   SettingsBody,
   type SiteImageField,
 } from "../../../core/settings/schema.ts";
+import { ENDING_LEVELS } from "../../../core/moderation/newcomer-links.ts";
 import { IMAGE_ACCEPT, imageFileError } from "../../../core/posts/submissions/schema.ts";
 import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
@@ -59,6 +60,9 @@ function formValues(settings: Settings) {
     hold_new_user_posts: String(settings.hold_new_user_posts),
     hold_new_user_days: String(settings.hold_new_user_days),
     expiry_mark_threshold: String(settings.expiry_mark_threshold),
+    newcomer_link_posts: String(settings.newcomer_link_posts),
+    newcomer_until_level: settings.newcomer_until_level,
+    newcomer_link_cap: String(settings.newcomer_link_cap),
   };
 }
 
@@ -184,6 +188,39 @@ function SettingsForm({ settings }: { settings: Settings }) {
           max={SETTINGS_LIMITS.expiryMarks}
           step={1}
           hint="When this many different members mark a deal “Expired?”, it is expired. One moderator's mark expires it at once."
+        />
+      </fieldset>
+      <fieldset className="console-section">
+        <legend>New members&apos; links</legend>
+        <p className="console-note">
+          A member is new until they have the number of approved posts below or reach the level
+          below. A new member&apos;s post with a link waits for review, and their descriptions and
+          comments carry at most the number of links below. The help page states these rules.
+        </p>
+        <Field
+          {...form.bind("newcomer_link_posts")}
+          label="Approved posts that end it"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={SETTINGS_LIMITS.newcomer}
+          step={1}
+          hint="0: nobody counts as new, so no post is held for its link and no links are capped."
+        />
+        <Field
+          {...form.bind("newcomer_until_level")}
+          label="Level that ends it"
+          control="select"
+          options={ENDING_LEVELS.map((level) => ({ value: level, label: level }))}
+        />
+        <Field
+          {...form.bind("newcomer_link_cap")}
+          label="Links in a new member's description or comment"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={SETTINGS_LIMITS.newcomer}
+          step={1}
         />
       </fieldset>
       <FormAlert message={form.message} />

@@ -2,7 +2,14 @@ import type { DealCard } from "../../cards/presenter.ts";
 import type { EarnedBadge } from "../reputation/member-reputation.ts";
 import type { Level } from "../reputation/rules.ts";
 import { OWNER_ONLY_PROFILE_FIELDS, type OwnerOnlyProfileField } from "./policy.ts";
-import type { FollowUserRow, ProfileUserRow, SubscriptionRow } from "./repository.ts";
+import type {
+  FollowUserRow,
+  ProfileUserRow,
+  SubscriptionRow,
+  WaitingPostRow,
+} from "./repository.ts";
+import { moderationState } from "../../moderation/policy.ts";
+import { postPath } from "../../posts/paths.ts";
 import { siteImage } from "../../media/media-path.ts";
 
 /** Every field of a user's profile in the spec's field names (section 3), as its owner sees it. */
@@ -84,6 +91,23 @@ export function presentSubscription(row: SubscriptionRow) {
 
 export type Subscription = ReturnType<typeof presentSubscription>;
 
+/** One of the owner's posts held for review, as My Account lists it (user_dashboard). */
+export function presentWaitingPost(row: WaitingPostRow) {
+  return {
+    unique_id: row.unique_id,
+    slug: row.slug,
+    title: row.title,
+    type: row.post_type,
+    kind: row.kind,
+    url: postPath(row),
+    created_at: row.created_at.toISOString(),
+    review_status: "pending" as const,
+    label: moderationState("pending")!.label,
+  };
+}
+
+export type WaitingPost = ReturnType<typeof presentWaitingPost>;
+
 export interface ProfilePage {
   user_data: ShownUserProfile;
   followings_data: FollowEntry[];
@@ -92,6 +116,8 @@ export interface ProfilePage {
   deal_data_pagination: { total: number; current_page: number; last_page: number };
   /** Only for the owner: a subscription is nobody else's business. */
   user_subscriptions?: Subscription[];
+  /** Only for the owner: their posts waiting for a moderator's review (record 0089). */
+  waiting_for_review?: WaitingPost[];
   /** Points, level and earned badges (core/people/reputation). */
   reputation: { points: number; level: Level; badges: EarnedBadge[] };
 }

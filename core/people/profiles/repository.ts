@@ -106,6 +106,24 @@ export async function findUserDeals(db: DbOrTx, userId: number, page: number, pa
   );
 }
 
+/**
+ * The user's posts that wait for a moderator's review (status "pending", deals and discussions),
+ * newest first: My Account lists them apart, since only their author sees them.
+ */
+export function findPostsWaitingForReview(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .selectFrom("posts")
+    .select(["unique_id", "slug", "title", "post_type", "kind", "created_at"])
+    .where("user_id", "=", userId)
+    .where("status", "=", "pending")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+export type WaitingPostRow = Awaited<ReturnType<typeof findPostsWaitingForReview>>[number];
+
 /** The user's subscriptions with their plans, newest first (subscriptions_user_idx). */
 export function findSubscriptions(db: DbOrTx, userId: number, limit: number) {
   return db

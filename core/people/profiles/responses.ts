@@ -59,6 +59,22 @@ const ProfilePage = z.strictObject({
     last_page: z.number().int(),
   }),
   user_subscriptions: z.array(Subscription).optional().describe("the owner's own page only"),
+  waiting_for_review: z
+    .array(
+      z.strictObject({
+        unique_id: z.string(),
+        slug: z.string(),
+        title: z.string(),
+        type: z.enum(["d", "g"]),
+        kind: z.enum(["deal", "coupon", "discussion"]),
+        url: z.string(),
+        created_at: isoDateTime,
+        review_status: z.literal("pending"),
+        label: z.string().describe("'Waiting for review'"),
+      }),
+    )
+    .optional()
+    .describe("the owner's own page only: their posts held for a moderator's review"),
   reputation: ReputationSchema.describe(
     "points, level and earned badges, as the reputation job last counted them",
   ),

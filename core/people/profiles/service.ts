@@ -17,6 +17,7 @@ import {
   presentFollowEntry,
   presentSubscription,
   presentUserProfile,
+  presentWaitingPost,
   type ProfilePage,
 } from "./presenter.ts";
 import { isFollowingMember } from "../../member/follows/member-follow-query.ts";
@@ -29,6 +30,9 @@ import {
   type PublicProfileInput,
 } from "./schema.ts";
 
+/** The most held posts My Account lists: a newcomer has a few at most (record 0089). */
+const WAITING_LIMIT = 50;
+
 /** My Account, public profiles and profile edits. */
 export function createProfilesService(deps: Deps) {
   const { db, now, changes } = deps;
@@ -40,14 +44,16 @@ export function createProfilesService(deps: Deps) {
     const user = await repo.findProfileUser(db, userId);
     if (!user) throw new NotFoundError();
     const owner = isProfileOwner(viewer, userId);
-    const [followers, followings, deals, isFollow, subscriptions, reputation] = await Promise.all([
-      repo.findFollowers(db, userId, FOLLOW_PREVIEW_LIMIT),
-      repo.findFollowings(db, userId, FOLLOW_PREVIEW_LIMIT),
-      repo.findUserDeals(db, userId, page, PAGE_SIZE.listing),
-      viewer && !owner ? isFollowingMember(db, viewer.id, userId) : false,
-      owner ? repo.findSubscriptions(db, userId, PROFILE_SUBSCRIPTIONS_LIMIT) : null,
-      memberReputation(db, userId),
-    ]);
+    const [followers, followings, deals, isFollow, subscriptions, reputation, waiting] =
+      await Promise.all([
+        repo.findFollowers(db, userId, FOLLOW_PREVIEW_LIMIT),
+        repo.findFollowings(db, userId, FOLLOW_PREVIEW_LIMIT),
+        repo.findUserDeals(db, userId, page, PAGE_SIZE.listing),
+        viewer && !owner ? isFollowingMember(db, viewer.id, userId) : false,
+        owner ? repo.findSubscriptions(db, userId, PROFILE_SUBSCRIPTIONS_LIMIT) : null,
+        memberReputation(db, userId),
+        owner ? repo.findPostsWaitingForReview(db, userId, WAITING_LIMIT) : null,
+      ]);
     const at = now();
     const userData = presentUserProfile(user, { owner, isFollow });
     const total = userData.deal_count + userData.coupon_count;
@@ -62,6 +68,7 @@ export function createProfilesService(deps: Deps) {
         last_page: lastPage(total, PAGE_SIZE.listing),
       },
       ...(subscriptions ? { user_subscriptions: subscriptions.map(presentSubscription) } : {}),
+      ...(waiting ? { waiting_for_review: waiting.map(presentWaitingPost) } : {}),
       reputation: {
         points: reputation.points,
         level: reputation.level,

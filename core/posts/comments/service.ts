@@ -8,6 +8,7 @@ import { isVerifiedEducator } from "../../people/educators/educator-flag.ts";
 import { notifyNewComment } from "../../member/notifications/events.ts";
 import { presentCommentTree } from "../presenter.ts";
 import { adjustPostCounters, lockLivePost } from "../post-counters.ts";
+import { assertNewcomerLinkCap } from "../../moderation/holding.ts";
 import { commentTextToHtml } from "./content.ts";
 import * as repo from "./repository.ts";
 import { COMMENT_POSTED, COMMENT_REQUIRED, type AddCommentInput } from "./schema.ts";
@@ -24,6 +25,12 @@ export function createCommentsService({ db, now, changes }: Deps) {
       const author = requireConfirmedUser(user, fields.user_id);
       const body = commentTextToHtml(fields.comment_text);
       if (!htmlToText(body)) throw new ValidationError({ comment_text: COMMENT_REQUIRED });
+      // A newcomer's comment carries few links (docs/decisions/0089-newcomer-links.md).
+      await assertNewcomerLinkCap(db, author, {
+        field: "comment_text",
+        html: body,
+        place: "comment",
+      });
 
       const { row, postType } = await db.transaction().execute(async (trx) => {
         const post = await lockLivePost(trx, fields.post_id, fields.post_type);

@@ -52,6 +52,8 @@ export interface CreatedPost {
   kind: "deal" | "coupon" | "discussion";
   /** "pending" when the post is held for review (core/moderation/holding.ts). */
   status: "active" | "pending" | "hidden" | "removed";
+  /** Why a held post waits, as its author is told (core/moderation/holding.ts). */
+  review_message?: string;
 }
 
 /**
@@ -62,7 +64,9 @@ export function presentCreatedPost(post: CreatedPost, message: string) {
   return {
     status: "true",
     message,
-    ...(post.status === "pending" ? { review_message: HELD_FOR_REVIEW } : {}),
+    ...(post.status === "pending"
+      ? { review_message: post.review_message ?? HELD_FOR_REVIEW }
+      : {}),
     response: {
       unique_id: post.unique_id,
       slug: post.slug,

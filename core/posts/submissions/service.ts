@@ -6,7 +6,8 @@ import { ConflictError, ValidationError } from "../../errors.ts";
 import { withStoredImage } from "../../media/images.ts";
 import { insertMediaRecord } from "../../media/image-records.ts";
 import { recordCopiedImages, withCopiedImages } from "../../media/outside-images.ts";
-import { holdsNewPost } from "../../moderation/holding.ts";
+import { assertNewcomerLinkCap, reviewReasonOfNewPost } from "../../moderation/holding.ts";
+import { countLinks } from "../../moderation/newcomer-links.ts";
 import { assertLinksAllowed, linksInHtml } from "../../settings/blocked-domains.ts";
 import { cleanDescription, derivedDealFields, derivedDiscussionFields } from "../derived-fields.ts";
 import { newUniqueId } from "../identity.ts";
@@ -26,6 +27,11 @@ import {
 export interface SubmissionInput<Fields> {
   fields: Fields;
   image?: Buffer;
+}
+
+/** The new post with what its author is told when it waits for review. */
+function withReview<P extends CreatedPost>(post: P, review: string | null): CreatedPost {
+  return review === null ? post : { ...post, review_message: review };
 }
 
 /** Submit Deals: the form's choices, new deals and coupons, new discussions. */
@@ -63,6 +69,12 @@ export function createSubmissionsService(deps: Deps) {
         link: [deal.link],
         deal_image: [deal.deal_image],
         deal_description: linksInHtml(content.description),
+      });
+      // A newcomer's description carries few links (docs/decisions/0089-newcomer-links.md).
+      await assertNewcomerLinkCap(db, poster, {
+        field: "deal_description",
+        html: content.description,
+        place: "description",
       });
       const derived = derivedDealFields({
         title: deal.title,
@@ -112,8 +124,17 @@ export function createSubmissionsService(deps: Deps) {
                 await repo.lockLinkKey(tx, key);
                 await refuseDuplicate(await repo.findLiveDealByLinkKey(tx, key, at));
               }
-              // A new member's first post may wait for a moderator (core/moderation/holding.ts).
-              const held = await holdsNewPost(tx, poster.id, at);
+              // A newcomer's post with a link, or a new account's first post, may wait for a
+              // moderator (core/moderation/holding.ts).
+              const review = await reviewReasonOfNewPost(
+                tx,
+                {
+                  author: poster,
+                  hasLink: Boolean(deal.link) || countLinks(description.description) > 0,
+                },
+                at,
+              );
+              const held = review !== null;
               const post = await repo.insertPost(tx, {
                 unique_id: newUniqueId(),
                 slug: derived.slug,
@@ -145,7 +166,7 @@ export function createSubmissionsService(deps: Deps) {
               if (!held) {
                 await queueAlertMatching(deps.jobs, tx, { postId: post.id, trigger: "publish" });
               }
-              return post;
+              return withReview(post, review);
             }),
           );
         },
@@ -175,6 +196,11 @@ export function createSubmissionsService(deps: Deps) {
         DISCUSSION_MESSAGES.description,
       );
       await assertLinksAllowed(db, { detail: linksInHtml(content.description) });
+      await assertNewcomerLinkCap(db, poster, {
+        field: "detail",
+        html: content.description,
+        place: "description",
+      });
 
       const html = discussion.detail;
       const created = await withCopiedImages(deps, html, "discussions", (copied) => {
@@ -189,7 +215,12 @@ export function createSubmissionsService(deps: Deps) {
           { bytes: image, folder: "discussions", variants: true },
           (stored) =>
             db.transaction().execute(async (tx) => {
-              const held = await holdsNewPost(tx, poster.id, at);
+              const review = await reviewReasonOfNewPost(
+                tx,
+                { author: poster, hasLink: countLinks(detail.description) > 0 },
+                at,
+              );
+              const held = review !== null;
               const post = await repo.insertPost(tx, {
                 unique_id: newUniqueId(),
                 ...derivedDiscussionFields(discussion),
@@ -206,7 +237,7 @@ export function createSubmissionsService(deps: Deps) {
               });
               if (stored) await insertMediaRecord(tx, poster.id, stored);
               await recordCopiedImages(tx, poster.id, copied);
-              return post;
+              return withReview(post, review);
             }),
         );
       });
