@@ -7,6 +7,7 @@ import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
 import { priceHistoryOf } from "./prices/service.ts";
 import { findReaction } from "./reactions/member-reaction.ts";
+import { likedCommentsOf } from "./comments/likes/liked-comments.ts";
 import { canSeeColdReasons, findColdReasonCounts } from "./reactions/cold-reason-counts.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
@@ -65,22 +66,32 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, reaction, counted, related, freshness, priceHistory, coldReasons] =
-      await Promise.all([
-        repo.findComments(db, row.id),
-        input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
-        moderation ? false : countView(row.id, input.viewer, input.visitor, at),
-        findRelatedDeals(db, row, at),
-        row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
-        priceHistoryOf(db, row),
-        row.post_type === "d" && canSeeColdReasons(input.viewer, row.user_id)
-          ? findColdReasonCounts(db, row.id)
-          : null,
-      ]);
+    const [
+      comments,
+      likedComments,
+      reaction,
+      counted,
+      related,
+      freshness,
+      priceHistory,
+      coldReasons,
+    ] = await Promise.all([
+      repo.findComments(db, row.id),
+      input.viewer ? likedCommentsOf(db, input.viewer.id, row.id) : undefined,
+      input.viewer ? findReaction(db, row.id, input.viewer.id) : null,
+      moderation ? false : countView(row.id, input.viewer, input.visitor, at),
+      findRelatedDeals(db, row, at),
+      row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
+      priceHistoryOf(db, row),
+      row.post_type === "d" && canSeeColdReasons(input.viewer, row.user_id)
+        ? findColdReasonCounts(db, row.id)
+        : null,
+    ]);
     if (counted) row.views += 1;
     return {
       product_details: presentProductDetails(row, isLikedOf(reaction), at),
-      comments: presentCommentTree(comments, row.post_type, input.viewer),
+      // Beside the spec's comment fields: likes_count, and liked for a signed-in viewer (record 0092).
+      comments: presentCommentTree(comments, row.post_type, input.viewer, likedComments),
       // The viewer's own picture, shown beside the Leave a Comment box ("" for visitors).
       comments_user_image: siteImage(input.viewer?.image_url),
       // Only on a post that is not public, for the few who may see it: its banner.
