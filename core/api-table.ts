@@ -189,6 +189,8 @@ import {
   CommentAddedResponse,
 } from "./posts/comments/responses.ts";
 import { AddCommentSchema } from "./posts/comments/schema.ts";
+import { CommentLikeResponse } from "./posts/comments/likes/responses.ts";
+import { CommentLikeSchema } from "./posts/comments/likes/schema.ts";
 import {
   PostBulkBody,
   PostDeleteBody,
@@ -271,6 +273,7 @@ export const apiTable = {
   "/product_like_unlike": { POST: { body: LikeSchema, response: ReactionResponse } },
   "/my_reactions": { POST: { body: MyReactionsSchema, response: MyReactionsResponse } },
   "/product_add_comment": { POST: { body: AddCommentSchema, response: CommentAddedResponse } },
+  "/comment_like": { POST: { body: CommentLikeSchema, response: CommentLikeResponse } },
   "/signup": { POST: { body: SignupSchema, response: SignupResponse } },
   "/verify": { POST: { body: VerifySchema, response: AccountResponse } },
   "/resend_confirmation": {

@@ -7,6 +7,7 @@ import { createProfilesService } from "./people/profiles/service.ts";
 import { createReputationService } from "./people/reputation/service.ts";
 import { createReactionsService } from "./posts/reactions/service.ts";
 import { createCommentsService } from "./posts/comments/service.ts";
+import { createCommentLikesService } from "./posts/comments/likes/service.ts";
 import { createSubmissionsService } from "./posts/submissions/service.ts";
 import { createPaymentsService } from "./payments/service.ts";
 import { createPostsService } from "./posts/service.ts";
@@ -59,6 +60,7 @@ export function createServices(deps: Deps) {
     reputation: createReputationService(deps),
     reactions: createReactionsService(deps),
     comments: createCommentsService(deps),
+    commentLikes: createCommentLikesService(deps),
     accounts: createAccountsService(deps, settings),
     catalog: createCatalogService(deps),
     listings: createListingsService(deps),

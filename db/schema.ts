@@ -270,6 +270,17 @@ export interface CommentsTable {
   created_at: Timestamp;
   deleted_at: NullableTimestamp;
   status: Defaulted<CommentStatus>;
+  /** Likes on the comment, kept exact by migration 039's trigger. */
+  likes_count: Defaulted<number>;
+  /** When a like on it was last given or taken back (the reputation job's changed members). */
+  likes_changed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** A member's like on a comment (migration 039): one per member and comment. */
+export interface CommentLikesTable {
+  comment_id: number;
+  user_id: number;
+  created_at: Generated<Date>;
 }
 
 export interface TeachersWishlistTable {
@@ -557,6 +568,7 @@ export interface Database {
   likes: LikesTable;
   vote_salts: VoteSaltsTable;
   comments: CommentsTable;
+  comment_likes: CommentLikesTable;
   teachers_wishlist: TeachersWishlistTable;
   general_settings: GeneralSettingsTable;
   footer_settings: FooterSettingsTable;

@@ -46,7 +46,7 @@ const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 /** The client build's files: hashed assets never change; the others (the icon) may. */
 const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const FILE_CACHE_CONTROL = "public, max-age=3600";
-/** The deal page and the educator post page, whose comment and report forms post to them. */
+/** The deal page and the educator post page, whose comment, like and report forms post to them. */
 const POST_PAGES = "/(post|educator)/[^/?]+/[^/?]+";
 
 /**
@@ -73,6 +73,7 @@ const PAGE_FORM_LIMITS: [path: string, limit: RouteRateLimit, intent?: string][]
   ["/user/wishlist/new", RATE_LIMITS.wishlistSubmit],
   [POST_PAGES, RATE_LIMITS.comment, "comment"],
   [POST_PAGES, RATE_LIMITS.report, "report"],
+  [POST_PAGES, RATE_LIMITS.commentLike, "comment_like"],
   ["/profile/[^/?]+", RATE_LIMITS.report, "report"],
   ["/submitdeal", RATE_LIMITS.postDeal, "deal"],
   ["/submitdeal", RATE_LIMITS.postDiscussion, "discussion"],

@@ -6,6 +6,7 @@ import { usePendingAction, useSignInFirst } from "../lib/pending-action.ts";
 import { timeAgo } from "../lib/time-ago.ts";
 import { Avatar } from "./Avatar.tsx";
 import { CommentForm } from "./CommentForm.tsx";
+import { CommentLikeButton, CommentLikeCount } from "./CommentLikeButton.tsx";
 import { ReportButton } from "./ReportButton.tsx";
 
 interface ThreadContext {
@@ -106,6 +107,18 @@ function CommentItem({
         />
         {live && !replying && (
           <div className="comment-actions">
+            {comment.user_id !== null && comment.user_id === context.viewerId ? (
+              <CommentLikeCount likes={comment.likes_count} />
+            ) : (
+              <CommentLikeButton
+                commentId={comment.id}
+                author={comment.user_name}
+                likes={comment.likes_count}
+                liked={comment.liked ?? false}
+                viewerId={context.viewerId}
+                csrfToken={context.csrfToken}
+              />
+            )}
             <button type="button" className="btn-link comment-reply" onClick={openReply}>
               Reply
             </button>
@@ -147,7 +160,7 @@ function CommentItem({
   );
 }
 
-/** Threaded comments with time-ago labels and a Reply box under each comment. */
+/** Threaded comments with time-ago labels, and Like and a Reply box under each comment. */
 export function CommentThread({
   comments,
   ...context

@@ -27,6 +27,8 @@ export type PendingAction =
     }
   | { kind: "follow"; userId: number }
   | { kind: "save"; uniqueId: string }
+  /** Like on a comment or reply (record 0092): done on return, as a vote is. */
+  | { kind: "commentLike"; commentId: number }
   /** Follow on a store or category page (record 0043). */
   | { kind: "followScope"; scope: "store" | "category"; id: number }
   /** Report: the dialog opens again on return, for the visitor to choose a reason. */

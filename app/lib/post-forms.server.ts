@@ -3,11 +3,13 @@ import { requestContext } from "#app-context";
 import { FORM_INTENT_FIELD } from "../../core/constants.ts";
 import { ReportBody } from "../../core/moderation/schema.ts";
 import { AddCommentSchema } from "../../core/posts/comments/schema.ts";
+import { CommentLikeSchema } from "../../core/posts/comments/likes/schema.ts";
 import { formActionOn, postedValues, unknownFormAnswer } from "./form-action.server.ts";
 
 /**
  * The page door of the post pages' forms (docs/decisions/0079): the comment and reply boxes
- * (`POST /api/product_add_comment`) and the report dialog (`POST /api/report`), told apart by
+ * (`POST /api/product_add_comment`), the comments' Like buttons (`POST /api/comment_like`, record
+ * 0092) and the report dialog (`POST /api/report`), told apart by
  * their `intent` field, each checked with its call's schema and run by its call's service. The
  * user is the session's; a `user_id` in the form is ignored, and a visitor is refused by the
  * service (401), as the calls refuse one.
@@ -43,6 +45,14 @@ async function act(
     if (!ok && message && !Object.keys(errors).length)
       answer.data.errors = { comment_text: message };
     return answer;
+  }
+  if (intent === "comment_like" && intents.includes("comment_like")) {
+    return formActionOn(
+      values,
+      CommentLikeSchema,
+      async (input) => (await services.commentLikes.toggle(user, input)).message,
+      { form: { intent, comment_id: values.comment_id ?? "" } },
+    );
   }
   if (intent === "report" && intents.includes("report")) {
     return formActionOn(

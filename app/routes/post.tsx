@@ -9,9 +9,9 @@ export function loader(args: Route.LoaderArgs) {
   return loadPostPage(args, "deal");
 }
 
-/** The comment, reply and report forms posted to the page (app/lib/post-forms.server.ts). */
+/** The comment, reply, like and report forms posted to the page (app/lib/post-forms.server.ts). */
 export function action(args: Route.ActionArgs) {
-  return pageFormsAction(args, ["comment", "report"]);
+  return pageFormsAction(args, ["comment", "comment_like", "report"]);
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>

@@ -104,6 +104,10 @@ export interface PresentedComment {
   product_id: number;
   product_type: "d" | "g";
   is_deleted: boolean;
+  /** Likes on the comment (record 0092); 0 on a placeholder. */
+  likes_count: number;
+  /** Whether the viewer likes it: only where the viewer is known (a signed-in member's page). */
+  liked?: boolean;
   comments_replies: PresentedComment[];
   /**
    * Only on a hidden or removed comment shown to its author or a moderator: the banner it carries.
@@ -126,13 +130,16 @@ const WITHHELD_MESSAGE = {
  * (`viewer`), who see it in place with its moderation banner.
  */
 export function presentCommentTree(
-  rows: (Omit<CommentRow, "status" | "user_verified_educator" | "user_level"> & {
+  rows: (Omit<CommentRow, "status" | "user_verified_educator" | "user_level" | "likes_count"> & {
     status?: CommentRow["status"];
     user_verified_educator?: boolean | null;
     user_level?: string | null;
+    likes_count?: number;
   })[],
   productType: "d" | "g",
   viewer: CurrentUser | null = null,
+  /** The comments the viewer likes (core/posts/comments/likes/liked-comments.ts), when known. */
+  liked?: ReadonlySet<number>,
 ): PresentedComment[] {
   const nodes = new Map<number, PresentedComment>();
   for (const row of rows) {
@@ -159,6 +166,8 @@ export function presentCommentTree(
       product_id: row.post_id,
       product_type: productType,
       is_deleted: deleted,
+      likes_count: deleted ? 0 : (row.likes_count ?? 0),
+      ...(liked ? { liked: !deleted && liked.has(row.id) } : {}),
       comments_replies: [],
       ...(moderation ? { moderation } : {}),
     });

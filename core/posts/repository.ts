@@ -59,6 +59,7 @@ export function findComments(db: DbOrTx, postId: number) {
       "comments.deleted_at",
       "comments.status",
       "comments.user_id",
+      "comments.likes_count",
       "users.name as user_name",
       "users.image_url as user_image",
       "users.deleted_at as user_deleted_at",

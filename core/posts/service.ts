@@ -7,6 +7,7 @@ import { NotFoundError } from "../errors.ts";
 import { canSeeUnpublished, moderationState } from "../moderation/policy.ts";
 import { priceHistoryOf } from "./prices/service.ts";
 import { findVote } from "./reactions/member-reaction.ts";
+import { likedCommentsOf } from "./comments/likes/liked-comments.ts";
 import { canSeeColdReasons, findColdReasonCounts } from "./reactions/cold-reason-counts.ts";
 import { countsAsView } from "./policy.ts";
 import { isLikedOf, presentCommentTree, presentProductDetails } from "./presenter.ts";
@@ -67,19 +68,29 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
     const moderation = moderationState(row.status, row.moderation_reason);
     if (moderation && !canSeeUnpublished(input.viewer, row.user_id)) throw new NotFoundError();
     const at = now();
-    const [comments, vote, voteWeight, counted, related, freshness, priceHistory, coldReasons] =
-      await Promise.all([
-        repo.findComments(db, row.id),
-        input.viewer ? findVote(db, row.id, input.viewer.id) : null,
-        input.viewer ? memberLevel(db, input.viewer.id).then(voteWeightOf) : 1,
-        moderation ? false : countView(row.id, input.viewer, input.visitor, at),
-        findRelatedDeals(db, row, at),
-        row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
-        priceHistoryOf(db, row),
-        row.post_type === "d" && canSeeColdReasons(input.viewer, row.user_id)
-          ? findColdReasonCounts(db, row.id)
-          : null,
-      ]);
+    const [
+      comments,
+      likedComments,
+      vote,
+      voteWeight,
+      counted,
+      related,
+      freshness,
+      priceHistory,
+      coldReasons,
+    ] = await Promise.all([
+      repo.findComments(db, row.id),
+      input.viewer ? likedCommentsOf(db, input.viewer.id, row.id) : undefined,
+      input.viewer ? findVote(db, row.id, input.viewer.id) : null,
+      input.viewer ? memberLevel(db, input.viewer.id).then(voteWeightOf) : 1,
+      moderation ? false : countView(row.id, input.viewer, input.visitor, at),
+      findRelatedDeals(db, row, at),
+      row.post_type === "d" ? loadFreshness(db, row, input.viewer?.id ?? null, at) : null,
+      priceHistoryOf(db, row),
+      row.post_type === "d" && canSeeColdReasons(input.viewer, row.user_id)
+        ? findColdReasonCounts(db, row.id)
+        : null,
+    ]);
     if (counted) row.views += 1;
     return {
       // The viewer's weights beside their reaction, so that the page shows a vote's degrees as the
@@ -88,7 +99,8 @@ export function createPostsService({ db, now, log }: Deps, viewBufferLimits?: Vi
         is_liked_weight: vote?.weight ?? 0,
         vote_weight: voteWeight,
       }),
-      comments: presentCommentTree(comments, row.post_type, input.viewer),
+      // Beside the spec's comment fields: likes_count, and liked for a signed-in viewer (record 0092).
+      comments: presentCommentTree(comments, row.post_type, input.viewer, likedComments),
       // The viewer's own picture, shown beside the Leave a Comment box ("" for visitors).
       comments_user_image: siteImage(input.viewer?.image_url),
       // Only on a post that is not public, for the few who may see it: its banner.

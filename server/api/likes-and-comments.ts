@@ -1,4 +1,6 @@
 import { AddCommentSchema } from "../../core/posts/comments/schema.ts";
+import { CommentLikeResponse } from "../../core/posts/comments/likes/responses.ts";
+import { CommentLikeSchema } from "../../core/posts/comments/likes/schema.ts";
 import { LikeSchema, MyReactionsSchema } from "../../core/posts/reactions/schema.ts";
 import { presentMyReactions, presentReaction } from "../../core/posts/reactions/presenter.ts";
 import { RATE_LIMITS, clientAddress } from "../plugins/rate-limit.ts";
@@ -65,6 +67,24 @@ export const likesAndCommentsApi: ApiModule = async (app, { services }) => {
     handler: async ({ input, request }) => ({
       status: "true" as const,
       ...(await services.comments.add(request.user, input)),
+    }),
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/comment_like",
+    tag: "Community",
+    summary:
+      "Not in the spec (record 0092): likes a live comment or reply of a live post, or takes the " +
+      "like back (liked true or false asks for a state instead). Not one's own comment (403). " +
+      "Answers liked and the comment's likes",
+    body: CommentLikeSchema,
+    response: CommentLikeResponse,
+    auth: true,
+    rateLimit: RATE_LIMITS.commentLike,
+    handler: async ({ input, request }) => ({
+      status: "true" as const,
+      ...(await services.commentLikes.toggle(request.user, input)),
     }),
   });
 };

@@ -110,6 +110,17 @@ export const RATE_LIMITS = {
     perAddress: { max: 60, timeWindow: TEN_MINUTES },
   },
   /**
+   * `POST /api/comment_like` and the like buttons posted to the post pages (record 0092): per
+   * account and per address, like votes on posts, but one group, so the page's form counts too.
+   */
+  commentLike: {
+    max: 60,
+    timeWindow: TEN_MINUTES,
+    keyGenerator: byAccount,
+    perAddress: { max: 120, timeWindow: TEN_MINUTES },
+    group: "comment-like",
+  },
+  /**
    * Reports: per account, and per address too, so that one person's accounts on one address meet
    * one allowance (reports from several members hide an item automatically). `POST /api/report`
    * and the report forms posted to the post pages and profiles count together.

@@ -329,6 +329,17 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
       comment_text: "Thanks for sharing!",
     },
   }),
+  "POST /comment_like": async (w) => ({
+    client: w.member.client,
+    // Another member's comment: one's own may not be liked (record 0092).
+    body: {
+      user_id: w.member.id,
+      comment_id: await insertComment(w.t.deps.db, {
+        postId: w.ids.deal.id,
+        userId: w.ids.otherUser,
+      }),
+    },
+  }),
 
   "POST /user_dashboard": async (w) => ({
     client: w.member.client,

@@ -45,6 +45,8 @@ interface World {
   /** Filled by the comments.user_id fixture: the member's comment with a reply, and one without. */
   answeredComment?: number;
   loneComment?: number;
+  /** Filled by the comment_likes.user_id fixture: the other member's comment the member likes. */
+  likedComment?: number;
 }
 
 const tag = () => randomBytes(5).toString("hex");
@@ -177,6 +179,16 @@ const FIXTURES: Record<string, (w: World) => Promise<void>> = {
       userId: w.other.id,
       parentId: w.answeredComment,
     });
+  },
+  "comment_likes.user_id": async (w) => {
+    // Through the call members use, so the comment's count is the site's.
+    w.likedComment = await insertComment(t.deps.db, { postId: w.otherDeal.id, userId: w.other.id });
+    const answer = await w.client.post("/api/comment_like", {
+      user_id: w.member.id,
+      comment_id: w.likedComment,
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({ liked: true, likes: 1 });
   },
   "contact_messages.user_id": async (w) => {
     await t.deps.db
@@ -637,6 +649,9 @@ async function countsOf(w: World) {
     savedOfDeal: await count(
       sql`SELECT count(*)::int AS n FROM saved_deals WHERE post_id = ${w.otherDeal.id}`,
     ),
+    likesOfComment: await count(
+      sql`SELECT likes_count AS n FROM comments WHERE id = ${w.likedComment ?? 0}`,
+    ),
   };
 }
 
@@ -766,6 +781,7 @@ describe("account deletion, checked against the catalogue", () => {
     expect(after.openReports).toBe(before.openReports - 1);
     expect(after.followersOfOther).toBe(before.followersOfOther - 1);
     expect(after.savedOfDeal).toBe(before.savedOfDeal - 1);
+    expect(after.likesOfComment).toBe(before.likesOfComment - 1);
     // Their comments stay, so the comment count does not move.
     expect(after.deal.comments_count).toBe(before.deal.comments_count);
 

@@ -35,6 +35,8 @@ interface Seeded {
   marker: string;
   postUniqueIds: string[];
   commentIds: number[];
+  /** The comment of the followee's the member likes. */
+  likedCommentId: number;
   secrets: string[];
   sessionToken: string;
   client: TestClient;
@@ -127,6 +129,12 @@ async function seedMember(label: string, followee: number, commonPostId: number)
     .insertInto("likes")
     .values({ user_id: id, post_id: commonPostId, reaction: "like" })
     .execute();
+  const liked = await insertComment(db, {
+    postId: commonPostId,
+    userId: followee,
+    body: `<p>Followee's comment for ${marker}</p>`,
+  });
+  await db.insertInto("comment_likes").values({ comment_id: liked, user_id: id }).execute();
   await db.insertInto("expiry_marks").values({ user_id: id, post_id: commonPostId }).execute();
   await db
     .insertInto("coupon_feedback")
@@ -266,6 +274,7 @@ async function seedMember(label: string, followee: number, commonPostId: number)
     marker,
     postUniqueIds: [deal.unique_id, discussion.unique_id],
     commentIds: [comment, reply],
+    likedCommentId: liked,
     secrets: [
       passwordHash,
       sessionToken,
@@ -334,6 +343,9 @@ describe("GET /api/my_data", () => {
     expect(file.votes.likes).toMatchObject([
       { reaction: "like", weight: 1, post_title: "A deal both use" },
     ]);
+    expect(file.votes.comment_likes).toMatchObject([
+      { comment_id: a.likedCommentId, post_title: "A deal both use" },
+    ]);
     expect(file.votes.expired_marks).toHaveLength(1);
     expect(file.votes.coupon_answers).toMatchObject([{ worked: false }]);
     expect(file.reports).toMatchObject([{ note: `Report note ${a.marker}`, item_type: "comment" }]);
@@ -383,6 +395,7 @@ describe("GET /api/my_data", () => {
     for (const uniqueId of b.postUniqueIds) expect(text).not.toContain(uniqueId);
     const commentIds = file.comments.map((c) => c.id);
     for (const id of b.commentIds) expect(commentIds).not.toContain(id);
+    expect(file.votes.comment_likes.map((l) => l.comment_id)).not.toContain(b.likedCommentId);
     expect(file.profile.id).not.toBe(b.id);
     expect(file.follows.members.map((m) => m.id)).not.toContain(b.id);
     expect(file.reports.map((r) => r.item_id)).not.toContain(String(b.commentIds[0]));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUBMIT_MESSAGES, XSRF_COOKIE } from "../../core/constants.ts";
 import { REPORT_MESSAGES } from "../../core/moderation/schema.ts";
 import { COMMENT_POSTED, COMMENT_REQUIRED } from "../../core/posts/comments/schema.ts";
+import { OWN_COMMENT } from "../../core/posts/comments/likes/schema.ts";
 import {
   DEAL_MESSAGES,
   DISCUSSION_MESSAGES,
@@ -10,6 +11,7 @@ import {
 } from "../../core/posts/submissions/schema.ts";
 import { RATE_LIMITS } from "../../server/plugins/rate-limit.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { insertComment } from "../helpers/console.ts";
 import { FormBrowser, forms } from "../helpers/form-browser.ts";
 import { multipartBody, pngImage, type FilePart } from "../helpers/multipart.ts";
 import { createTestUser } from "../helpers/users.ts";
@@ -216,6 +218,61 @@ describe("the comment and reply forms of a post page, posted without JavaScript"
       // The visitor's box is not posted to the page: signing in comes first (record 0035).
       expect(visitor.body).not.toMatch(/name="intent" value="comment"/);
     }
+  });
+});
+
+describe("the comments' Like buttons, posted without JavaScript (record 0092)", () => {
+  const likeFields = (browser: FormBrowser, commentId: number, liked = "1") => ({
+    _csrf: browser.xsrf,
+    intent: "comment_like",
+    comment_id: String(commentId),
+    liked,
+  });
+  const likersOf = (commentId: number) =>
+    t.deps.db
+      .selectFrom("comment_likes")
+      .select("user_id")
+      .where("comment_id", "=", commentId)
+      .execute();
+
+  it("a member's Like posts to the page as the session's user; posted twice, likes once", async () => {
+    const comment = await insertComment(t.deps.db, { postId: deal.id, userId: otherId });
+    const browser = await signedIn();
+    const page = await browser.open(deal.path);
+    expect(page.body).toMatch(/<input type="hidden" name="intent" value="comment_like"/);
+    expect(page.body).toContain(`name="comment_id" value="${comment}"`);
+
+    for (let i = 0; i < 2; i++) {
+      // A user_id in the form is not who likes: the session is.
+      const response = await browser.postForm(deal.path, {
+        ...likeFields(browser, comment),
+        user_id: String(otherId),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain("You liked this comment.");
+      expect(response.body).toMatch(/aria-pressed="true"[^>]*>.*?the comment by Other Member/);
+    }
+    expect(await likersOf(comment)).toEqual([{ user_id: memberId }]);
+
+    const back = await browser.postForm(deal.path, likeFields(browser, comment, "0"));
+    expect(back.body).toContain("Your like has been removed.");
+    expect(await likersOf(comment)).toEqual([]);
+  });
+
+  it("answers one's own comment with the call's message, and a visitor's Like goes to sign in", async () => {
+    const own = await insertComment(t.deps.db, { postId: deal.id, userId: memberId });
+    const browser = await signedIn();
+    await browser.open(deal.path);
+    const response = await browser.postForm(deal.path, likeFields(browser, own));
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toContain(OWN_COMMENT);
+    expect(await likersOf(own)).toEqual([]);
+
+    const visitor = await t.app.inject({ method: "GET", url: deal.path });
+    expect(visitor.body).not.toMatch(/name="intent" value="comment_like"/);
+    const likeForm = /<form [^>]*class="comment-like"[^>]*>/.exec(visitor.body)?.[0] ?? "";
+    expect(likeForm).toContain('method="get"');
+    expect(likeForm).toContain('action="/login"');
   });
 });
 
@@ -487,6 +544,26 @@ describe("a page post counts like its JSON call", () => {
       reason: "",
     });
     expect(report.statusCode).toBe(422);
+  });
+
+  it("comment likes: one allowance per account for the call and the page's buttons", async () => {
+    const browser = new FormBrowser(limited.app);
+    await browser.signInAs(limited.deps.db, await createTestUser(limited.deps.db));
+    const page = "/post/no-such-deal/slug";
+    const none = { comment_id: "987654321" };
+    const half = Math.floor(RATE_LIMITS.commentLike.max / 2);
+    for (let i = 0; i < half; i++) {
+      expect((await browser.post("/api/comment_like", none)).statusCode).toBe(404);
+    }
+    for (let i = half; i < RATE_LIMITS.commentLike.max; i++) {
+      const response = await browser.postForm(page, {
+        _csrf: browser.xsrf,
+        intent: "comment_like",
+        ...none,
+      });
+      expect(response.statusCode).toBe(404);
+    }
+    expect((await browser.post("/api/comment_like", none)).statusCode).toBe(429);
   });
 
   it("posts: one allowance per address for each kind, the call's and the form's", async () => {

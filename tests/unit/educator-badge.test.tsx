@@ -22,6 +22,7 @@ function comment(id: number, verified: boolean): PresentedComment {
     product_id: 9,
     product_type: "d",
     is_deleted: false,
+    likes_count: 0,
     comments_replies: [],
   };
 }

@@ -47,6 +47,7 @@ const REPLY_TO: PresentedComment = {
   product_id: 9,
   product_type: "d",
   is_deleted: false,
+  likes_count: 0,
   comments_replies: [],
   user_verified_educator: false,
   user_level: "",

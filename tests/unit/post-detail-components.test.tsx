@@ -29,6 +29,7 @@ function comment(
     product_id: 9,
     product_type: "d",
     is_deleted: false,
+    likes_count: 0,
     comments_replies: replies,
     user_verified_educator: false,
     user_level: "",

@@ -301,6 +301,24 @@ export async function deleteMemberRows(
       unliked.map((row) => row.post_id),
     );
   }
+  // Their likes on comments (migration 039): the counts follow by trigger, and the comments'
+  // authors are marked for the reputation job's next run, as a taken-back like marks them.
+  const unlikedComments = await db
+    .deleteFrom("comment_likes")
+    .where("user_id", "=", userId)
+    .returning("comment_id")
+    .execute();
+  if (unlikedComments.length > 0) {
+    await db
+      .updateTable("comments")
+      .set({ likes_changed_at: options.at })
+      .where(
+        "id",
+        "in",
+        unlikedComments.map((row) => row.comment_id),
+      )
+      .execute();
+  }
   await db.deleteFrom("expiry_marks").where("user_id", "=", userId).execute();
   await db.deleteFrom("coupon_feedback").where("user_id", "=", userId).execute();
   await db.deleteFrom("reports").where("reporter_id", "=", userId).execute();

@@ -19,6 +19,7 @@ export interface ExportRows {
   posts: Rows<typeof repo.findPosts>;
   comments: Rows<typeof repo.findComments>;
   likes: Rows<typeof repo.findLikes>;
+  commentLikes: Rows<typeof repo.findCommentLikes>;
   expiryMarks: Rows<typeof repo.findExpiryMarks>;
   couponFeedback: Rows<typeof repo.findCouponFeedback>;
   reports: Rows<typeof repo.findReports>;
@@ -162,6 +163,11 @@ export function presentMyData(
         weight: l.weight,
         created_at: iso(l.created_at),
         network: l.voter_network,
+      })),
+      comment_likes: rows.commentLikes.map((l) => ({
+        ...postRef(l),
+        comment_id: l.comment_id,
+        created_at: iso(l.created_at),
       })),
       expired_marks: rows.expiryMarks.map((m) => ({
         ...postRef(m),

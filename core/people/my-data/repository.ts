@@ -131,6 +131,20 @@ export function findLikes(db: DbOrTx, userId: number) {
     .execute();
 }
 
+/** The member's likes on comments (migration 039), with the comment's post. */
+export function findCommentLikes(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("comment_likes as l")
+    .innerJoin("comments as cm", "cm.id", "l.comment_id")
+    .innerJoin("posts as p", "p.id", "cm.post_id")
+    .select(["l.comment_id", "l.created_at"])
+    .select(postColumns)
+    .where("l.user_id", "=", userId)
+    .orderBy("l.created_at")
+    .orderBy("l.comment_id")
+    .execute();
+}
+
 export function findExpiryMarks(db: DbOrTx, userId: number) {
   return db
     .selectFrom("expiry_marks as m")

@@ -149,6 +149,9 @@ export const MyDataResponse = z.strictObject({
           .describe("a label of the network the vote came from, not the address (record 0091)"),
       }),
     ),
+    comment_likes: z
+      .array(z.strictObject({ ...PostRef, comment_id: z.number().int(), created_at: isoDateTime }))
+      .describe("the comments the member likes (record 0092)"),
     expired_marks: z.array(z.strictObject({ ...PostRef, created_at: isoDateTime })),
     coupon_answers: z.array(
       z.strictObject({ ...PostRef, worked: z.boolean(), answered_at: isoDateTime }),

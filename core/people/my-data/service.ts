@@ -34,6 +34,7 @@ export function createDataExportService({ db, config, now }: Deps) {
             posts: await repo.findPosts(tx, member.id),
             comments: await repo.findComments(tx, member.id),
             likes: await repo.findLikes(tx, member.id),
+            commentLikes: await repo.findCommentLikes(tx, member.id),
             expiryMarks: await repo.findExpiryMarks(tx, member.id),
             couponFeedback: await repo.findCouponFeedback(tx, member.id),
             reports: await repo.findReports(tx, member.id),

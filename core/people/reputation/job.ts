@@ -6,6 +6,7 @@ import { recordPeaks } from "./post-peaks.ts";
 import * as repo from "./repository.ts";
 import {
   badgeEarnedTimes,
+  commentLedger,
   dealLedger,
   levelFor,
   numbersOf,
@@ -18,8 +19,9 @@ import {
  * Points are recomputed by this job, never in a request (docs/decisions/0088-reputation.md): every
  * 15 minutes, and on demand for one member (`{ userId }`). Once a day a run records every live
  * post's peak heat and recomputes every member who has posted; the runs in between recompute only
- * the members whose deals reached a new peak (a vote records it, core/posts/reactions) or had a
- * coupon answered since the last run, so they do not read every post of a large site. Each member's
+ * the members whose deals reached a new peak (a vote records it, core/posts/reactions), had a
+ * coupon answered, or whose comments were liked or unliked (core/posts/comments/likes) since the
+ * last run, so they do not read every post of a large site. Each member's
  * ledger is rebuilt from the rules, a batch of members per transaction; a member whose ledger came
  * out the same is not written, so a second run changes nothing.
  */
@@ -84,8 +86,9 @@ export async function recomputeReputation(
     result.changed += await deps.db.transaction().execute(async (tx) => {
       const ids = await repo.lockLiveMembers(tx, batch);
       result.members += ids.length;
-      const [deals, removed, stored, summaries, badges] = await Promise.all([
+      const [deals, comments, removed, stored, summaries, badges] = await Promise.all([
         repo.dealFactsOf(tx, ids),
+        repo.likedCommentsOf(tx, ids),
         repo.removedPostsOf(tx, ids),
         repo.ledgersOf(tx, ids),
         repo.summariesOf(tx, ids),
@@ -96,6 +99,7 @@ export async function recomputeReputation(
         const memberDeals = deals.get(userId) ?? [];
         const lines: LedgerLine[] = [
           ...memberDeals.flatMap(dealLedger),
+          ...(comments.get(userId) ?? []).flatMap(commentLedger),
           ...removed
             .filter((post) => post.userId === userId)
             .map((post) => removedLedger(post.postId, post.at)),

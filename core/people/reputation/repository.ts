@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../../db/index.ts";
 import { DEGREES_SQL } from "../../posts/temperature-sql.ts";
 import {
   DEFAULT_LEVEL_THRESHOLDS,
+  type CommentFacts,
   type DealFacts,
   type LedgerKind,
   type LedgerLine,
@@ -74,17 +75,21 @@ export async function relevelAll(db: DbOrTx, t: LevelThresholds): Promise<number
 }
 
 /**
- * The members whose deals reached a new peak, or had a coupon answered, at or after `since`: all a
- * run between full ones recomputes (a removal by a moderator queues its author on its own).
+ * The members whose deals reached a new peak, or had a coupon answered, or whose comments were
+ * liked or unliked (migration 039's likes_changed_at), at or after `since`: all a run between full
+ * ones recomputes (a removal by a moderator queues its author on its own).
  */
 export async function membersChangedSince(db: DbOrTx, since: Date): Promise<number[]> {
   const rows = await sql<{ user_id: number }>`
-    SELECT DISTINCT posts.user_id FROM posts
+    SELECT posts.user_id FROM posts
      WHERE posts.user_id IS NOT NULL AND posts.id IN (
        SELECT post_id FROM reputation_post_peaks WHERE peak_at >= ${since}::timestamptz
        UNION
        SELECT post_id FROM coupon_feedback WHERE answered_at >= ${since}::timestamptz)
-     ORDER BY posts.user_id`.execute(db);
+    UNION
+    SELECT comments.user_id FROM comments
+     WHERE comments.likes_changed_at >= ${since}::timestamptz AND comments.user_id IS NOT NULL
+    ORDER BY user_id`.execute(db);
   return rows.rows.map((row) => Number(row.user_id));
 }
 
@@ -106,13 +111,16 @@ export async function saveRun(db: DbOrTx, at: Date, full: boolean) {
 }
 
 /**
- * The next `limit` members after `afterId` who have a post or reputation to recompute; deleted
- * accounts are not counted again (deletion removed their rows, core/people/accounts).
+ * The next `limit` members after `afterId` who have a post, a liked comment or reputation to
+ * recompute; deleted accounts are not counted again (deletion removed their rows,
+ * core/people/accounts).
  */
 export async function memberIdsAfter(db: DbOrTx, afterId: number, limit: number) {
   const rows = await sql<{ user_id: number }>`
     SELECT members.user_id FROM (
       SELECT DISTINCT user_id FROM posts WHERE user_id > ${afterId}
+      UNION
+      SELECT user_id FROM comments WHERE user_id > ${afterId} AND likes_count > 0
       UNION
       SELECT user_id FROM member_reputation WHERE user_id > ${afterId}
     ) members
@@ -175,6 +183,49 @@ export async function dealFactsOf(
       postedAt: row.created_at,
       hotAt: row.hot_at,
       workingCouponReports: row.worked_at.map((value) => new Date(value)),
+    });
+    byUser.set(userId, list);
+  }
+  return byUser;
+}
+
+/**
+ * The live comments of `userIds` on live posts that other members like, with how many of them
+ * (record 0088: the author's own like never counts).
+ */
+export async function likedCommentsOf(
+  db: DbOrTx,
+  userIds: readonly number[],
+): Promise<Map<number, CommentFacts[]>> {
+  const byUser = new Map<number, CommentFacts[]>();
+  if (!userIds.length) return byUser;
+  const rows = await db
+    .selectFrom("comments")
+    .innerJoin("posts", "posts.id", "comments.post_id")
+    .innerJoin("comment_likes", "comment_likes.comment_id", "comments.id")
+    .select([
+      "comments.id",
+      "comments.user_id",
+      "comments.post_id",
+      "comments.created_at",
+      (eb) => eb.fn.countAll<string>().as("likes"),
+    ])
+    .where("comments.user_id", "in", userIds)
+    .where("comments.deleted_at", "is", null)
+    .where("comments.status", "=", "active")
+    .where("posts.status", "=", "active")
+    .whereRef("comment_likes.user_id", "<>", "comments.user_id")
+    .groupBy(["comments.id", "comments.user_id", "comments.post_id", "comments.created_at"])
+    .orderBy("comments.id")
+    .execute();
+  for (const row of rows) {
+    const userId = Number(row.user_id);
+    const list = byUser.get(userId) ?? [];
+    list.push({
+      commentId: Number(row.id),
+      postId: Number(row.post_id),
+      likes: Number(row.likes),
+      postedAt: row.created_at,
     });
     byUser.set(userId, list);
   }

@@ -5,6 +5,7 @@ import {
   HOT_DEGREES,
   badgeEarnedTimes,
   badgeStandings,
+  commentLedger,
   commentLikePoints,
   dealLedger,
   earnedBadgeKeys,
@@ -53,6 +54,20 @@ describe("reputation rules", () => {
     expect(commentLikePoints(0)).toBe(0);
     expect(commentLikePoints(7)).toBe(7);
     expect(commentLikePoints(-1)).toBe(0);
+    const postedAt = new Date("2026-11-02T10:00:00Z");
+    expect(commentLedger({ commentId: 1, postId: 9, likes: 0, postedAt })).toEqual([]);
+    expect(commentLedger({ commentId: 1, postId: 9, likes: 3, postedAt })).toEqual([
+      {
+        kind: "comment_likes",
+        postId: 9,
+        points: 3,
+        detail: "3 likes on your comment",
+        at: postedAt,
+      },
+    ]);
+    expect(commentLedger({ commentId: 2, postId: 9, likes: 1, postedAt })[0]!.detail).toBe(
+      "1 like on your comment",
+    );
   });
 
   it("coupons reported as working: 2 points each for the first 5 members per deal", () => {

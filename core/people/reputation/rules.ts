@@ -44,8 +44,8 @@ export function hotDealPoints(peakDegrees: number): number {
 }
 
 /**
- * Points for likes on one comment (the author's own like never counts). The site has no likes on
- * comments yet: the rule is here so that the job adds them the day comment likes exist.
+ * Points for likes on one comment from other members (the author's own like never counts; the
+ * site refuses it, core/posts/comments/likes).
  */
 export function commentLikePoints(likes: number): number {
   return Math.max(0, likes) * COMMENT_LIKE_POINTS;
@@ -250,6 +250,32 @@ export function dealLedger(deal: DealFacts): LedgerLine[] {
     }
   });
   return lines;
+}
+
+/** One of the member's live comments on a live post that other members like, as the job reads it. */
+export interface CommentFacts {
+  commentId: number;
+  postId: number;
+  /** Likes from other members. */
+  likes: number;
+  postedAt: Date;
+}
+
+/** The ledger line of one liked comment; none for a comment nobody else likes. */
+export function commentLedger(comment: CommentFacts): LedgerLine[] {
+  const points = commentLikePoints(comment.likes);
+  if (points <= 0) return [];
+  return [
+    {
+      kind: "comment_likes",
+      postId: comment.postId,
+      points,
+      detail:
+        comment.likes === 1 ? "1 like on your comment" : `${comment.likes} likes on your comment`,
+      // Dated when posted, as a deal's heat is: a like does not move the comment to a later month.
+      at: comment.postedAt,
+    },
+  ];
 }
 
 /** The ledger line of one post a moderator removed. */

@@ -125,9 +125,7 @@ export function createReputationService(deps: Deps) {
     /** The rules as members read them: how points are earned and lost, and the levels' thresholds. */
     async rules() {
       return {
-        points: LEDGER_KINDS.filter((kind) => kind !== "comment_likes").map(
-          (kind) => LEDGER_TEXTS[kind],
-        ),
+        points: LEDGER_KINDS.map((kind) => LEDGER_TEXTS[kind]),
         thresholds: await repo.findThresholds(db),
       };
     },

@@ -28,6 +28,6 @@ export function insertComment(
   return db
     .insertInto("comments")
     .values(comment)
-    .returning(["id", "post_id", "parent_id", "body", "created_at", "user_id"])
+    .returning(["id", "post_id", "parent_id", "body", "created_at", "user_id", "likes_count"])
     .executeTakeFirstOrThrow();
 }

@@ -16,6 +16,11 @@ export const Comment = z.strictObject({
   product_id: z.number(),
   product_type: postType,
   is_deleted: z.boolean(),
+  likes_count: z.number().int().describe("Not in the spec (record 0092): likes on the comment"),
+  liked: z
+    .boolean()
+    .optional()
+    .describe("Not in the spec (record 0092): the signed-in viewer likes it; absent for visitors"),
   get comments_replies(): z.ZodArray<typeof Comment> {
     return z.array(Comment);
   },

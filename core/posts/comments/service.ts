@@ -71,6 +71,9 @@ export function createCommentsService({ db, now, changes }: Deps) {
           },
         ],
         postType,
+        author,
+        // Nobody likes a comment just posted, and its author may not (record 0092).
+        new Set(),
       );
       return { message: COMMENT_POSTED, comment: comment! };
     },
