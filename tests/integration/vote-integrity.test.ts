@@ -6,7 +6,7 @@ import {
   SERIAL_POSTS_BY_ONE_POSTER,
 } from "../../core/moderation/voting/rules.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { insertPost } from "../helpers/console.ts";
+import { insertComment, insertPost } from "../helpers/console.ts";
 import { signInWithRole } from "../helpers/console-staff.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import type { TestClient } from "../helpers/session.ts";
@@ -306,6 +306,14 @@ describe("warnings and voting blocks", () => {
       .where("id", "=", deal.id)
       .executeTakeFirstOrThrow();
     expect(counts.likes_count).toBe(0);
+    // A like on a comment is a vote too (record 0092): refused alike.
+    const comment = await insertComment(t.deps.db, { postId: deal.id, userId: poster.id });
+    const commentLike = await voter.client.post("/api/comment_like", {
+      user_id: voter.id,
+      comment_id: comment,
+    });
+    expect(commentLike.statusCode).toBe(403);
+    expect(commentLike.json().message).toMatch(/^Your voting is blocked until /);
 
     // Told: notifications with the reasons, and My Account's Voting section.
     const notes = await t.deps.db

@@ -65,9 +65,10 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
       context: ReactionContext,
     ) {
       const actor = requireActingUser(user, user_id);
-      await assertMayVote(db, actor.id, now());
       const key = await voterKey(context.clientAddress);
       const result = await db.transaction().execute(async (trx) => {
+        // In the vote's transaction, so that a block placed a moment before is never missed.
+        await assertMayVote(trx, actor.id, now());
         const post = await lockLivePost(trx, post_id, post_type);
         if (!post) throw new NotFoundError();
         const previous = await findReaction(trx, post.id, actor.id);

@@ -2,6 +2,7 @@ import { requireActingUser } from "../../../auth/policy.ts";
 import type { CurrentUser } from "../../../auth/sessions.ts";
 import type { Deps } from "../../../deps.ts";
 import { ForbiddenError, NotFoundError } from "../../../errors.ts";
+import { assertMayVote } from "../../../moderation/voting/guard.ts";
 import * as repo from "./repository.ts";
 import { OWN_COMMENT, type CommentLikeInput } from "./schema.ts";
 
@@ -12,8 +13,9 @@ const MESSAGES = {
 
 /**
  * Likes on comments and replies (docs/decisions/0092-comment-likes.md): one per member and
- * comment, only on live comments of live posts, never on one's own. Each like from another member
- * earns the comment's author a point when the reputation job next runs (record 0088).
+ * comment, only on live comments of live posts, never on one's own, and not while the member's
+ * voting is blocked. Each like from another member earns the comment's author a point when the
+ * reputation job next runs (record 0088).
  */
 export function createCommentLikesService({ db, now, changes }: Deps) {
   return {
@@ -25,6 +27,8 @@ export function createCommentLikesService({ db, now, changes }: Deps) {
     async toggle(user: CurrentUser | null, { user_id, comment_id, liked }: CommentLikeInput) {
       const actor = requireActingUser(user, user_id);
       const result = await db.transaction().execute(async (trx) => {
+        // A like is a vote: a member whose voting is blocked may not give one (record 0091).
+        await assertMayVote(trx, actor.id, now());
         const comment = await repo.lockLiveComment(trx, comment_id);
         if (!comment) throw new NotFoundError("This comment no longer exists.");
         if (comment.user_id === actor.id) throw new ForbiddenError(OWN_COMMENT);
