@@ -56,3 +56,19 @@ export function text(options: { error?: string; multiline?: boolean } = {}) {
 export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && !value.trim());
 }
+
+/**
+ * An end date as staff type it (a suspension's, a voting block's): a date, YYYY-MM-DD, meaning
+ * that day's start in UTC, or an ISO date and time with its offset. Null when it is neither, or
+ * when a date does not exist (2030-02-31 would parse as another day: refused, not moved).
+ */
+export function parseEndDate(value: string): Date | null {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const withTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(
+    value,
+  );
+  const at = dateOnly ? new Date(`${value}T00:00:00.000Z`) : withTime ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime())) return null;
+  if (dateOnly && at.toISOString().slice(0, 10) !== value) return null;
+  return at;
+}

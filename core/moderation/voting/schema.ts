@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { userIdField } from "../../people/roles/schema.ts";
-import { text } from "../../validation.ts";
+import { parseEndDate, text } from "../../validation.ts";
 import { MAX_BLOCK_DAYS, WARNING_COUNTS_DAYS } from "./rules.ts";
 
 /** The console's vote-integrity calls (docs/decisions/0091-vote-integrity.md). */
@@ -56,15 +56,8 @@ const blockEnd = z.preprocess(
         context.addIssue({ code: "custom", message: M.untilRequired });
         return z.NEVER;
       }
-      const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-      const withTime =
-        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value);
-      const at = dateOnly ? new Date(`${value}T00:00:00.000Z`) : withTime ? new Date(value) : null;
-      if (
-        !at ||
-        Number.isNaN(at.getTime()) ||
-        (dateOnly && at.toISOString().slice(0, 10) !== value)
-      ) {
+      const at = parseEndDate(value);
+      if (!at) {
         context.addIssue({ code: "custom", message: M.until });
         return z.NEVER;
       }

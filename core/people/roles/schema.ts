@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../../validation.ts";
+import { parseEndDate, text } from "../../validation.ts";
 
 /** The console's people calls and the users list's filters (/admin/users). */
 
@@ -64,16 +64,8 @@ export const suspensionEnd = z.preprocess(
   text({ error: M.until })
     .trim()
     .transform((value, context) => {
-      const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-      const withTime =
-        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value);
-      const at = dateOnly ? new Date(`${value}T00:00:00.000Z`) : withTime ? new Date(value) : null;
-      // A date such as 2030-02-31 parses as another day: refused, not moved.
-      if (
-        !at ||
-        Number.isNaN(at.getTime()) ||
-        (dateOnly && at.toISOString().slice(0, 10) !== value)
-      ) {
+      const at = parseEndDate(value);
+      if (!at) {
         context.addIssue({ code: "custom", message: M.until });
         return z.NEVER;
       }
