@@ -1,5 +1,4 @@
-import { useId, useState } from "react";
-import { Link, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { Link, useLoaderData, useSearchParams } from "react-router";
 import { requestContext } from "#app-context";
 import { formatSuspensionEnd } from "../../../core/auth/suspension.ts";
 import type { MemberVote, VotingStatus } from "../../../core/moderation/voting/presenter.ts";
@@ -7,12 +6,11 @@ import { MAX_BLOCK_DAYS, WARNING_COUNTS_DAYS } from "../../../core/moderation/vo
 import { MemberVotesQuery } from "../../../core/moderation/voting/schema.ts";
 import { orNull } from "../../../core/not-found.ts";
 import { COLD_REASON_LABELS } from "../../../core/posts/reactions/cold-reasons.ts";
-import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
+import { RestrictionAction, dayIn } from "../../components/console/RestrictionAction.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable, type ConsoleColumn } from "../../components/console/ConsoleTable.tsx";
 import { Pager, pageHref } from "../../components/Pager.tsx";
 import { apiCall } from "../../lib/api.ts";
-import { messageOf } from "../../lib/api-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { notFound } from "../../lib/errors.ts";
 import { formatDate } from "../../lib/format.ts";
@@ -41,107 +39,21 @@ function dateTime(iso: string): string {
   return `${formatDate(iso)}, ${iso.slice(11, 16)} UTC`;
 }
 
-/** The last day a block may end on, as the server checks (MAX_BLOCK_DAYS). */
-function dayIn(days: number): string {
-  return new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-}
-
 /** Block voting: a reason and an end date, both required; the member is told both. */
 function BlockAction({ userId, name }: { userId: number; name: string }) {
-  const revalidator = useRevalidator();
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [reason, setReason] = useState("");
-  const [until, setUntil] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const id = useId();
-
-  async function block() {
-    setBusy(true);
-    setFailure(null);
-    const result = await apiCall("/admin/users/vote_block", { user_id: userId, reason, until });
-    setBusy(false);
-    if (!result.ok) {
-      const answer = result.data as { errors?: Record<string, string> };
-      setErrors(answer.errors ?? {});
-      if (!answer.errors) setFailure(messageOf(result.data));
-      return;
-    }
-    setOpen(false);
-    setReason("");
-    setUntil("");
-    setErrors({});
-    await revalidator.revalidate();
-  }
-
-  const field = (name: "reason" | "until") => ({
-    "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": errors[name] ? `${id}-${name}-error` : undefined,
-  });
   return (
-    <>
-      <button type="button" className="btn btn-sm console-btn-danger" onClick={() => setOpen(true)}>
-        Block voting
-      </button>
-      <ConfirmDialog
-        open={open}
-        title={`Block ${name}'s voting?`}
-        confirmLabel="Block voting"
-        cancelLabel="Cancel"
-        busy={busy}
-        onConfirm={() => void block()}
-        onCancel={() => {
-          setOpen(false);
-          setErrors({});
-          setFailure(null);
-        }}
-      >
-        <p>Their votes are refused until the end date. They are told the reason and the date.</p>
-        <div className="form-field">
-          <label htmlFor={`${id}-reason`}>Reason</label>
-          <textarea
-            id={`${id}-reason`}
-            value={reason}
-            rows={3}
-            maxLength={500}
-            required
-            {...field("reason")}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          {errors.reason && (
-            <p id={`${id}-reason-error`} className="field-error">
-              {errors.reason}
-            </p>
-          )}
-        </div>
-        <div className="form-field">
-          <label htmlFor={`${id}-until`}>
-            Until <span className="optional">(at most {MAX_BLOCK_DAYS} days ahead)</span>
-          </label>
-          <input
-            id={`${id}-until`}
-            type="date"
-            value={until}
-            min={dayIn(1)}
-            max={dayIn(MAX_BLOCK_DAYS)}
-            required
-            {...field("until")}
-            onChange={(event) => setUntil(event.target.value)}
-          />
-          {errors.until && (
-            <p id={`${id}-until-error`} className="field-error">
-              {errors.until}
-            </p>
-          )}
-        </div>
-        {failure && (
-          <p className="field-error" role="alert">
-            {failure}
-          </p>
-        )}
-      </ConfirmDialog>
-    </>
+    <RestrictionAction
+      label="Block voting"
+      title={`Block ${name}'s voting?`}
+      explanation="Their votes are refused until the end date. They are told the reason and the date."
+      untilHint={`at most ${MAX_BLOCK_DAYS} days ahead`}
+      untilRequired
+      untilMin={dayIn(1)}
+      untilMax={dayIn(MAX_BLOCK_DAYS)}
+      send={(reason, until) =>
+        apiCall("/admin/users/vote_block", { user_id: userId, reason, until })
+      }
+    />
   );
 }
 

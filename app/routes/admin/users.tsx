@@ -1,16 +1,14 @@
-import { useId, useState } from "react";
-import { Form, Link, useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { Form, Link, useLoaderData, useSearchParams } from "react-router";
 import { requestContext } from "#app-context";
 import { hasRole } from "../../../core/auth/policy.ts";
 import { formatSuspensionEnd } from "../../../core/auth/suspension.ts";
 import type { ConsoleUser } from "../../../core/people/roles/presenter.ts";
 import { USER_ROLES, USER_STATUSES, UsersQuery } from "../../../core/people/roles/schema.ts";
-import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
+import { RestrictionAction, dayIn } from "../../components/console/RestrictionAction.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable, type ConsoleColumn } from "../../components/console/ConsoleTable.tsx";
 import { Pager, pageHref } from "../../components/Pager.tsx";
 import { apiCall } from "../../lib/api.ts";
-import { messageOf } from "../../lib/api-form.ts";
 import { requireConsoleUser } from "../../lib/console.server.ts";
 import { formatDate } from "../../lib/format.ts";
 import type { Route } from "./+types/users";
@@ -50,109 +48,20 @@ function StatusCell({ user }: { user: ConsoleUser }) {
   );
 }
 
-/** The first day a suspension may end: tomorrow (UTC), as the server checks. */
-function tomorrow(): string {
-  return new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-}
-
 /** Suspend: a reason (shown to the person when they try to sign in) and an optional end date. */
 function SuspendAction({ user }: { user: ConsoleUser }) {
-  const revalidator = useRevalidator();
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [reason, setReason] = useState("");
-  const [until, setUntil] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const id = useId();
-
-  async function suspend() {
-    if (!reason.trim()) {
-      setErrors({
-        reason: "Please give a reason: the person is shown it when they try to sign in.",
-      });
-      return;
-    }
-    setBusy(true);
-    setFailure(null);
-    const result = await apiCall("/admin/suspend", { user_id: user.id, reason, until });
-    setBusy(false);
-    if (!result.ok) {
-      const answer = result.data as { errors?: Record<string, string> };
-      setErrors(answer.errors ?? {});
-      if (!answer.errors) setFailure(messageOf(result.data));
-      return;
-    }
-    setOpen(false);
-    setReason("");
-    setUntil("");
-    setErrors({});
-    await revalidator.revalidate();
-  }
-
   return (
-    <>
-      <button type="button" className="btn btn-sm console-btn-danger" onClick={() => setOpen(true)}>
-        Suspend
-      </button>
-      <ConfirmDialog
-        open={open}
-        title={`Suspend ${user.name}?`}
-        confirmLabel="Suspend"
-        cancelLabel="Cancel"
-        busy={busy}
-        onConfirm={() => void suspend()}
-        onCancel={() => {
-          setOpen(false);
-          setErrors({});
-          setFailure(null);
-        }}
-      >
-        <p>They are signed out everywhere at once and cannot sign in until the suspension ends.</p>
-        <div className="form-field">
-          <label htmlFor={`${id}-reason`}>Reason</label>
-          <textarea
-            id={`${id}-reason`}
-            value={reason}
-            rows={3}
-            maxLength={500}
-            required
-            aria-invalid={errors.reason ? true : undefined}
-            aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
-            onChange={(event) => setReason(event.target.value)}
-          />
-          {errors.reason && (
-            <p id={`${id}-reason-error`} className="field-error">
-              {errors.reason}
-            </p>
-          )}
-        </div>
-        <div className="form-field">
-          <label htmlFor={`${id}-until`}>
-            Until <span className="optional">(optional; empty: until lifted)</span>
-          </label>
-          <input
-            id={`${id}-until`}
-            type="date"
-            value={until}
-            min={tomorrow()}
-            aria-invalid={errors.until ? true : undefined}
-            aria-describedby={errors.until ? `${id}-until-error` : undefined}
-            onChange={(event) => setUntil(event.target.value)}
-          />
-          {errors.until && (
-            <p id={`${id}-until-error`} className="field-error">
-              {errors.until}
-            </p>
-          )}
-        </div>
-        {failure && (
-          <p className="field-error" role="alert">
-            {failure}
-          </p>
-        )}
-      </ConfirmDialog>
-    </>
+    <RestrictionAction
+      label="Suspend"
+      title={`Suspend ${user.name}?`}
+      explanation="They are signed out everywhere at once and cannot sign in until the suspension ends."
+      untilHint="optional; empty: until lifted"
+      untilRequired={false}
+      // The first day a suspension may end: tomorrow (UTC), as the server checks.
+      untilMin={dayIn(1)}
+      reasonRequired="Please give a reason: the person is shown it when they try to sign in."
+      send={(reason, until) => apiCall("/admin/suspend", { user_id: user.id, reason, until })}
+    />
   );
 }
 
