@@ -48,7 +48,7 @@ test.describe("at 375 px (phone)", () => {
     const deal = await postedDeal(page, "keyboard");
     await signedInMember(page, "keyboard");
     await page.goto(deal.url);
-    const unlike = page.getByRole("button", { name: /^Unlike/ });
+    const unlike = page.locator(".like-buttons").getByRole("button", { name: /^Unlike/ });
     await hydrated(unlike);
     await expect(unlike).toHaveAttribute("aria-haspopup", "dialog");
     const dialog = page.getByRole("dialog", { name: "Why is this deal cold?" });
@@ -108,7 +108,9 @@ test.describe("at 375 px (phone)", () => {
     // A visitor's page has no counts.
     await page.context().clearCookies();
     await page.goto(deal.url);
-    await expect(page.getByRole("button", { name: /^Unlike/ })).toBeVisible();
+    await expect(
+      page.locator(".like-buttons").getByRole("button", { name: /^Unlike/ }),
+    ).toBeVisible();
     await expect(page.getByText("Cold votes:")).toHaveCount(0);
   });
 });
@@ -121,7 +123,7 @@ for (const viewport of VIEWPORTS.filter((v) => v.name !== "phone")) {
       const deal = await postedDeal(page, viewport.name);
       await signedInMember(page, viewport.name);
       await page.goto(deal.url);
-      const unlike = page.getByRole("button", { name: /^Unlike/ });
+      const unlike = page.locator(".like-buttons").getByRole("button", { name: /^Unlike/ });
       await hydrated(unlike);
       await unlike.click();
       const dialog = page.getByRole("dialog", { name: "Why is this deal cold?" });
@@ -151,7 +153,7 @@ test("a visitor's reason goes with their cold vote through signing in", async ({
   await page.context().clearCookies();
 
   await page.goto(deal.url);
-  const unlike = page.getByRole("button", { name: /^Unlike/ });
+  const unlike = page.locator(".like-buttons").getByRole("button", { name: /^Unlike/ });
   await hydrated(unlike);
   await unlike.click();
   await page
@@ -167,9 +169,8 @@ test("a visitor's reason goes with their cold vote through signing in", async ({
     btn_type: "unlike",
     reason: "cheaper_elsewhere",
   });
-  await expect(page.getByRole("button", { name: /^Unlike/ })).toHaveAttribute(
-    "aria-pressed",
-    "true",
-  );
+  await expect(
+    page.locator(".like-buttons").getByRole("button", { name: /^Unlike/ }),
+  ).toHaveAttribute("aria-pressed", "true");
   await expect(page.locator(".like-buttons .temp-badge")).toHaveText("-10°");
 });

@@ -55,7 +55,9 @@ test.describe("content pages at phone, tablet and desktop widths", () => {
       await expect(page.getByRole("heading", { level: 1, name: deal!.title })).toBeVisible();
       await expect(page.getByRole("link", { name: /GRAB DEAL/ })).toBeVisible();
       await expect(page.getByRole("link", { name: "Share on Facebook" })).toBeVisible();
-      await expect(page.getByRole("button", { name: /^Like/ })).toBeVisible();
+      await expect(
+        page.locator(".like-buttons").getByRole("button", { name: /^Like/ }),
+      ).toBeVisible();
       await expect(page.getByRole("heading", { name: /^Comments/ })).toBeVisible();
       await expectAccessible(page);
       await expect(page.locator("body")).not.toHaveCSS("overflow-x", "scroll");
@@ -190,9 +192,9 @@ test.describe("deal detail", () => {
 
   test("a visitor's like, unlike, comment and reply lead to /login", async ({ page, request }) => {
     const [deal] = await listedDeals(request, 1);
-    const unlike = page.getByRole("button", { name: /^Unlike/ });
+    const unlike = page.locator(".like-buttons").getByRole("button", { name: /^Unlike/ });
     for (const target of [
-      page.getByRole("button", { name: /^Like/ }),
+      page.locator(".like-buttons").getByRole("button", { name: /^Like/ }),
       unlike,
       page.getByRole("button", { name: "LEAVE A COMMENT" }),
       page.getByRole("button", { name: "Reply" }).first(),
@@ -226,8 +228,8 @@ test.describe("deal detail", () => {
     // A marker that a full reload would wipe.
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
 
-    const like = page.getByRole("button", { name: /^Like/ });
-    const unlike = page.getByRole("button", { name: /^Unlike/ });
+    const like = page.locator(".like-buttons").getByRole("button", { name: /^Like/ });
+    const unlike = page.locator(".like-buttons").getByRole("button", { name: /^Unlike/ });
     const likesBefore = Number(await like.locator(".like-count").textContent());
     if ((await like.getAttribute("aria-pressed")) === "true") {
       await like.click(); // start from neither

@@ -51,7 +51,7 @@ test("a moderator warns, then blocks a member's voting; the member is refused an
   expect(signup.status(), await signup.text()).toBe(201);
   const memberId = await signInThroughApi(memberPage, { email, password: PASSWORD });
   await memberPage.goto(deal.url);
-  const like = memberPage.getByRole("button", { name: /^Like/ });
+  const like = memberPage.locator(".like-buttons").getByRole("button", { name: /^Like/ });
   await hydrated(like);
   await like.click();
   await expect(like).toHaveAttribute("aria-pressed", "true");
@@ -100,7 +100,7 @@ test("a moderator warns, then blocks a member's voting; the member is refused an
 
   // The member's next vote is refused, with the end and the reason.
   await memberPage.goto(deal2.url);
-  const like2 = memberPage.getByRole("button", { name: /^Like/ });
+  const like2 = memberPage.locator(".like-buttons").getByRole("button", { name: /^Like/ });
   await hydrated(like2);
   await like2.click();
   await expect(
@@ -129,7 +129,7 @@ test("a moderator warns, then blocks a member's voting; the member is refused an
     .click();
   await expect(page.getByText("May vote")).toBeVisible();
   await memberPage.goto(deal2.url);
-  const like3 = memberPage.getByRole("button", { name: /^Like/ });
+  const like3 = memberPage.locator(".like-buttons").getByRole("button", { name: /^Like/ });
   await hydrated(like3);
   await like3.click();
   await expect(like3).toHaveAttribute("aria-pressed", "true");

@@ -67,7 +67,7 @@ test.describe("at 1280 px (desktop)", () => {
       await page.context().clearCookies();
       await signInThroughApi(page, DEMO);
       await page.goto(deal.url);
-      const like = page.getByRole("button", { name: /^Like/ });
+      const like = page.locator(".like-buttons").getByRole("button", { name: /^Like/ });
       const badge = page.locator(".like-buttons .temp-badge");
       await hydrated(like);
       await expect(badge).toHaveText("0°");
