@@ -73,16 +73,7 @@ export function networkLabel(secret: string, address: string): string {
   return `${hex.slice(0, 4)}-${hex.slice(4, 8)}-${hex.slice(8, 12)}`;
 }
 
-/** Writes the network label on the member's vote of the post, just cast or switched. */
-export async function stampVoteNetwork(
-  db: DbOrTx,
-  vote: { userId: number; postId: number; clientAddress: string },
-): Promise<void> {
-  const secret = await readOrMakeSiteSecret(db, NETWORK_SECRET);
-  await db
-    .updateTable("likes")
-    .set({ voter_network: networkLabel(secret, vote.clientAddress) })
-    .where("user_id", "=", vote.userId)
-    .where("post_id", "=", vote.postId)
-    .execute();
+/** The network label of the address a vote comes from, to be stored with the vote. */
+export async function voteNetworkOf(db: DbOrTx, clientAddress: string): Promise<string> {
+  return networkLabel(await readOrMakeSiteSecret(db, NETWORK_SECRET), clientAddress);
 }

@@ -7,8 +7,9 @@ import type { Reaction } from "./schema.ts";
  * migration 011 counts it against that key's allowance in the trending score) and, for a cold
  * vote, its reason (migration 034's trigger weighs an unlike without one half), and its weight by
  * the voter's level now (migration 037's trigger counts it in the temperature): a changed vote is
- * cast again, re-weighed. A like replacing an unlike clears the reason: the row never holds a
- * reason its reaction does not take.
+ * cast again, re-weighed; and the label of the network it came from (record 0091, for staff). A
+ * like replacing an unlike clears the reason: the row never holds a reason its reaction does not
+ * take.
  */
 export async function setReaction(
   db: DbOrTx,
@@ -19,6 +20,7 @@ export async function setReaction(
     voterKey: string;
     reason: ColdReason | null;
     weight: number;
+    voterNetwork: string;
   },
 ) {
   const reason = vote.reaction === "unlike" ? vote.reason : null;
@@ -31,6 +33,7 @@ export async function setReaction(
       voter_key: vote.voterKey,
       reason,
       weight: vote.weight,
+      voter_network: vote.voterNetwork,
     })
     .onConflict((oc) =>
       oc.columns(["post_id", "user_id"]).doUpdateSet({
@@ -38,6 +41,7 @@ export async function setReaction(
         voter_key: vote.voterKey,
         reason,
         weight: vote.weight,
+        voter_network: vote.voterNetwork,
       }),
     )
     .execute();

@@ -10,7 +10,7 @@ import { queueAlertMatching } from "../../member/alerts/jobs.ts";
 import { memberLevel } from "../../people/reputation/member-reputation.ts";
 import { recordPeak } from "../../people/reputation/post-peaks.ts";
 import { voteWeightOf } from "../../people/reputation/privileges.ts";
-import { assertMayVote, stampVoteNetwork } from "../../moderation/voting/guard.ts";
+import { assertMayVote, voteNetworkOf } from "../../moderation/voting/guard.ts";
 import { findReaction, findReactions } from "./member-reaction.ts";
 import * as repo from "./repository.ts";
 import type { LikeInput, MyReactionsInput, Reaction } from "./schema.ts";
@@ -82,11 +82,7 @@ export function createReactionsService({ db, now, changes, jobs }: Deps) {
             voterKey: key,
             reason: reason ?? null,
             weight,
-          });
-          await stampVoteNetwork(trx, {
-            userId: actor.id,
-            postId: post.id,
-            clientAddress: context.clientAddress,
+            voterNetwork: await voteNetworkOf(trx, context.clientAddress),
           });
         } else {
           await repo.removeReaction(trx, actor.id, post.id);
