@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { DbOrTx } from "../../../db/index.ts";
 import { findNearestTerms } from "../../cards/search-terms.ts";
 import { PREVIEW_DAYS, INSTANT_MAIL_SPACING_MINUTES, type Delivery } from "./schema.ts";
+import { DEAL_NAMING_COLUMNS } from "../../posts/deal-naming-columns.ts";
 
 /** All SQL of keyword alerts (docs/decisions/0045-alert-matching.md). */
 
@@ -254,18 +255,7 @@ export async function findDealSummary(db: DbOrTx, postId: number) {
   return db
     .selectFrom("posts")
     .leftJoin("stores", "stores.id", "posts.store_id")
-    .select([
-      "posts.id",
-      "posts.unique_id",
-      "posts.slug",
-      "posts.post_type",
-      "posts.title",
-      "posts.price",
-      "posts.currency",
-      "posts.created_at",
-      "posts.description_text",
-      "stores.title as store_title",
-    ])
+    .select([...DEAL_NAMING_COLUMNS, "posts.created_at", "posts.description_text"])
     .where("posts.id", "=", postId)
     .executeTakeFirst();
 }
@@ -316,16 +306,7 @@ export async function findUnmailedDeals(db: DbOrTx, alertId: number) {
     .selectFrom("alert_matches as m")
     .innerJoin("posts", "posts.id", "m.post_id")
     .leftJoin("stores", "stores.id", "posts.store_id")
-    .select([
-      "posts.id",
-      "posts.unique_id",
-      "posts.slug",
-      "posts.post_type",
-      "posts.title",
-      "posts.price",
-      "posts.currency",
-      "stores.title as store_title",
-    ])
+    .select(DEAL_NAMING_COLUMNS)
     .where("m.alert_id", "=", alertId)
     .where("m.mailed_at", "is", null)
     .where("posts.status", "=", "active")

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DbOrTx } from "../../../db/index.ts";
 import { HALF_VOTES_SQL } from "../../posts/temperature-sql.ts";
+import { DEAL_NAMING_COLUMNS } from "../../posts/deal-naming-columns.ts";
 
 /** The weekly digest's SQL (docs/decisions/0087-weekly-digest.md): table weekly_digests. */
 
@@ -130,16 +131,7 @@ export async function findHottestDeals(
   let query = db
     .selectFrom("posts")
     .leftJoin("stores", "stores.id", "posts.store_id")
-    .select([
-      "posts.id",
-      "posts.unique_id",
-      "posts.slug",
-      "posts.post_type",
-      "posts.title",
-      "posts.price",
-      "posts.currency",
-      "stores.title as store_title",
-    ])
+    .select(DEAL_NAMING_COLUMNS)
     .where("posts.status", "=", "active")
     .where("posts.post_type", "=", "d")
     .where("posts.expired", "=", false)
