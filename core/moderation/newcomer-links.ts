@@ -1,3 +1,4 @@
+import { URL_IN_TEXT } from "../content/url-in-text.ts";
 import { LEVELS, type Level } from "../people/reputation/levels.ts";
 
 /**
@@ -67,8 +68,6 @@ export function isNewcomer(rules: NewcomerRules, level: Level, approvedPosts: nu
   );
 }
 
-// A web address in text, as the comment linkifier finds one (core/posts/comments/content.ts).
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/gi;
 const ANCHOR = /<a\s[^>]*?href\s*=\s*(?:"[^"]*"|'[^']*')[^>]*>[\s\S]*?<\/a>/gi;
 
 /**

@@ -1,7 +1,5 @@
 import { sanitizeCommentHtml, textToHtml } from "../../content/sanitize.ts";
-
-// A web address in already-escaped text, stopping at whitespace and at escaped quotes or brackets.
-const URL_IN_TEXT = /\bhttps?:\/\/(?:(?!&(?:lt|gt|quot|#39);)[^\s<>"'])+/gi;
+import { URL_IN_TEXT } from "../../content/url-in-text.ts";
 const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
 
 /**
