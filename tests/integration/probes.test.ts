@@ -35,7 +35,10 @@ describe(`GET /healthz and GET /readyz (${ENGINE})`, () => {
 
   it("answers 200 to both, never stored, with no cookie, even for a stale session cookie", async () => {
     for (const url of ["/healthz", "/readyz"]) {
-      for (const cookies of [{}, { [SESSION_COOKIE]: "no-such-session" }]) {
+      for (const cookies of [{}, { [SESSION_COOKIE]: "no-such-session" }] as Record<
+        string,
+        string
+      >[]) {
         const answer = await t.app.inject({ method: "GET", url, cookies });
         expect(answer.statusCode, url).toBe(200);
         expect(answer.headers["cache-control"], url).toBe("no-store");
