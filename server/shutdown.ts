@@ -42,8 +42,11 @@ interface ConnectionState {
   running: number;
   /** When its last answer ended (or it was accepted). */
   idleSince: number;
-  /** socket.bytesRead then: more means the next request is arriving. */
-  bytesReadThen: number;
+  /**
+   * socket.bytesRead when a sweep first found it idle long enough; undefined until then. It is
+   * closed by a later sweep only if nothing more has been read meanwhile.
+   */
+  bytesReadWhenSeenIdle: number | undefined;
 }
 
 declare module "fastify" {
@@ -78,7 +81,11 @@ export const drainPlugin = fp<{ timing?: typeof SHUTDOWN_TIMING }>(
     const connections = new Map<net.Socket, ConnectionState>();
     const server = app.server;
     server.on("connection", (socket: net.Socket) => {
-      connections.set(socket, { running: 0, idleSince: Date.now(), bytesReadThen: 0 });
+      connections.set(socket, {
+        running: 0,
+        idleSince: Date.now(),
+        bytesReadWhenSeenIdle: undefined,
+      });
       socket.once("close", () => connections.delete(socket));
     });
     server.on("request", (request: IncomingMessage, response: ServerResponse) => {
@@ -88,16 +95,24 @@ export const drainPlugin = fp<{ timing?: typeof SHUTDOWN_TIMING }>(
       response.once("close", () => {
         state.running--;
         state.idleSince = Date.now();
-        state.bytesReadThen = request.socket.bytesRead;
       });
     });
+    // A connection is closed by the second sweep that finds it idle, with nothing read in between.
+    // One sweep is not enough: after the event loop was held up (a long render, a loaded machine),
+    // a client's next request can be waiting unread in the socket while the clock says idle, and
+    // closing a socket with unread data resets it. Between two sweeps the loop polls the sockets,
+    // so such a request has been read, and its connection is busy, by the second.
     const closeIdleConnections = () => {
       const now = Date.now();
       for (const [socket, state] of connections) {
-        if (state.running > 0 || now - state.idleSince < timing.idleCloseMs) continue;
-        if (socket.bytesRead !== state.bytesReadThen) continue; // a request is arriving
-        socket.destroy();
-        connections.delete(socket);
+        if (state.running > 0 || now - state.idleSince < timing.idleCloseMs) {
+          state.bytesReadWhenSeenIdle = undefined;
+        } else if (state.bytesReadWhenSeenIdle !== socket.bytesRead) {
+          state.bytesReadWhenSeenIdle = socket.bytesRead;
+        } else {
+          socket.destroy();
+          connections.delete(socket);
+        }
       }
     };
 
