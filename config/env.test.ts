@@ -128,6 +128,27 @@ describe("loadConfig", () => {
     });
   });
 
+  describe("the drain after SIGTERM (SHUTDOWN_DRAIN_S)", () => {
+    it("serves on for 5 s by default, or the seconds given", () => {
+      expect(loadConfig({}).shutdownDrainSeconds).toBe(5);
+      expect(loadConfig({ SHUTDOWN_DRAIN_S: "0" }).shutdownDrainSeconds).toBe(0);
+      expect(loadConfig({ SHUTDOWN_DRAIN_S: "2.5" }).shutdownDrainSeconds).toBe(2.5);
+      expect(loadConfig({ SHUTDOWN_DRAIN_S: "300" }).shutdownDrainSeconds).toBe(300);
+    });
+
+    it.each(["-1", "five", "5s", "1e3"])("refuses SHUTDOWN_DRAIN_S=%s, naming it", (value) => {
+      expect(() => loadConfig({ SHUTDOWN_DRAIN_S: value })).toThrow(
+        `Invalid environment variable SHUTDOWN_DRAIN_S=${JSON.stringify(value)}: must be a number of seconds (0 or more, such as 5 or 2.5)`,
+      );
+    });
+
+    it("refuses a drain longer than 300 s", () => {
+      expect(() => loadConfig({ SHUTDOWN_DRAIN_S: "301" })).toThrow(
+        'Invalid environment variable SHUTDOWN_DRAIN_S="301": must be at most 300 seconds',
+      );
+    });
+  });
+
   describe("media storage (S3_*, MEDIA_BASE_URL)", () => {
     const s3 = {
       S3_BUCKET: "chalkboard-media",

@@ -126,6 +126,16 @@ const EnvSchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= 1024, "must be a number of server processes from 1 to 1024")
     .optional(),
+  /**
+   * Seconds a server process goes on serving after SIGTERM, with readiness answering 503, before it
+   * stops listening (docs/decisions/0093-health-and-readiness.md).
+   */
+  SHUTDOWN_DRAIN_S: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, "must be a number of seconds (0 or more, such as 5 or 2.5)")
+    .transform(Number)
+    .refine((n) => n <= 300, "must be at most 300 seconds")
+    .optional(),
   /** Tests only: the link check may fetch loopback addresses (a local server). Never in production. */
   LINK_CHECK_ALLOW_LOOPBACK: onOff.default("off"),
   /** The in-server cache of anonymous pages (docs/decisions/0049-page-cache.md); off to measure. */
@@ -169,6 +179,8 @@ export interface Config {
    * default; with the embedded database always 1 (one process may open its folder).
    */
   webConcurrency: number;
+  /** SHUTDOWN_DRAIN_S: how long a server process serves on after SIGTERM, readiness off (5 s). */
+  shutdownDrainSeconds: number;
   /** Where pages link media instead of /media/ (a CDN), without a trailing slash. */
   mediaBaseUrl?: string;
   /** Lines a start logs once as warnings: variables that are set but no longer do anything. */
@@ -366,6 +378,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     linkCheckAllowLoopback: e.LINK_CHECK_ALLOW_LOOPBACK === "on",
     pageCache: e.PAGE_CACHE === "on",
     webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL ? os.availableParallelism() : 1),
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_S ?? 5,
     ...(s3 ? { s3 } : {}),
     ...(dkim ? { dkim } : {}),
     ...(e.MEDIA_BASE_URL ? { mediaBaseUrl: e.MEDIA_BASE_URL } : {}),

@@ -1,10 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresDialect, type Transaction } from "kysely";
+import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
 import { migrate } from "./migrate.ts";
 import { PglitePool, PgliteServer } from "./pglite-server.ts";
+import {
+  migrationsCurrent,
+  pgliteReadiness,
+  postgresReadiness,
+  type DatabaseReadiness,
+} from "./readiness.ts";
 import { sendMarkedStatementsPrepared } from "./prepared.ts";
 
 // int8 (counts, bigserial ids) and numeric (prices) as JavaScript numbers: ids stay far below 2^53
@@ -22,6 +28,11 @@ export interface DbHandle {
   /** The pool under `db`, for libraries that speak node-postgres themselves (the job queue). */
   pool: pg.Pool;
   engine: "pglite" | "postgres";
+  /**
+   * Whether the database answers and its schema is current, asked apart from the pool (readiness,
+   * db/readiness.ts); closed with the handle.
+   */
+  readiness: DatabaseReadiness;
   /** PGlite only: the whole database as a tar image, for `image` below. */
   dumpImage?: () => Promise<Blob>;
   close(): Promise<void>;
@@ -104,7 +115,22 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     sendMarkedStatementsPrepared(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db, { advisoryLock: true });
-    return { db, pool, engine: "postgres", close: () => db.destroy() };
+    // The pool's connection settings (the URL, a test's search_path), on a connection of its own.
+    const readiness = postgresReadiness({
+      connectionString: url,
+      application_name: poolOptions.application_name,
+      ...(poolOptions.options ? { options: poolOptions.options } : {}),
+    });
+    return {
+      db,
+      pool,
+      engine: "postgres",
+      readiness,
+      async close() {
+        await readiness.close();
+        await db.destroy();
+      },
+    };
   }
 
   let dataDir: string | undefined;
@@ -126,10 +152,15 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   sendMarkedStatementsPrepared(pool, { planOnce: true });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db);
+  const applied = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db);
   return {
     db,
     pool,
     engine: "pglite",
+    readiness: pgliteReadiness(
+      () => server.ping(),
+      migrationsCurrent(applied.rows.map((r) => r.name)),
+    ),
     dumpImage: () => server.dumpImage(),
     async close() {
       await db.destroy();

@@ -33,7 +33,7 @@ async function appliedMigrations(db: Kysely<any>): Promise<Set<string> | undefin
   return new Set(applied.rows.map((r) => r.name));
 }
 
-function migrationFiles(): string[] {
+export function migrationFiles(): string[] {
   return fs
     .readdirSync(migrationsDir)
     .filter((f) => /^\d{3}_.+\.sql$/.test(f))

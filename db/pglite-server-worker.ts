@@ -15,8 +15,11 @@ export interface PgliteServerOptions {
   socketPath: string;
 }
 
-/** What the server's thread asks besides queries: the database's image, and to close. */
-export type PgliteServerRequest = { id: number; kind: "dump" | "close" };
+/**
+ * What the server's thread asks besides queries: the database's image, whether PGlite is open and
+ * this thread turns (readiness, db/readiness.ts), and to close.
+ */
+export type PgliteServerRequest = { id: number; kind: "dump" | "ping" | "close" };
 
 export type PgliteServerAnswer =
   { id: number; ok: true; image?: Blob } | { id: number; ok: false; error: string };
@@ -46,6 +49,10 @@ port.on("message", (request: PgliteServerRequest) => {
   void (async (): Promise<PgliteServerAnswer> => {
     if (request.kind === "dump") {
       return { id: request.id, ok: true, image: await pglite.dumpDataDir("none") };
+    }
+    if (request.kind === "ping") {
+      if (pglite.closed) throw new Error("PGlite is closed");
+      return { id: request.id, ok: true };
     }
     await server.stop();
     await pglite.close();

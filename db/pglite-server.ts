@@ -89,6 +89,11 @@ export class PgliteServer {
     return (await this.#ask("dump")).image ?? new Blob([]);
   }
 
+  /** Resolves while PGlite is open and its thread answers; does not touch the session. */
+  async ping(): Promise<void> {
+    await this.#ask("ping");
+  }
+
   async close(): Promise<void> {
     if (this.#exited) return;
     await this.#ask("close");

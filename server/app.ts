@@ -41,6 +41,9 @@ import { alertFeedRoutes } from "./routes/alert-feeds.ts";
 import { feedRoutes } from "./routes/feeds.ts";
 import { goLinkRoutes } from "./routes/go-links.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
+import { probeRoutes } from "./routes/probes.ts";
+import { drainPlugin } from "./shutdown.ts";
+import type { DatabaseReadiness } from "../db/readiness.ts";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url));
 /** The client build's files: hashed assets never change; the others (the icon) may. */
@@ -118,6 +121,8 @@ function pageFormLimits(): RouteRateLimit[] {
 export interface BuildAppOptions {
   config: Config;
   db: Db;
+  /** How /readyz asks the database, apart from `db`'s pool (the database handle's `readiness`). */
+  readiness: DatabaseReadiness;
   /**
    * The process's job queue (core/jobs/site-jobs.ts), started and stopped by the caller: requests
    * queue work on it, and this process works its jobs too.
@@ -225,6 +230,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   // One plugin style (docs/ARCHITECTURE.md): each part is registered; those whose hooks and
   // decorations serve every route are wrapped in fastify-plugin, routes stay encapsulated.
   await app.register(databaseFaultsPlugin, { db });
+  // Connection: close while draining after SIGTERM, and the state /readyz reports (server/shutdown.ts).
+  await app.register(drainPlugin);
   await app.register(cookie);
   await app.register(securityHeadersPlugin, {
     dev,
@@ -250,6 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 40, fieldSize: 200 * 1024, parts: 45 },
   });
 
+  await app.register(probeRoutes, { readiness: options.readiness });
   await app.register(apiPlugin, { prefix: "/api", services });
   await app.register(feedRoutes, { services });
   await app.register(goLinkRoutes, { services });

@@ -12,7 +12,8 @@ import { SHUTDOWN_TIMING } from "./shutdown.ts";
  * dies unexpectedly is started again, after a pause that doubles while workers keep dying young;
  * after CRASH_LOOP_LIMIT young deaths in a row the primary stops the rest and exits 1
  * (server/restart-policy.ts). SIGTERM (or SIGINT) is passed to every worker, each drains as a
- * single server does, and the primary exits when they have: 0 if every worker stopped cleanly.
+ * single server does (readiness off, serving on for SHUTDOWN_DRAIN_S, server/shutdown.ts), and the
+ * primary exits when they have: 0 if every worker stopped cleanly.
  */
 
 /** Lines in the workers' format (pino's JSON), so one log reads as one stream. */
@@ -102,15 +103,22 @@ export async function runPrimary(
     const workers = liveWorkers();
     log.info(`${reason}: stopping ${workers.length} worker(s)`);
     if (workers.length === 0) process.exit(exitCode);
-    for (const worker of workers) worker.process.kill("SIGTERM");
-    // Each worker exits by its own deadline; one that does not is killed a little later.
-    setTimeout(() => {
-      for (const worker of liveWorkers()) {
-        log.error(`worker ${worker.id} did not stop in time; killing it`);
-        worker.process.kill("SIGKILL");
-      }
-      exitCode = 1;
-    }, SHUTDOWN_TIMING.exitDeadlineMs + 2000).unref();
+    // Each worker gets the signal the primary got (SIGTERM drains, SIGINT does not: server/main.ts).
+    const signal = reason === "SIGINT" ? "SIGINT" : "SIGTERM";
+    for (const worker of workers) worker.process.kill(signal);
+    // Each worker exits by its own deadline (after its drain, on SIGTERM); one that does not is
+    // killed a little later.
+    const drainMs = signal === "SIGTERM" ? config.shutdownDrainSeconds * 1000 : 0;
+    setTimeout(
+      () => {
+        for (const worker of liveWorkers()) {
+          log.error(`worker ${worker.id} did not stop in time; killing it`);
+          worker.process.kill("SIGKILL");
+        }
+        exitCode = 1;
+      },
+      drainMs + SHUTDOWN_TIMING.exitDeadlineMs + 2000,
+    ).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

@@ -33,6 +33,7 @@ export async function createServer(devServer?: ViteDevServer) {
   const { app } = await buildApp({
     config,
     db: handle.db,
+    readiness: handle.readiness,
     jobs: await shared.__chalkboardJobs,
     pages: devServer ? { devServer } : "build",
   });

@@ -9,7 +9,7 @@ import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
 import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { buildApp } from "./app.ts";
 import { runPrimary } from "./cluster.ts";
-import { drainPlugin, shutdownSequence } from "./shutdown.ts";
+import { SHUTDOWN_TIMING, shutdownSequence } from "./shutdown.ts";
 
 /**
  * Starts the production server: config, lock, database, demo data, listen, graceful shutdown. With
@@ -59,6 +59,7 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   const { app } = await buildApp({
     config,
     db: handle.db,
+    readiness: handle.readiness,
     jobs,
     pages: "build",
     ...(worker
@@ -74,14 +75,20 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   // the load a restart meets (tests/integration/db-faults.test.ts).
   await jobs.start(app.log);
 
-  // SIGTERM: stop accepting, answer in flight, close kept-alive connections, then these in order.
-  await app.register(drainPlugin);
-  const shutdown = shutdownSequence(app.log, [
-    { name: "HTTP server", close: () => app.drain() },
-    { name: "job queue", close: () => jobs.stop() },
-    { name: "database", close: () => handle.close() },
-    { name: "DATA_DIR lock", close: releaseLock },
-  ]);
+  // SIGTERM: readiness off at once, serve on for SHUTDOWN_DRAIN_S with `Connection: close`, stop
+  // accepting, answer what is in flight, then these in order (server/shutdown.ts). SIGINT (a
+  // terminal's Ctrl-C) skips the serving on: no load balancer is waiting to hear of it.
+  const drainMs = config.shutdownDrainSeconds * 1000;
+  const shutdown = shutdownSequence(
+    app.log,
+    [
+      { name: "HTTP server", close: (signal) => app.drain(signal === "SIGTERM" ? drainMs : 0) },
+      { name: "job queue", close: () => jobs.stop() },
+      { name: "database", close: () => handle.close() },
+      { name: "DATA_DIR lock", close: releaseLock },
+    ],
+    { exitDeadlineMs: drainMs + SHUTDOWN_TIMING.exitDeadlineMs },
+  );
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 

@@ -8,6 +8,7 @@ import { acceptsToken } from "../accept-header.ts";
 import { PageCache, type HitWork, type PageEncoding, type PageEntry } from "./page-cache-store.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { OAUTH_FLOW_COOKIE } from "../routes/oauth.ts";
+import { PROBE_PATHS } from "../routes/probes.ts";
 import { isHtmlType } from "./http-cache.ts";
 
 /** What the page cache decided for this request: served a stored page, or may store this one. */
@@ -40,7 +41,7 @@ const NOT_PAGES = /^\/(api|media|assets)\//;
 
 function isAnonymousPageRequest(request: FastifyRequest): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  if (NOT_PAGES.test(request.url)) return false;
+  if (NOT_PAGES.test(request.url) || PROBE_PATHS.test(request.url)) return false;
   if (request.user || request.headers.authorization) return false;
   return !PERSONAL_COOKIES.some((name) => request.cookies[name] !== undefined);
 }

@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { SESSION_TTL_MS, findSessionUser, type CurrentUser } from "../../core/auth/sessions.ts";
 import type { Db } from "../../db/index.ts";
+import { PROBE_PATHS } from "../routes/probes.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -57,6 +58,8 @@ export const sessionPlugin = fp<{ db: Db; secureCookies: boolean; now: () => Dat
 
     app.addHook("onRequest", async (request, reply) => {
       if (request.url.startsWith("/assets/") || request.url.startsWith("/media/")) return;
+      // Liveness and readiness touch no session (server/routes/probes.ts).
+      if (PROBE_PATHS.test(request.url)) return;
       const bearer = bearerToken(request);
       const token = bearer ?? request.cookies[SESSION_COOKIE];
       if (!token) return;

@@ -13,6 +13,7 @@ import {
   type MediaStorage,
 } from "../../core/media/storage.ts";
 import { createDb, type DbHandle } from "../../db/index.ts";
+import type { DatabaseReadiness } from "../../db/readiness.ts";
 import { seedDemoData } from "../../db/demo/seed.ts";
 import { buildApp, type BuiltApp } from "../../server/app.ts";
 import { DEMO_IMAGE_CACHE } from "../setup/demo-images.ts";
@@ -114,6 +115,8 @@ export interface TestApp extends BuiltApp {
   jobs: JobQueue;
   /** The pool under the app's database, for tests of the connection itself. */
   pool: pg.Pool;
+  /** What /readyz asks of the database (db/readiness.ts). */
+  readiness: DatabaseReadiness;
   /** PostgreSQL: the app's own database (a copy of the world's); undefined on PGlite. */
   databaseUrl: string | undefined;
   /** PostgreSQL: the schema the app's tables are in; undefined on PGlite. */
@@ -166,6 +169,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const built = await buildApp({
     config,
     db: handle.db,
+    readiness: handle.readiness,
     jobs,
     mailer: options.mailer,
     now: options.now,
@@ -180,6 +184,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mediaDir: path.join(dataDir, "media"),
     jobs,
     pool: handle.pool,
+    readiness: handle.readiness,
     databaseUrl: database.databaseUrl,
     schema: serverUrl ? WORLD_SCHEMA : undefined,
     async close() {

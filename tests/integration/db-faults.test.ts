@@ -79,6 +79,7 @@ describe(`GET /api/health and a closed pool (${DATABASE_URL ? "PostgreSQL" : "PG
     ({ app } = await buildApp({
       config,
       db: handle.db,
+      readiness: handle.readiness,
       jobs: createSiteJobQueue(handle),
       pages: false,
       logger: false,
@@ -172,6 +173,7 @@ describe.skipIf(!DATABASE_URL)(`while PostgreSQL is out of reach (${SKIP_REASON}
     built = await buildApp({
       config,
       db: handle.db,
+      readiness: handle.readiness,
       jobs: createSiteJobQueue(handle),
       pages: "build",
       logger: false,

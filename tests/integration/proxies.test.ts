@@ -62,7 +62,14 @@ async function appWith(env: Record<string, string>) {
     PUBLIC_URL: "https://deals.example.com",
   });
   return (
-    await buildApp({ config, db: base.deps.db, jobs: base.jobs, pages: false, logger: false })
+    await buildApp({
+      config,
+      db: base.deps.db,
+      readiness: base.readiness,
+      jobs: base.jobs,
+      pages: false,
+      logger: false,
+    })
   ).app;
 }
 
