@@ -42,6 +42,11 @@ export interface CreateDbOptions {
   poolSize?: number;
   /** Told about each connection the pool lost (it is replaced on the next query). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * False: open the database without migrating it (`npm run migrate` migrates itself, to report
+   * each file). Default true: every process migrates as it starts (db/migrate.ts).
+   */
+  migrate?: boolean;
 }
 
 /** How long a query waits for a free or new connection before it fails (and answers 503). */
@@ -103,7 +108,14 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
     survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
     sendMarkedStatementsPrepared(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    await migrate(db, { advisoryLock: true });
+    if (options.migrate !== false) {
+      try {
+        await migrate(db, { advisoryLock: true });
+      } catch (error) {
+        await db.destroy();
+        throw error;
+      }
+    }
     return { db, pool, engine: "postgres", close: () => db.destroy() };
   }
 
@@ -125,7 +137,15 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   survivePoolErrors(pool, options.onConnectionError ?? logConnectionError);
   sendMarkedStatementsPrepared(pool, { planOnce: true });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  await migrate(db);
+  if (options.migrate !== false) {
+    try {
+      await migrate(db);
+    } catch (error) {
+      await db.destroy();
+      await server.close();
+      throw error;
+    }
+  }
   return {
     db,
     pool,
