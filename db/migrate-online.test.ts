@@ -114,7 +114,7 @@ describe("migrations that run outside a transaction", () => {
     const steps = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM schema_migration_steps`.execute(handle.db);
     expect(steps.rows[0]!.n).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it("run every statement under a lock_timeout, and leave the connection without it", async () => {
     const handle = await emptyDatabase();
@@ -136,7 +136,7 @@ describe("migrations that run outside a transaction", () => {
       }>`SELECT current_setting('lock_timeout') AS value`.execute(handle.db);
       expect(after.rows).toEqual([{ value: "0" }]);
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("a database newer than the build", () => {
@@ -158,7 +158,7 @@ describe("a database newer than the build", () => {
     const pending = await sql<{ present: boolean }>`
       SELECT to_regclass('more_things') IS NOT NULL AS present`.execute(handle.db);
     expect(pending.rows[0]!.present).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("the listings' counts of migrations 022 and 027", () => {

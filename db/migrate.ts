@@ -95,8 +95,8 @@ export async function migrationStatements(text: string): Promise<MigrationStatem
 }
 
 /**
- * Statements PostgreSQL will not run inside a transaction block: concurrent index builds and
- * drops, and DO blocks (a batched backfill commits after each batch). Each is a step of its own,
+ * Statements that run outside any transaction block: concurrent index builds and drops, DO blocks
+ * (a batched backfill commits after each batch) and constraint validations. Each is a step of its own,
  * and must be safe to run again (a step is recorded after it ends: a crash between the two runs
  * it twice): IF NOT EXISTS / IF EXISTS, and backfills that resume where they stopped.
  */
@@ -105,6 +105,15 @@ export function runsAlone(statement: MigrationStatement): boolean {
   if (statement.kind === "IndexStmt" || statement.kind === "DropStmt")
     return Boolean(body?.concurrent);
   if (statement.kind === "ReindexStmt" || statement.kind === "VacuumStmt") return true;
+  // Validating a constraint added NOT VALID scans the table under a lock that lets writes
+  // through; in the transaction that added it, the adding's lock would hold them all.
+  if (statement.kind === "AlterTableStmt") {
+    const commands: { AlterTableCmd?: { subtype?: string } }[] = body?.cmds ?? [];
+    return (
+      commands.length > 0 &&
+      commands.every((c) => c.AlterTableCmd?.subtype === "AT_ValidateConstraint")
+    );
+  }
   return statement.kind === "DoStmt";
 }
 
