@@ -117,6 +117,18 @@ export function runsAlone(statement: MigrationStatement): boolean {
   return statement.kind === "DoStmt";
 }
 
+/**
+ * Concurrent index builds and drops and constraint validations take only a lock that writes pass
+ * (SHARE UPDATE EXCLUSIVE), then wait for the transactions older than them to end. Cut short by
+ * lock_timeout, a long report would fail them (leaving an invalid index) for nothing: they wait as
+ * long as it takes, and the site's writes go on meanwhile.
+ */
+function letsWritesThrough(statement: MigrationStatement): boolean {
+  return (
+    runsAlone(statement) && ["IndexStmt", "DropStmt", "AlterTableStmt"].includes(statement.kind)
+  );
+}
+
 interface Step {
   statements: MigrationStatement[];
   alone: boolean;
@@ -200,9 +212,15 @@ async function applyInSteps(db: AnyDb, file: MigrationFile): Promise<void> {
     if (doneSteps.has(index)) continue;
     if (step.alone) {
       const statement = step.statements[0]!;
+      const patient = letsWritesThrough(statement);
       await retryingLocks(async () => {
         await dropInvalidIndex(db, statement);
-        await sql.raw(statement.text).execute(db);
+        if (patient) await sql`SET lock_timeout = 0`.execute(db);
+        try {
+          await sql.raw(statement.text).execute(db);
+        } finally {
+          if (patient) await sql.raw(`SET lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`).execute(db);
+        }
       });
       await sql`INSERT INTO schema_migration_steps (name, step) VALUES (${file.name}, ${index})
                 ON CONFLICT DO NOTHING`.execute(db);

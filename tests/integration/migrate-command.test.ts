@@ -20,7 +20,7 @@ import { withPgClient } from "../helpers/pg-client.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const databaseUrl = process.env.DATABASE_URL;
-const TIMEOUT = 900_000;
+const TIMEOUT = 1_500_000;
 const NEWER = "999_from_a_newer_build.sql";
 const folders: string[] = [];
 const schemas: string[] = [];
@@ -57,7 +57,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
     // A start that was not refused serves on: stop it, so the test fails instead of hanging.
-    const timer = setTimeout(() => child.kill("SIGTERM"), 240_000);
+    const timer = setTimeout(() => child.kill("SIGTERM"), 600_000);
     child.on("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
