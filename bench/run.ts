@@ -17,6 +17,7 @@
  *   npm run bench                                   # 1,000,000 deals (generated once into bench/.data/)
  *   npm run bench -- --deals 20000 --duration 3 --pg postgres://postgres@127.0.0.1:5432/bench_small
  *   npm run bench -- --only alerts --pg postgres://…   # alert matching (0045), PostgreSQL only
+ *   npm run bench -- --only migration --pg postgres://…/bench_migrate   # posting during a migration (0097)
  *   npm run bench -- --compressed                   # every request asks for brotli, as browsers do
  */
 import { spawnSync } from "node:child_process";
@@ -221,6 +222,20 @@ async function main() {
       alerts: options.alerts,
       deals: options.publish,
     });
+    return;
+  }
+
+  // Posting a deal while a migration runs (record 0097), PostgreSQL only: its own server.
+  if (options.only === "migration") {
+    if (!options.pg) {
+      console.error("npm run bench: --only migration needs --pg URL (a database of its own)");
+      process.exit(2);
+    }
+    console.log("Building the production bundle…");
+    run("node", ["scripts/production-build.ts"]);
+    await pgDataSet(options.pg, options.deals);
+    const { benchMigration } = await import("./migration.ts");
+    await benchMigration({ root, pg: options.pg });
     return;
   }
 

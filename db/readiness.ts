@@ -28,7 +28,7 @@ type Timing = typeof READINESS_TIMING;
 /** Whether `applied` (schema_migrations' names) covers every file in db/migrations. */
 export function migrationsCurrent(applied: Iterable<string>): boolean {
   const names = new Set(applied);
-  return migrationFiles().every((file) => names.has(file));
+  return migrationFiles().every((file) => names.has(file.name));
 }
 
 /** Rejects with `TimeoutError` once `ms` have passed; `work` itself is not cancelled. */

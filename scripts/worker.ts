@@ -8,6 +8,7 @@ import { createSiteJobQueue, workSiteJobs } from "../core/jobs/site-jobs.ts";
 import { mailerFor } from "../core/mail/mailer.ts";
 import { createMediaStorage } from "../core/media/storage.ts";
 import { createDb } from "../db/index.ts";
+import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 
 const QUIET_LEVELS = new Set(["warn", "error", "fatal", "silent"]);
 
@@ -42,7 +43,17 @@ export async function runWorker(env = process.env): Promise<void> {
 
   const log = lineLogger(config.logLevel);
   for (const line of config.warnings) log.warn(line);
-  const handle = await createDb({ databaseUrl: config.databaseUrl });
+  let handle: Awaited<ReturnType<typeof createDb>>;
+  try {
+    handle = await createDb({ databaseUrl: config.databaseUrl });
+  } catch (error) {
+    // A database newer than this build, or a migration that failed: one line, and no start.
+    if (error instanceof SchemaNewerThanBuildError || error instanceof MigrationFailedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const jobs = createSiteJobQueue(handle);
   await workSiteJobs(jobs, {
     db: handle.db,

@@ -4,6 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "../config/env.ts";
 import { createDb } from "../db/index.ts";
+import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
 import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
@@ -30,19 +31,28 @@ export async function main(env = process.env): Promise<void> {
     }
     throw error;
   }
-  if (cluster.isPrimary && config.webConcurrency > 1) {
-    await runPrimary(config, async (log) => {
-      // Migrations (createDb) and demo data, once for every worker.
-      const handle = await createDb({ databaseUrl: config.databaseUrl });
-      try {
-        await seedIfEmpty(handle.db, config, log);
-      } finally {
-        await handle.close();
-      }
-    });
-    return;
+  try {
+    if (cluster.isPrimary && config.webConcurrency > 1) {
+      await runPrimary(config, async (log) => {
+        // Migrations (createDb) and demo data, once for every worker.
+        const handle = await createDb({ databaseUrl: config.databaseUrl });
+        try {
+          await seedIfEmpty(handle.db, config, log);
+        } finally {
+          await handle.close();
+        }
+      });
+      return;
+    }
+    await serve(config, releaseLock);
+  } catch (error) {
+    // A database newer than this build, or a migration that failed: one line, and no start.
+    if (error instanceof SchemaNewerThanBuildError || error instanceof MigrationFailedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
   }
-  await serve(config, releaseLock);
 }
 
 /** One server process: the only one, or one worker of several. */

@@ -1,11 +1,12 @@
+-- migrate: no-transaction
 -- Indexes behind foreign keys that are deleted through (ON DELETE CASCADE / SET NULL would
 -- otherwise scan the whole table per deleted row), a renamed store or category refreshing the
 -- search document of its posts, and the subscription statuses the product knows.
 
-CREATE INDEX comments_parent_idx           ON comments (parent_id) WHERE parent_id IS NOT NULL;
-CREATE INDEX posts_store_all_idx           ON posts (store_id);
-CREATE INDEX posts_category_all_idx        ON posts (category_id);
-CREATE INDEX posts_forum_category_idx      ON posts (forum_category_id);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS comments_parent_idx           ON comments (parent_id) WHERE parent_id IS NOT NULL;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_store_all_idx           ON posts (store_id);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_category_all_idx        ON posts (category_id);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_forum_category_idx      ON posts (forum_category_id);
 CREATE INDEX contact_messages_user_idx     ON contact_messages (user_id) WHERE user_id IS NOT NULL;
 CREATE INDEX media_user_idx                ON media (user_id) WHERE user_id IS NOT NULL;
 

@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Repeated votes from one address across accounts are damped in the trending score
 -- (docs/decisions/0008-trending-score.md). Each like or unlike keeps a keyed hash of the voter's
 -- address (HMAC-SHA256 with the day's random salt; no address is stored, and once the day's salt
@@ -11,7 +12,7 @@ CREATE TABLE vote_salts (
 
 -- NULL: a reaction from before this migration, or from the demo data; each counts on its own.
 ALTER TABLE likes ADD COLUMN voter_key text;
-CREATE INDEX likes_voter_idx ON likes (post_id, voter_key, reaction) WHERE voter_key IS NOT NULL;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS likes_voter_idx ON likes (post_id, voter_key, reaction) WHERE voter_key IS NOT NULL;
 
 ALTER TABLE posts
   ADD COLUMN damped_likes   int NOT NULL DEFAULT 0,

@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- The owner's console and moderation (docs/decisions/0031-console-and-moderation.md).
 
 -- Roles, suspension and the verified-educator mark. A suspension with no end lasts until lifted.
@@ -14,17 +15,20 @@ CREATE INDEX users_role_idx ON users (role) WHERE role <> 'member';
 -- moderator decides (reported past the threshold, or hidden by a moderator), 'removed' is a
 -- moderator's removal. Only 'active' posts appear anywhere public.
 ALTER TABLE posts DROP CONSTRAINT posts_status_check;
+-- Added NOT VALID and validated in a step of its own, so the scan lets writes through
+-- (docs/decisions/0097-safe-upgrades.md).
 ALTER TABLE posts ADD CONSTRAINT posts_status_check
-  CHECK (status IN ('active', 'pending', 'hidden', 'removed'));
+  CHECK (status IN ('active', 'pending', 'hidden', 'removed')) NOT VALID;
+ALTER TABLE posts VALIDATE CONSTRAINT posts_status_check;
 ALTER TABLE posts ADD COLUMN moderation_reason text NOT NULL DEFAULT '';
-CREATE INDEX posts_moderation_idx ON posts (status, created_at DESC) WHERE status <> 'active';
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_moderation_idx ON posts (status, created_at DESC) WHERE status <> 'active';
 
 -- Comments get the same states as posts ('pending' unused); deleted_at stays the author's own
 -- deletion.
 ALTER TABLE comments
   ADD COLUMN status text NOT NULL DEFAULT 'active'
              CHECK (status IN ('active', 'hidden', 'removed'));
-CREATE INDEX comments_moderation_idx ON comments (status, created_at DESC) WHERE status <> 'active';
+CREATE INDEX CONCURRENTLY IF NOT EXISTS comments_moderation_idx ON comments (status, created_at DESC) WHERE status <> 'active';
 
 -- Reports by signed-in users. item_id is the post's unique_id, the comment's id or the user's id,
 -- as text. One open report per reporter and item.

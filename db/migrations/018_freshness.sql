@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Freshness (docs/decisions/0038-freshness-and-link-check.md): when a deal was last
 -- seen to work, members' answers on coupons, and the background link check's last result.
 
@@ -5,8 +6,6 @@
 -- writer used), then by a member's "still works", a coupon that worked, or a link check that
 -- succeeded. Cards read it with the rest of the row: no join, no subquery.
 ALTER TABLE posts ADD COLUMN last_verified_at timestamptz;
-UPDATE posts SET last_verified_at = created_at;
-ALTER TABLE posts ALTER COLUMN last_verified_at SET NOT NULL;
 -- Who verified it last: 'posted', 'member' (still works), 'coupon' (worked), 'link_check'.
 ALTER TABLE posts ADD COLUMN last_verified_by text NOT NULL DEFAULT 'posted'
   CHECK (last_verified_by IN ('posted', 'member', 'coupon', 'link_check'));
@@ -21,6 +20,31 @@ END
 $$;
 CREATE TRIGGER posts_last_verified_default_trg BEFORE INSERT ON posts
   FOR EACH ROW EXECUTE FUNCTION posts_last_verified_default();
+
+-- The posts there were, in batches of 10,000 ids, each committed, so posts take writes meanwhile
+-- (docs/decisions/0097-safe-upgrades.md); run again, it finds what is left. New ones get theirs
+-- from the trigger above.
+DO $$
+DECLARE
+  batch_start bigint := 0;
+  last_id     bigint := (SELECT coalesce(max(id), 0) FROM posts);
+BEGIN
+  WHILE batch_start <= last_id LOOP
+    UPDATE posts SET last_verified_at = created_at
+     WHERE id >= batch_start AND id < batch_start + 10000 AND last_verified_at IS NULL;
+    COMMIT;
+    batch_start := batch_start + 10000;
+  END LOOP;
+END
+$$;
+
+-- NOT NULL without a scan under the table's strongest lock: a CHECK added NOT VALID, validated
+-- in a step of its own (which lets writes through), then trusted by SET NOT NULL.
+ALTER TABLE posts ADD CONSTRAINT posts_last_verified_at_present
+  CHECK (last_verified_at IS NOT NULL) NOT VALID;
+ALTER TABLE posts VALIDATE CONSTRAINT posts_last_verified_at_present;
+ALTER TABLE posts ALTER COLUMN last_verified_at SET NOT NULL;
+ALTER TABLE posts DROP CONSTRAINT posts_last_verified_at_present;
 
 -- Worked / Didn't work on coupon deals: one answer per member and deal (a later one replaces the
 -- earlier, with its time). The deal page counts the last 30 days by post: one index range.

@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Price history (docs/decisions/0040-price-history.md).
 --
 -- A product groups the deals that sell the same thing: the deals of one normalised link
@@ -17,7 +18,7 @@ ALTER TABLE posts
   ADD COLUMN product_id    bigint REFERENCES products (id) ON DELETE SET NULL,
   -- Precomputed at write time (the trigger below), so a card reads one column.
   ADD COLUMN lowest_in_90d boolean NOT NULL DEFAULT false;
-CREATE INDEX posts_product_idx ON posts (product_id, created_at, id) WHERE product_id IS NOT NULL;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_product_idx ON posts (product_id, created_at, id) WHERE product_id IS NOT NULL;
 
 -- "Lowest price in 90 days" holds for deal D of product P when
 --   * D counts as a price of P: a deal with a price that is not held, hidden or removed;
@@ -82,11 +83,38 @@ SELECT link_key, min(created_at) FROM posts
 WHERE post_type = 'd' AND link_key <> ''
 GROUP BY link_key HAVING count(*) > 1;
 
-UPDATE posts p SET product_id = pr.id
-FROM products pr
-WHERE pr.link_key = p.link_key AND p.post_type = 'd' AND p.link_key <> '';
+-- Their deals joined to them, in batches of 10,000 ids, then the flags of 1,000 products at a
+-- time, each batch committed, so posts take writes meanwhile
+-- (docs/decisions/0097-safe-upgrades.md); run again, each finds what is left or does it again.
+DO $$
+DECLARE
+  batch_start bigint := 0;
+  last_id     bigint := (SELECT coalesce(max(id), 0) FROM posts);
+BEGIN
+  WHILE batch_start <= last_id LOOP
+    UPDATE posts p SET product_id = pr.id
+      FROM products pr
+     WHERE p.id >= batch_start AND p.id < batch_start + 10000 AND p.product_id IS NULL
+       AND pr.link_key = p.link_key AND p.post_type = 'd' AND p.link_key <> '';
+    COMMIT;
+    batch_start := batch_start + 10000;
+  END LOOP;
+END
+$$;
 
-SELECT refresh_lowest_in_90d(id) FROM products;
+DO $$
+DECLARE
+  batch_start bigint := 0;
+  last_id     bigint := (SELECT coalesce(max(id), 0) FROM products);
+BEGIN
+  WHILE batch_start <= last_id LOOP
+    PERFORM refresh_lowest_in_90d(id) FROM products
+      WHERE id >= batch_start AND id < batch_start + 1000;
+    COMMIT;
+    batch_start := batch_start + 1000;
+  END LOOP;
+END
+$$;
 
 -- Created after the backfill, which refreshed each product once above.
 CREATE TRIGGER posts_product_prices_insert AFTER INSERT ON posts

@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Listing totals kept as posts change, instead of counted (docs/decisions/0042-listing-counts.md).
 --
 -- A listing's page count needs how many posts its scope holds: every post of a type, one store's,
@@ -25,6 +26,24 @@ RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
   ], NULL)
 $$;
 
+-- Counted while the site takes posts (docs/decisions/0097-safe-upgrades.md): the posts there are
+-- when the triggers below appear are counted in batches of ids, from the lowest up, by the DO block
+-- at the end; until its batch is counted, a post's changes are not counted either (its batch will
+-- count the row as it is then). A post added since (a higher id) is counted by the triggers. Each
+-- batch holds its rows FOR SHARE while it counts them, so a change of one of them waits for the
+-- batch to commit and is then counted as a change of a counted post. One row says how far the
+-- counting has come; with no row, every post is counted.
+CREATE TABLE post_scope_counts_backfill (
+  id            int    PRIMARY KEY DEFAULT 1 CHECK (id = 1),
+  counted_below bigint NOT NULL,
+  started_above bigint NOT NULL
+);
+
+CREATE FUNCTION post_scope_counted(post_id bigint) RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT coalesce((SELECT post_id < counted_below OR post_id > started_above
+                     FROM post_scope_counts_backfill), true)
+$$;
+
 -- A row leaves the scopes it was counted in and joins those it is counted in now. Keys are
 -- upserted in one order, so two writers of posts never wait on each other's count rows in a cycle.
 CREATE FUNCTION posts_scope_counts() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -32,10 +51,10 @@ DECLARE
   left_keys   text[] := '{}';
   joined_keys text[] := '{}';
 BEGIN
-  IF TG_OP <> 'INSERT' AND OLD.status = 'active' THEN
+  IF TG_OP <> 'INSERT' AND OLD.status = 'active' AND post_scope_counted(OLD.id) THEN
     left_keys := post_scope_keys(OLD.post_type, OLD.store_id, OLD.category_id, OLD.expired);
   END IF;
-  IF TG_OP <> 'DELETE' AND NEW.status = 'active' THEN
+  IF TG_OP <> 'DELETE' AND NEW.status = 'active' AND post_scope_counted(NEW.id) THEN
     joined_keys := post_scope_keys(NEW.post_type, NEW.store_id, NEW.category_id, NEW.expired);
   END IF;
   INSERT INTO post_scope_counts AS counts (scope, total)
@@ -72,8 +91,8 @@ $$;
 CREATE TRIGGER posts_scope_counts_truncate_trg AFTER TRUNCATE ON posts
   FOR EACH STATEMENT EXECUTE FUNCTION posts_scope_counts_truncated();
 
--- Every count from scratch: here, and after a bulk load that turns the row triggers off
--- (db/demo/large.ts). Not for a site taking posts meanwhile: it would miss their changes.
+-- Every count from scratch, after a bulk load that turns the row triggers off (db/demo/large.ts).
+-- Not for a site taking posts meanwhile: it would miss their changes.
 CREATE FUNCTION refresh_post_scope_counts() RETURNS void LANGUAGE sql AS $$
   DELETE FROM post_scope_counts;
   INSERT INTO post_scope_counts (scope, total)
@@ -83,4 +102,37 @@ CREATE FUNCTION refresh_post_scope_counts() RETURNS void LANGUAGE sql AS $$
      GROUP BY key;
 $$;
 
-SELECT refresh_post_scope_counts();
+-- The posts there are now: the triggers count every later one, and their changes.
+INSERT INTO post_scope_counts_backfill (counted_below, started_above)
+  SELECT 0, coalesce(max(id), 0) FROM posts;
+
+-- In batches of 10,000 ids, each committed: a run stopped halfway goes on from counted_below.
+DO $$
+DECLARE
+  batch_start bigint;
+  last_id     bigint;
+BEGIN
+  LOOP
+    SELECT counted_below, started_above INTO batch_start, last_id FROM post_scope_counts_backfill;
+    EXIT WHEN batch_start IS NULL OR batch_start > last_id;
+    -- Up to last_id only: a post added since is the triggers' to count.
+    PERFORM 1 FROM posts
+     WHERE id >= batch_start AND id < batch_start + 10000 AND id <= last_id FOR SHARE;
+    INSERT INTO post_scope_counts AS counts (scope, total)
+      SELECT key, count(*)
+        FROM posts, unnest(post_scope_keys(post_type, store_id, category_id, expired)) AS key
+       WHERE id >= batch_start AND id < batch_start + 10000 AND id <= last_id AND status = 'active'
+       GROUP BY key
+       ORDER BY key
+    ON CONFLICT (scope) DO UPDATE SET total = counts.total + EXCLUDED.total;
+    UPDATE post_scope_counts_backfill SET counted_below = batch_start + 10000;
+    COMMIT;
+  END LOOP;
+END
+$$;
+
+-- Every post is counted: the check answers true without a read. The table stays, empty: a write
+-- that began before this step may still run the check's former body, which reads it.
+DELETE FROM post_scope_counts_backfill;
+CREATE OR REPLACE FUNCTION post_scope_counted(post_id bigint) RETURNS boolean
+  LANGUAGE sql IMMUTABLE AS $$ SELECT true $$;

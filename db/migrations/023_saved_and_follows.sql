@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Saved deals, followed stores and categories, and the personal feed (see
 -- docs/decisions/0043-saved-deals-and-feed.md).
 --
@@ -32,5 +33,5 @@ CREATE INDEX category_follows_category_idx ON category_follows (category_id);
 -- Stores and categories have posts_store_idx and posts_category_idx (migration 001: only deals
 -- carry a store or a category). A followed member's deals need their own index: posts_user_idx
 -- holds every status and forum posts too.
-CREATE INDEX posts_feed_user_idx ON posts (user_id, created_at DESC, id DESC)
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_feed_user_idx ON posts (user_id, created_at DESC, id DESC)
   WHERE status = 'active' AND post_type = 'd';

@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- A member's posts, and every post by status, store, category and forum category, counted as
 -- posts change, beside the listings' totals of migration 022
 -- (docs/decisions/0071-member-post-counts.md).
@@ -40,25 +41,51 @@ RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
   ], NULL)
 $$;
 
+-- The listings' keys of migration 022 stay exact throughout; the new keys are counted while the
+-- site takes posts, as migration 022 counted its own (docs/decisions/0097-safe-upgrades.md): the
+-- posts there are when the trigger changes are counted in the new keys in batches of ids, and
+-- until its batch is counted a post's changes touch only the listings' keys.
+CREATE TABLE IF NOT EXISTS post_scope_counts_backfill (
+  id            int    PRIMARY KEY DEFAULT 1 CHECK (id = 1),
+  counted_below bigint NOT NULL,
+  started_above bigint NOT NULL
+);
+
+CREATE OR REPLACE FUNCTION post_scope_counted(post_id bigint) RETURNS boolean
+  LANGUAGE sql STABLE AS $$
+  SELECT coalesce((SELECT post_id < counted_below OR post_id > started_above
+                     FROM post_scope_counts_backfill), true)
+$$;
+
 CREATE OR REPLACE FUNCTION posts_scope_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   left_keys   text[] := '{}';
   joined_keys text[] := '{}';
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    left_keys := post_every_status_keys(OLD.user_id, OLD.status, OLD.post_type, OLD.store_id,
-                                        OLD.category_id, OLD.forum_category_id);
-    IF OLD.status = 'active' THEN
-      left_keys := left_keys || post_scope_keys(OLD.post_type, OLD.store_id, OLD.category_id,
-                                                OLD.expired, OLD.user_id, OLD.kind);
+    IF post_scope_counted(OLD.id) THEN
+      left_keys := post_every_status_keys(OLD.user_id, OLD.status, OLD.post_type, OLD.store_id,
+                                          OLD.category_id, OLD.forum_category_id);
+      IF OLD.status = 'active' THEN
+        left_keys := left_keys || post_scope_keys(OLD.post_type, OLD.store_id, OLD.category_id,
+                                                  OLD.expired, OLD.user_id, OLD.kind);
+      END IF;
+    ELSIF OLD.status = 'active' THEN
+      -- Not counted in the new keys yet (below): only the listings' keys of migration 022.
+      left_keys := post_scope_keys(OLD.post_type, OLD.store_id, OLD.category_id, OLD.expired);
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    joined_keys := post_every_status_keys(NEW.user_id, NEW.status, NEW.post_type, NEW.store_id,
-                                          NEW.category_id, NEW.forum_category_id);
-    IF NEW.status = 'active' THEN
-      joined_keys := joined_keys || post_scope_keys(NEW.post_type, NEW.store_id, NEW.category_id,
-                                                    NEW.expired, NEW.user_id, NEW.kind);
+    IF post_scope_counted(NEW.id) THEN
+      joined_keys := post_every_status_keys(NEW.user_id, NEW.status, NEW.post_type, NEW.store_id,
+                                            NEW.category_id, NEW.forum_category_id);
+      IF NEW.status = 'active' THEN
+        joined_keys := joined_keys || post_scope_keys(NEW.post_type, NEW.store_id,
+                                                      NEW.category_id, NEW.expired, NEW.user_id,
+                                                      NEW.kind);
+      END IF;
+    ELSIF NEW.status = 'active' THEN
+      joined_keys := post_scope_keys(NEW.post_type, NEW.store_id, NEW.category_id, NEW.expired);
     END IF;
   END IF;
   INSERT INTO post_scope_counts AS counts (scope, total)
@@ -75,8 +102,7 @@ END
 $$;
 
 -- A post moved to another member or forum category, or made a coupon, changes counts too.
-DROP TRIGGER posts_scope_counts_update_trg ON posts;
-CREATE TRIGGER posts_scope_counts_update_trg
+CREATE OR REPLACE TRIGGER posts_scope_counts_update_trg
   AFTER UPDATE OF status, post_type, store_id, category_id, expired, user_id, kind,
                   forum_category_id ON posts
   FOR EACH ROW
@@ -103,4 +129,43 @@ CREATE OR REPLACE FUNCTION refresh_post_scope_counts() RETURNS void LANGUAGE sql
      GROUP BY key;
 $$;
 
-SELECT refresh_post_scope_counts();
+-- The posts there are now: the triggers count every later one, and their changes.
+INSERT INTO post_scope_counts_backfill (counted_below, started_above)
+  SELECT 0, coalesce(max(id), 0) FROM posts;
+
+-- The new keys of the posts there were, in batches of 10,000 ids, each committed: a run stopped
+-- halfway goes on from counted_below.
+DO $$
+DECLARE
+  batch_start bigint;
+  last_id     bigint;
+BEGIN
+  LOOP
+    SELECT counted_below, started_above INTO batch_start, last_id FROM post_scope_counts_backfill;
+    EXIT WHEN batch_start IS NULL OR batch_start > last_id;
+    -- Up to last_id only: a post added since is the triggers' to count.
+    PERFORM 1 FROM posts
+     WHERE id >= batch_start AND id < batch_start + 10000 AND id <= last_id FOR SHARE;
+    INSERT INTO post_scope_counts AS counts (scope, total)
+      SELECT key, count(*)
+        FROM posts,
+             unnest(post_every_status_keys(user_id, status, post_type, store_id, category_id,
+                                           forum_category_id) ||
+                    CASE WHEN status = 'active'
+                         THEN array_remove(ARRAY['user:' || user_id || ':' || kind], NULL)
+                         ELSE '{}'::text[] END) AS key
+       WHERE id >= batch_start AND id < batch_start + 10000 AND id <= last_id
+       GROUP BY key
+       ORDER BY key
+    ON CONFLICT (scope) DO UPDATE SET total = counts.total + EXCLUDED.total;
+    UPDATE post_scope_counts_backfill SET counted_below = batch_start + 10000;
+    COMMIT;
+  END LOOP;
+END
+$$;
+
+-- Every post is counted: the check answers true without a read. The table stays, empty: a write
+-- that began before this step may still run the check's former body, which reads it.
+DELETE FROM post_scope_counts_backfill;
+CREATE OR REPLACE FUNCTION post_scope_counted(post_id bigint) RETURNS boolean
+  LANGUAGE sql IMMUTABLE AS $$ SELECT true $$;

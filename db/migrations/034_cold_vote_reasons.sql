@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Cold votes say why (docs/decisions/0086-cold-vote-reasons.md). An unlike may carry a
 -- reason from a short list; an unlike without one (the spec's clients send none) still counts,
 -- but weighs half in the temperature (core/posts/temperature.ts, UNREASONED_UNLIKE_WEIGHT).
@@ -8,7 +9,10 @@ ALTER TABLE likes ADD CONSTRAINT likes_reason_check CHECK (
   reason IS NULL
   OR (reaction = 'unlike'
       AND reason IN ('expired', 'not_a_deal', 'cheaper_elsewhere', 'repost', 'spam', 'wrong_price'))
-);
+) NOT VALID;
+-- Validated in a step of its own, so the scan lets votes through
+-- (docs/decisions/0097-safe-upgrades.md).
+ALTER TABLE likes VALIDATE CONSTRAINT likes_reason_check;
 
 -- Of the unlikes that count in the temperature (not damped, migration 011), those without a
 -- reason. Migration 011 counts at most 2 reactions of one kind per voter key and post; of a key's
@@ -84,29 +88,49 @@ CREATE TRIGGER likes_unreasoned_unlikes_trg
   AFTER INSERT OR DELETE OR UPDATE OF reaction, voter_key, reason ON likes
   FOR EACH ROW EXECUTE FUNCTION likes_unreasoned_unlikes();
 
--- Every unlike so far has no reason.
-UPDATE posts SET unreasoned_unlikes = counted.n
-  FROM (
-    SELECT post_id, sum(n)::int AS n FROM (
-      SELECT post_id,
-             CASE WHEN voter_key IS NULL THEN count(*) - count(reason)
-                  ELSE counted_unreasoned_unlikes(count(*), count(reason)) END AS n
-        FROM likes
-       WHERE reaction = 'unlike'
-       GROUP BY post_id, voter_key, CASE WHEN voter_key IS NULL THEN user_id END
-    ) per_key
-    GROUP BY post_id
-  ) counted
- WHERE posts.id = counted.post_id;
+-- Every unlike so far has no reason. In batches of 10,000 posts, each committed, so posts and
+-- likes take writes meanwhile (docs/decisions/0097-safe-upgrades.md). A batch first locks its
+-- posts, as the trigger above does before it counts: a vote in flight on one of them has
+-- committed (and is in the count), and a later one waits, then adds its change to the count.
+-- Run again, a batch counts again from the likes: the same figure.
+DO $$
+DECLARE
+  batch_start bigint := 0;
+  last_id     bigint := (SELECT coalesce(max(id), 0) FROM posts);
+BEGIN
+  WHILE batch_start <= last_id LOOP
+    PERFORM 1 FROM posts WHERE id >= batch_start AND id < batch_start + 10000 FOR UPDATE;
+    -- Every post of the batch, those left with no unlike too (0, whatever the trigger did).
+    UPDATE posts SET unreasoned_unlikes = coalesce(counted.n, 0)
+      FROM posts batch
+      LEFT JOIN (
+        SELECT post_id, sum(n)::int AS n FROM (
+          SELECT post_id,
+                 CASE WHEN voter_key IS NULL THEN count(*) - count(reason)
+                      ELSE counted_unreasoned_unlikes(count(*), count(reason)) END AS n
+            FROM likes
+           WHERE reaction = 'unlike' AND post_id >= batch_start AND post_id < batch_start + 10000
+           GROUP BY post_id, voter_key, CASE WHEN voter_key IS NULL THEN user_id END
+        ) per_key
+        GROUP BY post_id
+      ) counted ON counted.post_id = batch.id
+     WHERE batch.id >= batch_start AND batch.id < batch_start + 10000 AND posts.id = batch.id
+       AND posts.unreasoned_unlikes <> coalesce(counted.n, 0);
+    COMMIT;
+    batch_start := batch_start + 10000;
+  END LOOP;
+END
+$$;
 
 -- Trending orders by the temperature (migration 016), which now weighs an unreasoned unlike
 -- half: the index's key is the temperature in half votes, as core/posts/temperature-sql.ts
 -- writes it in queries.
-DROP INDEX posts_heat_idx;
-CREATE INDEX posts_heat_idx ON posts (
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_heat_idx_next ON posts (
   post_type,
   ((created_at AT TIME ZONE 'UTC')::date) DESC,
   (2 * ((likes_count - damped_likes) - (unlikes_count - damped_unlikes)) + unreasoned_unlikes) DESC,
   hot_score DESC,
   id DESC
 ) WHERE status = 'active';
+DROP INDEX CONCURRENTLY IF EXISTS posts_heat_idx;
+ALTER INDEX IF EXISTS posts_heat_idx_next RENAME TO posts_heat_idx;

@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- A vote weighs by its voter's reputation level (docs/decisions/0090-vote-weight.md): each vote
 -- keeps the weight it was cast with (core/people/reputation/privileges.ts, voteWeightOf: 1 to 3),
 -- and the temperature counts a vote of weight w as w votes. The like and unlike counts shown stay
@@ -106,8 +107,7 @@ CREATE TRIGGER likes_weight_bonus_trg
 
 -- Trending orders by the temperature (migrations 016, 034): the index's key is the temperature in
 -- half votes with the weights' bonus, as core/posts/temperature-sql.ts writes it in queries.
-DROP INDEX posts_heat_idx;
-CREATE INDEX posts_heat_idx ON posts (
+CREATE INDEX CONCURRENTLY IF NOT EXISTS posts_heat_idx_next ON posts (
   post_type,
   ((created_at AT TIME ZONE 'UTC')::date) DESC,
   (2 * ((likes_count - damped_likes) - (unlikes_count - damped_unlikes)) + unreasoned_unlikes
@@ -115,3 +115,5 @@ CREATE INDEX posts_heat_idx ON posts (
   hot_score DESC,
   id DESC
 ) WHERE status = 'active';
+DROP INDEX CONCURRENTLY IF EXISTS posts_heat_idx;
+ALTER INDEX IF EXISTS posts_heat_idx_next RENAME TO posts_heat_idx;

@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Vote integrity in the console (docs/decisions/0091-vote-integrity.md).
 
 -- The network a vote came from, as a label: a keyed hash (the site secret "vote-network") of the
@@ -5,7 +6,7 @@
 -- before this migration.
 ALTER TABLE likes ADD COLUMN voter_network text;
 -- The serial-voting job reads the last day's votes.
-CREATE INDEX likes_created_idx ON likes (created_at);
+CREATE INDEX CONCURRENTLY IF NOT EXISTS likes_created_idx ON likes (created_at);
 
 -- Staff's warnings and voting blocks. A warning has no end; a block ends at ends_at (or when lifted).
 CREATE TABLE voting_restrictions (

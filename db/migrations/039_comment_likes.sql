@@ -1,3 +1,4 @@
+-- migrate: no-transaction
 -- Likes on comments (docs/decisions/0092-comment-likes.md): one per member and comment. Each
 -- like on a member's comment from another member earns them a point (record 0088, the
 -- reputation job); a comment's count is kept on the comment for the threads.
@@ -15,7 +16,7 @@ ALTER TABLE comments ADD COLUMN likes_count int NOT NULL DEFAULT 0;
 -- When a like on the comment was last given or taken back, by the site's clock: the reputation
 -- job's runs between full ones recompute the authors of comments changed since the last run.
 ALTER TABLE comments ADD COLUMN likes_changed_at timestamptz;
-CREATE INDEX comments_likes_changed_idx ON comments (likes_changed_at)
+CREATE INDEX CONCURRENTLY IF NOT EXISTS comments_likes_changed_idx ON comments (likes_changed_at)
   WHERE likes_changed_at IS NOT NULL;
 
 -- Keeps comments.likes_count exact whoever adds or removes a like (a press, an account
