@@ -1,6 +1,5 @@
 import fs from "node:fs";
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import http from "node:http";
 import { pipeline } from "node:stream/promises";
 import { readManifest } from "./archive.ts";
 import { BackupError, type BackupManifest } from "./manifest.ts";
@@ -17,32 +16,35 @@ export async function backupFromServer(
   access: BackupAccessFile,
   out: string,
 ): Promise<BackupManifest> {
-  let response: Response;
+  // node:http rather than fetch: the server answers once the whole archive is written, which on a
+  // large site takes longer than fetch waits for an answer's headers (300 s).
+  let response: http.IncomingMessage;
   try {
-    response = await fetch(new URL(BACKUP_PATH, access.url), {
-      headers: { [BACKUP_TOKEN_HEADER]: access.token },
-    });
+    response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http
+        .get(new URL(BACKUP_PATH, access.url), { headers: { [BACKUP_TOKEN_HEADER]: access.token } })
+        .on("response", resolve)
+        .on("error", reject),
+    );
   } catch (error) {
     throw new BackupError(
       `The server (pid ${access.pid}) owns DATA_DIR, and did not answer at ${access.url}: ${(error as Error).message}`,
     );
   }
-  if (!response.ok || !response.body) {
-    const text = await response.text().catch(() => "");
+  if (response.statusCode !== 200) {
+    let text = "";
+    for await (const chunk of response) text += String(chunk);
     let message = text.slice(0, 300);
     try {
       message = (JSON.parse(text) as { message?: string }).message ?? message;
     } catch {
       /* not JSON: the text itself */
     }
-    throw new BackupError(`The server answered ${response.status} to the backup: ${message}`);
+    throw new BackupError(`The server answered ${response.statusCode} to the backup: ${message}`);
   }
   const partial = `${out}.partial-${process.pid}`;
   try {
-    await pipeline(
-      Readable.fromWeb(response.body as WebReadableStream),
-      fs.createWriteStream(partial, { flags: "wx" }),
-    );
+    await pipeline(response, fs.createWriteStream(partial, { flags: "wx" }));
     const manifest = await readManifest(partial);
     await fs.promises.rename(partial, out);
     return manifest;

@@ -32,6 +32,13 @@ export const backupRoutes: FastifyPluginAsync<BackupRoutesOptions> = async (
     const token = request.headers[BACKUP_TOKEN_HEADER];
     const byShell = typeof token === "string" && access()?.accept(token) === true;
     if (!byShell) {
+      if (typeof token === "string") {
+        return reply.code(401).send({
+          status: false,
+          message:
+            "That backup token is not the current one of DATA_DIR/backup-access.json (each is good for one backup): run the command again.",
+        });
+      }
       if (!request.user) {
         return reply
           .code(401)
