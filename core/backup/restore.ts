@@ -190,6 +190,8 @@ async function restorePostgres(
     throw new BackupError(`Could not connect to DATABASE_URL: ${(error as Error).message}`);
   }
   let staging: string | undefined;
+  const created = !fs.existsSync(target.dataDir);
+  let done = false;
   try {
     const { rows } = await client.query<{ name: string }>(USER_RELATIONS);
     if (rows.length) {
@@ -227,8 +229,10 @@ async function restorePostgres(
       await fs.promises.rm(mediaDir, { recursive: true, force: true }); // empty, checked above
       await fs.promises.rename(path.join(staging, MEDIA_FOLDER), mediaDir);
     }
+    done = true;
   } finally {
     if (staging) await fs.promises.rm(staging, { recursive: true, force: true });
+    if (!done && created) await fs.promises.rm(target.dataDir, { recursive: true, force: true });
     await client.end().catch(() => undefined);
   }
 }
