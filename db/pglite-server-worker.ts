@@ -9,7 +9,10 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 export interface PgliteServerOptions {
   dataDir?: string;
-  /** In-memory only: the database to start from (a `dumpImage`). */
+  /**
+   * The database to start from (a `dumpImage`): in memory, or written into an empty `dataDir` (a
+   * restore, core/backup/restore.ts; PGlite refuses a folder that holds a database).
+   */
   image?: Blob;
   /** The Unix socket to listen on. */
   socketPath: string;
@@ -33,7 +36,7 @@ try {
   pglite = await PGlite.create({
     dataDir: options.dataDir,
     extensions: { pg_trgm },
-    ...(options.image && !options.dataDir ? { loadDataDir: options.image } : {}),
+    ...(options.image ? { loadDataDir: options.image } : {}),
   });
   // Two connections: the pool keeps one, and a replacement may connect while the socket server
   // still lets the lost one go (rolling back what it left open).

@@ -38,6 +38,7 @@ import { securityHeadersPlugin } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
 import { answerClientError, canonicalRequest, publicUrlPlugin } from "./public-origin.ts";
 import { alertFeedRoutes } from "./routes/alert-feeds.ts";
+import { backupRoutes, type BackupRoutesOptions } from "./routes/backup.ts";
 import { feedRoutes } from "./routes/feeds.ts";
 import { goLinkRoutes } from "./routes/go-links.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
@@ -141,6 +142,11 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** Fields on every log line instead of pino's pid and hostname (server processes name their worker). */
   logBase?: Record<string, string | number>;
+  /**
+   * What `GET /api/admin/backup` backs up (server/routes/backup.ts); without it the call is not
+   * served (tests' apps, which have no DATA_DIR of their own).
+   */
+  backup?: Pick<BackupRoutesOptions, "source" | "access">;
 }
 
 export interface BuiltApp {
@@ -263,6 +269,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await app.register(goLinkRoutes, { services });
   await app.register(alertFeedRoutes, { services });
   await app.register(oauthRoutes, { services });
+  if (options.backup) await app.register(backupRoutes, { ...options.backup, db, now: deps.now });
 
   await app.register(mediaPlugin, { prefix: "/media", media: deps.media, log: deps.log });
 

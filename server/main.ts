@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,6 +8,8 @@ import { createDb } from "../db/index.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
+import type { BackupSource } from "../core/backup/create.ts";
+import { publishBackupAccess, type BackupAccess } from "../core/backup/server-access.ts";
 import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { buildApp } from "./app.ts";
 import { runPrimary } from "./cluster.ts";
@@ -66,12 +69,22 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
       log.warn(`database connection lost (${error.message}); it will be replaced`),
   });
   const jobs = createSiteJobQueue(handle);
+  // The database the console's "Download a backup" and `npm run backup` copy (server/routes/backup.ts).
+  const backupSource: BackupSource = {
+    ...(handle.engine === "pglite"
+      ? { engine: "pglite" as const, pool: handle.pool, dumpImage: handle.dumpImage! }
+      : { engine: "postgres" as const, databaseUrl: config.databaseUrl! }),
+    dataDir: config.dataDir,
+    ...(config.s3 ? { s3: config.s3 } : {}),
+  };
+  let backupAccess: BackupAccess | undefined;
   const { app } = await buildApp({
     config,
     db: handle.db,
     readiness: handle.readiness,
     jobs,
     pages: "build",
+    backup: { source: backupSource, access: () => backupAccess },
     ...(worker
       ? { logBase: { pid: process.pid, hostname: os.hostname(), worker: worker.id } }
       : {}),
@@ -94,6 +107,7 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
     [
       { name: "HTTP server", close: (signal) => app.drain(signal === "SIGTERM" ? drainMs : 0) },
       { name: "job queue", close: () => jobs.stop() },
+      { name: "backup access", close: () => backupAccess?.remove() },
       { name: "database", close: () => handle.close() },
       { name: "DATA_DIR lock", close: releaseLock },
     ],
@@ -103,9 +117,21 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  if (handle.engine === "pglite") {
+    // This process owns DATA_DIR: `npm run backup` asks it (core/backup/server-access.ts).
+    const { port } = app.server.address() as AddressInfo;
+    backupAccess = publishBackupAccess(config.dataDir, `http://${localHost(config.host)}:${port}`);
+  }
   app.log.info(
     `Chalkboard Deals is serving ${config.publicUrl} (database: ${handle.engine}, data: ${path.relative(process.cwd(), config.dataDir) || "."})`,
   );
+}
+
+/** Where a command on this machine reaches a server bound to `host`. */
+function localHost(host: string): string {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

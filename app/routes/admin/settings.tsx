@@ -14,6 +14,7 @@ import { ConsoleKitForm } from "../../components/console/ConsoleKitForm.tsx";
 import { ConsoleAction } from "../../components/console/ConsoleAction.tsx";
 import { ConsoleTable } from "../../components/console/ConsoleTable.tsx";
 import { DigestScheduleForm } from "../../components/console/DigestScheduleForm.tsx";
+import { DownloadBackup } from "../../components/console/DownloadBackup.tsx";
 import { Field, FormAlert, SubmitButton } from "../../components/Form.tsx";
 import { apiCall } from "../../lib/api.ts";
 import { messageOf, useApiForm } from "../../lib/api-form.ts";
@@ -447,6 +448,7 @@ export default function ConsoleSettings() {
       <BlockedDomains domains={blocked_domains} />
       <DigestScheduleForm schedule={digest} />
       <ReputationLevelsForm levels={levels} />
+      <DownloadBackup />
     </>
   );
 }
