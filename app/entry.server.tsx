@@ -4,7 +4,7 @@ import { requestContext } from "#app-context";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 
 export const streamTimeout = 5_000;
@@ -72,10 +72,20 @@ export default function handleRequest(
           if (shellRendered) {
             // The status has gone; the page streamed is not the page: keep it out of the cache.
             context.doNotCache();
-            console.error(error);
+            context.log.error({ msg: "the page failed while it streamed", err: error });
           }
         },
       },
     );
   });
 }
+
+/**
+ * A loader's or action's failure, logged by the request's logger (one JSON line with its request
+ * id, secrets redacted: docs/decisions/0095-one-log-format.md) instead of React Router's default
+ * console.error. A request the client gave up on is not a failure.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  context.get(requestContext).log.error({ msg: "a page's loader or action failed", err: error });
+};

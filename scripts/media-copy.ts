@@ -7,10 +7,14 @@ import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig } from "../config/env.ts";
 import { copyMediaFolder, MediaSourceError, progressLine } from "../core/media/copy.ts";
 import { createMediaStorage } from "../core/media/storage.ts";
+import { createLogger } from "../core/log/logger.ts";
 
 export async function runMediaCopy(env = process.env): Promise<number> {
   try {
-    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "warn" });
+    // Its progress is what it is run for: info unless LOG_LEVEL says otherwise.
+    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "info" });
+    // The site's log format (core/log/logger.ts): one JSON object a line, secrets redacted.
+    const log = createLogger({ level: config.logLevel });
     if (!config.s3) {
       console.error(
         "S3_BUCKET is not set: media:copy copies DATA_DIR/media into the bucket named by S3_BUCKET (with S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and, for a server other than AWS, S3_ENDPOINT).",
@@ -19,14 +23,14 @@ export async function runMediaCopy(env = process.env): Promise<number> {
     }
     const sourceDir = path.join(config.dataDir, "media");
     const target = createMediaStorage(config);
-    console.log(`copying ${sourceDir} into the bucket ${config.s3.bucket}`);
+    log.info(`copying ${sourceDir} into the bucket ${config.s3.bucket}`);
     const result = await copyMediaFolder({
       sourceDir,
       target,
       progressEvery: 500,
-      log: (line) => console.log(line),
+      log: (line) => log.info(line),
     });
-    console.log(`done: ${progressLine(result)}`);
+    log.info(`done: ${progressLine(result)}`);
     if (result.failed > 0) console.error("Some files were not copied: run it again to retry them.");
     return result.failed > 0 ? 1 : 0;
   } catch (error) {

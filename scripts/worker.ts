@@ -2,26 +2,13 @@
 // on the same PostgreSQL (docs/decisions/0024-job-queue.md). With the embedded database the server
 // works the jobs itself: one process owns a data folder.
 import { pathToFileURL } from "node:url";
-import { inspect } from "node:util";
 import { ConfigError, loadConfig, type Config } from "../config/env.ts";
 import { createSiteJobQueue, workSiteJobs } from "../core/jobs/site-jobs.ts";
 import { mailerFor } from "../core/mail/mailer.ts";
 import { createMediaStorage } from "../core/media/storage.ts";
 import { createDb } from "../db/index.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
-
-const QUIET_LEVELS = new Set(["warn", "error", "fatal", "silent"]);
-
-/** Lines on stdout/stderr, as LOG_LEVEL allows (the server logs through Fastify instead). */
-function lineLogger(level: string) {
-  const text = (message: string | object) =>
-    typeof message === "string" ? message : inspect(message, { depth: 4, breakLength: Infinity });
-  return {
-    info: (message: string) => void (QUIET_LEVELS.has(level) || console.log(message)),
-    warn: (message: string) => void (level === "silent" || console.warn(text(message))),
-    error: (message: string | object) => void (level === "silent" || console.error(text(message))),
-  };
-}
+import { createLogger } from "../core/log/logger.ts";
 
 export async function runWorker(env = process.env): Promise<void> {
   let config: Config;
@@ -41,7 +28,8 @@ export async function runWorker(env = process.env): Promise<void> {
     process.exit(1);
   }
 
-  const log = lineLogger(config.logLevel);
+  // The server's format (core/log/logger.ts): one JSON object a line, secrets redacted.
+  const log = createLogger({ level: config.logLevel });
   for (const line of config.warnings) log.warn(line);
   let handle: Awaited<ReturnType<typeof createDb>>;
   try {
@@ -57,7 +45,7 @@ export async function runWorker(env = process.env): Promise<void> {
   const jobs = createSiteJobQueue(handle);
   await workSiteJobs(jobs, {
     db: handle.db,
-    mailer: mailerFor(config, log.info),
+    mailer: mailerFor(config, (line) => log.info(line)),
     now: () => new Date(),
     log,
     linkCheck: { allowLoopback: config.linkCheckAllowLoopback },

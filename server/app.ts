@@ -6,7 +6,12 @@ import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import { fastifyReactRouter } from "@mcansh/react-router-fastify";
 import { requestContext } from "#app-context";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from "fastify";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import type { Config } from "../config/env.ts";
@@ -20,6 +25,7 @@ import { workSiteJobs } from "../core/jobs/site-jobs.ts";
 import { mailerFor, type Mailer } from "../core/mail/mailer.ts";
 import { createMailQueue } from "../core/mail/queue.ts";
 import { createMediaStorage } from "../core/media/storage.ts";
+import { createLogger } from "../core/log/logger.ts";
 import { createServices, type Services } from "../core/services.ts";
 import type { Db } from "../db/index.ts";
 import { apiPlugin } from "./api/index.ts";
@@ -37,6 +43,7 @@ import { RATE_LIMITS, rateLimitPlugin, type RouteRateLimit } from "./plugins/rat
 import { securityHeadersPlugin } from "./plugins/security-headers.ts";
 import { sessionPlugin } from "./plugins/session.ts";
 import { answerClientError, canonicalRequest, publicUrlPlugin } from "./public-origin.ts";
+import { REQUEST_ID_LOG_LABEL, requestIdFor, requestIdPlugin } from "./request-id.ts";
 import { alertFeedRoutes } from "./routes/alert-feeds.ts";
 import { backupRoutes, type BackupRoutesOptions } from "./routes/backup.ts";
 import { feedRoutes } from "./routes/feeds.ts";
@@ -175,15 +182,21 @@ const BROTLI_FOR_RESPONSES = {
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { config, db } = options;
   const dev = config.env === "development";
+  // The one logger of every process (core/log/logger.ts): JSON lines, secrets redacted.
+  const logger: FastifyBaseLogger | undefined =
+    options.logger === false
+      ? undefined
+      : createLogger({
+          level: config.logLevel,
+          ...(options.logBase ? { base: options.logBase } : {}),
+          ...(options.logStream ? { stream: options.logStream } : {}),
+        });
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            ...(options.logBase ? { base: options.logBase } : {}),
-            ...(options.logStream ? { stream: options.logStream } : {}),
-          },
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    // A well-formed X-Request-Id is kept, otherwise one is made (server/request-id.ts).
+    requestIdHeader: false,
+    genReqId: requestIdFor,
+    logController: new LogController({ requestIdLogLabel: REQUEST_ID_LOG_LABEL }),
     bodyLimit: 1024 * 1024,
     // Only TRUST_PROXY's proxies may say who the client is (rate limits key on request.ip).
     // Fastify refuses a bare hop count (it fails closed), so a count becomes a trust function.
@@ -196,6 +209,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     // as the request's Accept allows (docs/decisions/0064-negotiated-image-formats.md).
     rewriteUrl: canonicalRequest(config.publicUrl, negotiateMediaUrl),
   });
+  // First, so that every answer carries the request's id and every line of it names the request.
+  await app.register(requestIdPlugin);
   await app.register(publicUrlPlugin, { publicUrl: config.publicUrl });
 
   const { jobs } = options;

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import type { Config } from "../config/env.ts";
+import { createLogger } from "../core/log/logger.ts";
 import { WorkerRestartPolicy, RESTART_BACKOFF } from "./restart-policy.ts";
 import { SHUTDOWN_TIMING } from "./shutdown.ts";
 
@@ -16,25 +17,12 @@ import { SHUTDOWN_TIMING } from "./shutdown.ts";
  * primary exits when they have: 0 if every worker stopped cleanly.
  */
 
-/** Lines in the workers' format (pino's JSON), so one log reads as one stream. */
+/** The primary's logger: the workers' (core/log/logger.ts), so one log reads as one stream. */
 function primaryLog(level: string) {
-  const levels = {
-    fatal: 60,
-    error: 50,
-    warn: 40,
-    info: 30,
-    debug: 20,
-    trace: 10,
-    silent: Infinity,
-  };
-  const threshold = levels[level as keyof typeof levels] ?? 30;
-  const write = (value: number) => (msg: string) => {
-    if (value < threshold) return;
-    const line = { level: value, time: Date.now(), pid: process.pid, hostname: os.hostname() };
-    const text = JSON.stringify({ ...line, worker: "primary", msg });
-    (value >= 50 ? process.stderr : process.stdout).write(`${text}\n`);
-  };
-  return { info: write(30), warn: write(40), error: write(50) };
+  return createLogger({
+    level,
+    base: { pid: process.pid, hostname: os.hostname(), worker: "primary" },
+  });
 }
 
 export async function runPrimary(
@@ -44,7 +32,7 @@ export async function runPrimary(
   const log = primaryLog(config.logLevel);
   for (const line of config.warnings) log.warn(line);
   const count = config.webConcurrency;
-  await prepare(log.info);
+  await prepare((line) => log.info(line));
 
   let stopping = false;
   const restartPolicy = new WorkerRestartPolicy();

@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "../config/env.ts";
 import { createDb } from "../db/index.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
+import { createLogger } from "../core/log/logger.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import { seedIfEmpty } from "../db/demo/seed-if-empty.ts";
 import type { BackupSource } from "../core/backup/create.ts";
@@ -61,7 +62,8 @@ export async function main(env = process.env): Promise<void> {
 /** One server process: the only one, or one worker of several. */
 async function serve(config: Config, releaseLock: () => void): Promise<void> {
   const worker = cluster.worker;
-  let log: { warn(message: string): void } = console;
+  // Until the app's logger exists, lines go through one like it (core/log/logger.ts).
+  let log: { warn(message: string): void } = createLogger({ level: config.logLevel });
   const handle = await createDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -16,8 +16,23 @@ export interface MailMessage {
   headers?: Record<string, string>;
 }
 
+/** What a transport says of a message it took. */
+export interface SentMail {
+  /**
+   * The unique left part of the message's Message-ID header (without `<`, `@` and the domain): in
+   * log lines it names the mail, where the mail server's own log can find it, without an address.
+   */
+  messageId: string;
+}
+
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /** Resolves with the message's id when the transport tells it (a test's mailer may not). */
+  send(message: MailMessage): Promise<SentMail | void>;
+}
+
+/** The left part of a Message-ID (`<left@domain>`), which looks like an address in a log line. */
+export function messageIdOf(header: string | undefined): string {
+  return (header ?? "").replace(/^</, "").replace(/@[^@]*$/, "");
 }
 
 type Nodemailer = typeof nodemailer;
@@ -99,7 +114,8 @@ export function createMailer(options: {
     );
     return {
       async send(message) {
-        await (await transport()).sendMail({ from: options.from, ...message });
+        const info = await (await transport()).sendMail({ from: options.from, ...message });
+        return { messageId: messageIdOf(info.messageId) };
       },
     };
   }
@@ -115,8 +131,10 @@ export function createMailer(options: {
         `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.eml`,
       );
       await fs.writeFile(file, info.message as Buffer);
-      // No address in the log (docs/decisions/0083-mail-delivery.md): the subject and the file say which mail it is.
-      options.log(`mail "${message.subject}" written to ${file}`);
+      // No address in the log (docs/decisions/0083-mail-delivery.md): the message id and the file say which mail it is.
+      const messageId = messageIdOf(info.messageId);
+      options.log(`mail ${messageId} written to ${file}`);
+      return { messageId };
     },
   };
 }

@@ -8,7 +8,7 @@ import {
   type UnsubscribeKeys,
 } from "../member/notifications/unsubscribe.ts";
 import { countMail, findUndeliverable, markUndeliverable } from "./delivery-repository.ts";
-import type { MailMessage, Mailer } from "./mailer.ts";
+import type { MailMessage, Mailer, SentMail } from "./mailer.ts";
 
 /** How long a mail the receiving side refuses for now (4xx, or no answer) is retried. */
 export const MAIL_RETRY_HOURS = 24;
@@ -215,8 +215,9 @@ export function deliverMail({ db, mailer, now, log }: DeliverMailDeps) {
       log.info(`${what} not sent: its address is marked undeliverable`);
       return;
     }
+    let sent: SentMail | void;
     try {
-      await mailer.send(message);
+      sent = await mailer.send(message);
     } catch (error) {
       const failure = classifyDeliveryFailure(error);
       const at = now();
@@ -242,6 +243,10 @@ export function deliverMail({ db, mailer, now, log }: DeliverMailDeps) {
       );
       return;
     }
+    // Named by its message id (the mail server's log has it too), never by its address.
+    log.info(
+      `mail sent, message id ${sent?.messageId || "(not given)"}: "${withoutAddresses(message.subject)}"`,
+    );
     // The mail is gone: a failure to count it must not send it again.
     await countMail(db, "sent", now()).catch((error: unknown) =>
       log.warn(`${what} sent, but not counted: ${String(error)}`),

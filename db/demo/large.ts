@@ -22,6 +22,7 @@ import { slugOf } from "./plan.ts";
 import { seedDemoData } from "./seed.ts";
 import { loadConfig } from "../../config/env.ts";
 import { createMediaStorage } from "../../core/media/storage.ts";
+import { createLogger } from "../../core/log/logger.ts";
 
 export interface LargeDataOptions {
   /** How many deals and coupons to add. */
@@ -340,32 +341,35 @@ async function main(): Promise<void> {
 
   // The demo pictures go where the servers read media: the bucket of S3_BUCKET, else DIR/media.
   // Read before anything is opened, so a bad S3_* variable stops it with its one line.
-  const media = createMediaStorage({ ...loadConfig(process.env), dataDir });
+  const config = loadConfig(process.env);
+  const media = createMediaStorage({ ...config, dataDir });
+  // The site's log format (core/log/logger.ts): one JSON object a line, at LOG_LEVEL.
+  const log = createLogger({ level: config.logLevel });
 
   // PGlite has no lock between processes: refuse to run beside a server on the same folder.
   const release = databaseUrl ? () => {} : lockDataDir(dataDir);
   const handle = await createDb({ databaseUrl, dataDir });
   try {
-    console.log(
+    log.info(
       `database: ${databaseUrl ? databaseUrl.replace(/\/\/[^@/]*@/, "//***@") : `PGlite in ${dataDir}`}`,
     );
     const hasContent = await handle.db.selectFrom("posts").select("id").limit(1).executeTakeFirst();
     if (!hasContent) {
-      console.log("empty database: adding the demo content");
+      log.info("empty database: adding the demo content");
       await seedDemoData(handle.db, { media });
-      console.log(`demo content ready (${seconds()} s)`);
+      log.info(`demo content ready (${seconds()} s)`);
     }
     const result = await generateLargeData(handle.db, {
       deals,
       batchSize,
-      log: (line) => console.log(line),
+      log: (line) => log.info(line),
       onProgress: (done, total) =>
-        console.log(
+        log.info(
           `${done.toLocaleString("en-US")} / ${total.toLocaleString("en-US")} deals (${Math.round((done / total) * 100)}%) ${seconds()} s`,
         ),
     });
     const rate = result.ms > 0 ? Math.round(result.inserted / (result.ms / 1000)) : 0;
-    console.log(
+    log.info(
       `added ${result.inserted.toLocaleString("en-US")} deals in ${(result.ms / 1000).toFixed(1)} s (${rate.toLocaleString("en-US")}/s, incl. ANALYZE); total ${seconds()} s`,
     );
   } finally {

@@ -153,6 +153,27 @@ describe("npm start with several server processes", () => {
       expect(warnings[0]!.msg).toMatch(/^REDIS_URL is set but no longer used/);
     });
 
+    it("writes every line, the primary's and the workers', as one JSON object", () => {
+      const lines = server
+        .output()
+        .split("\n")
+        .filter((line) => line.trim());
+      expect(lines.length).toBeGreaterThan(3);
+      for (const line of lines) {
+        expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+        expect(JSON.parse(line), line).toMatchObject({
+          level: expect.any(Number),
+          time: expect.any(Number),
+          pid: expect.any(Number),
+          msg: expect.any(String),
+        });
+      }
+      const primary = logLines(server.output()).filter((l) => l.worker === "primary");
+      expect(primary.map((l) => l.msg)).toContain(
+        "starting 2 server processes (WEB_CONCURRENCY=2)",
+      );
+    });
+
     it("answers through both worker processes, and its logs name the worker", async () => {
       for (let i = 0; i < 6; i++)
         expect((await request(`${url}/api/stores_list`)).status).toBe(200);

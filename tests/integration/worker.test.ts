@@ -87,7 +87,24 @@ describe("npm run worker", () => {
         expect(await worker.exited).toBe(0);
         await jobs.stop();
       }
-      expect(worker.output()).toContain("working jobs");
+      // The server's format: one JSON object a line; the mail named by its id, not its address.
+      const lines = worker
+        .output()
+        .split("\n")
+        .filter((line) => line.trim())
+        .map((line) => {
+          expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+          return JSON.parse(line) as { level: number; time: number; msg: string };
+        });
+      for (const line of lines) {
+        expect(line).toMatchObject({ level: expect.any(Number), time: expect.any(Number) });
+      }
+      const messages = lines.map((line) => line.msg);
+      expect(messages).toContain("Chalkboard Deals worker: working jobs (no HTTP)");
+      expect(
+        messages.some((m) => /^mail sent, message id [^ (]+: "From the worker"$/.test(m)),
+      ).toBe(true);
+      expect(worker.output()).not.toContain("worker@example.com");
     }, 120_000);
   });
 });
