@@ -25,6 +25,11 @@ RUN npm run build \
  && rm -rf node_modules .react-router
 
 FROM base AS site
+# Fonts for the pictures sharp draws from SVG text (the demo content's, db/demo/images.ts): a slim
+# image has none, and the text would come out as empty boxes.
+RUN apt-get update \
+ && apt-get install --yes --no-install-recommends fontconfig-config fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
 # Read-only code owned by root; the process runs as chalkboard and writes only DATA_DIR.
 RUN groupadd --system --gid 10001 chalkboard \
  && useradd --system --uid 10001 --gid chalkboard --create-home --home-dir /home/chalkboard \
@@ -47,7 +52,7 @@ USER chalkboard
 VOLUME ["/data"]
 EXPOSE 3000
 # Readiness (docs/deploy.md, "Health and readiness"); Node's fetch, as the slim image has no curl.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=120s --retries=3 \
+HEALTHCHECK --interval=10s --timeout=5s --start-period=300s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `npm start` without npm in between, so SIGTERM reaches the server (its drain, server/shutdown.ts).
 CMD ["node", "scripts/start.mjs"]
