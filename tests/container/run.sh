@@ -6,7 +6,7 @@
 # volume, where the deal and the session must still be. Containers and the volume are removed at
 # the end whatever happens; the base image is kept for the next run.
 #
-# Installs Debian's docker.io and mmdebstrap when missing and starts dockerd when no daemon answers
+# Installs Debian's docker.io, mmdebstrap and curl when missing and starts dockerd when no daemon answers
 # (needs root then). Exits non-zero, with one line saying why, on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,6 +40,7 @@ trap 'exit 130' INT TERM
 missing=()
 command -v dockerd >/dev/null || missing+=(docker.io)
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+command -v curl >/dev/null || missing+=(curl)
 if ((${#missing[@]})); then
   say "installing ${missing[*]} from Debian's packages…"
   apt-get update -qq || fail "apt-get update failed"
