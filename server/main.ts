@@ -60,6 +60,7 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
     config,
     db: handle.db,
     jobs,
+    pool: handle.pool,
     pages: "build",
     ...(worker
       ? { logBase: { pid: process.pid, hostname: os.hostname(), worker: worker.id } }

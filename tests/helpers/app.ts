@@ -167,6 +167,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     db: handle.db,
     jobs,
+    pool: handle.pool,
     mailer: options.mailer,
     now: options.now,
     pages: options.pages ? "build" : false,
