@@ -35,6 +35,8 @@ export interface MetricsSources {
   pool?: pg.Pool;
   /** The job queue, whose jobs are counted by kind at each scrape. */
   jobs?: JobQueue;
+  /** Whether this process answers HTTP requests and pages (false: `npm run worker`). */
+  requests?: boolean;
 }
 
 export interface SiteMetrics {
@@ -58,25 +60,26 @@ export function createSiteMetrics(sources: MetricsSources): SiteMetrics {
   const registry = new Registry();
   const registers = [registry];
 
+  const serves = sources.requests !== false;
   const requests = new Counter({
     name: `${PREFIX}http_requests_total`,
     help: "HTTP requests answered, by method, route template (a page's React Router pattern) and status",
     labelNames: ["method", "route", "status"] as const,
-    registers,
+    registers: serves ? registers : [],
   });
   const durations = new Histogram({
     name: `${PREFIX}http_request_duration_seconds`,
     help: "Time from a request's arrival to its answer's end, by method and route template",
     labelNames: ["method", "route"] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
+    registers: serves ? registers : [],
   });
 
   const pageCache = new Counter({
     name: `${PREFIX}page_cache_requests_total`,
     help: "Anonymous page requests answered from the page cache (hit) or rendered (miss)",
     labelNames: ["outcome"] as const,
-    registers,
+    registers: serves ? registers : [],
   });
   pageCache.inc({ outcome: "hit" }, 0);
   pageCache.inc({ outcome: "miss" }, 0);

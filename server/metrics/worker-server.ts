@@ -18,7 +18,7 @@ export interface WorkerMetricsOptions extends MetricsSources {
 export async function serveWorkerMetrics(
   options: WorkerMetricsOptions,
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const metrics = createSiteMetrics(options);
+  const metrics = createSiteMetrics({ ...options, requests: false });
   const server = http.createServer((request, response) => {
     const path = (request.url ?? "").split("?", 1)[0];
     const allowed =
