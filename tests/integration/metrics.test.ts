@@ -1,7 +1,10 @@
+import path from "node:path";
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { XSRF_COOKIE } from "../../core/constants.ts";
 import type { MailMessage } from "../../core/mail/mailer.ts";
 import { sendMailJob } from "../../core/mail/queue.ts";
+import { pageRouteLabels } from "../../server/metrics/page-routes.ts";
 import { createTestApp, newestDealPath, type TestApp } from "../helpers/app.ts";
 import { waitForJobs } from "../helpers/jobs.ts";
 import { parseExposition, sampleValue, type Exposition } from "../helpers/prometheus.ts";
@@ -180,7 +183,7 @@ describe("GET /metrics", () => {
     expect(throughProxy.statusCode).toBe(200);
   });
 
-  it("answers every scrape afresh, however many (never cached nor rate limited)", async () => {
+  it("answers every scrape afresh: no cache serves it", async () => {
     const counts: number[] = [];
     for (let i = 0; i < 3; i++) {
       counts.push(
@@ -192,6 +195,58 @@ describe("GET /metrics", () => {
     }
     expect(counts[1]).toBe(counts[0]! + 1);
     expect(counts[2]).toBe(counts[1]! + 1);
+  });
+});
+
+describe("a page's route label", () => {
+  it("is the pattern React Router's own matchRoutes finds, for every page of the build", async () => {
+    const build = (await import(
+      path.resolve(import.meta.dirname, "../../build/server/index.js")
+    )) as ServerBuild;
+    const manifest = Object.values(build.routes).filter((r) => r !== undefined);
+    const childrenOf = (parentId: string | undefined): RouteObject[] =>
+      manifest
+        .filter((r) => r.parentId === parentId)
+        .map(
+          (r) =>
+            ({
+              path: r.path,
+              index: r.index,
+              caseSensitive: r.caseSensitive,
+              ...(r.index ? {} : { children: childrenOf(r.id) }),
+            }) as RouteObject,
+        );
+    const tree = childrenOf(undefined);
+    /** What React Router matches: the matched routes' paths, joined. */
+    const oracle = (pathname: string) => {
+      const matches = matchRoutes(tree, pathname);
+      if (!matches) return "(no page)";
+      const parts = matches.map((m) => m.route.path).filter(Boolean);
+      return `/${parts.join("/")}`.replace(/\/{2,}/g, "/");
+    };
+
+    // A path for every route: each parameter filled, a splat given two segments.
+    const paths = new Set<string>(["/", "/nowhere/at/all", "/POST/1/a", "/store/", "/admin"]);
+    const visit = (parentId: string | undefined, prefix: string) => {
+      for (const route of manifest.filter((r) => r.parentId === parentId)) {
+        const joined = [prefix, route.path ?? ""].filter(Boolean).join("/");
+        paths.add(`/${joined.replace(/:[\w-]+/g, "x-1").replace(/\*/g, "a/b")}`);
+        visit(route.id, joined);
+      }
+    };
+    visit(undefined, "");
+    expect(paths.size).toBeGreaterThan(40);
+
+    const label = pageRouteLabels(build);
+    for (const pathname of paths) {
+      const expected = oracle(pathname);
+      expect(label(pathname), pathname).toBe(expected);
+      expect(label(`${pathname.replace(/\/$/, "") || "/_root"}.data?_routes=x`), pathname).toBe(
+        pathname === "/" ? "/" : expected,
+      );
+    }
+    expect(label("/post/12/some-deal")).toBe("/post/:uniqueId/:slug");
+    expect(label("/_root.data")).toBe("/");
   });
 });
 
