@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,5 +120,21 @@ describe("npm run worker", () => {
       }
       expect(worker.output()).toContain("working jobs");
     }, 120_000);
+
+    it("stops with one line when METRICS_PORT is taken", async () => {
+      const squatter = net.createServer();
+      await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+      const port = (squatter.address() as net.AddressInfo).port;
+      try {
+        const worker = startWorker({ DATABASE_URL: workerUrl, METRICS_PORT: String(port) });
+        expect(await worker.exited).toBe(1);
+        expect(worker.output()).toContain(
+          `The worker cannot serve its metrics on 127.0.0.1:${port} (METRICS_PORT): listen EADDRINUSE`,
+        );
+        expect(worker.output()).not.toContain("working jobs");
+      } finally {
+        squatter.close();
+      }
+    }, 60_000);
   });
 });
