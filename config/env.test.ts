@@ -149,6 +149,44 @@ describe("loadConfig", () => {
     });
   });
 
+  describe("metrics (METRICS_TOKEN, METRICS_PORT)", () => {
+    const token = "a".repeat(16) + "0123456789abcdef";
+
+    it("leaves both unset by default: loopback only, no worker metrics server", () => {
+      const config = loadConfig({});
+      expect(config.metricsToken).toBeUndefined();
+      expect(config.metricsPort).toBeUndefined();
+    });
+
+    it("takes a token of 32 characters or more and a port", () => {
+      const config = loadConfig({ METRICS_TOKEN: token, METRICS_PORT: "9464" });
+      expect(config.metricsToken).toBe(token);
+      expect(config.metricsPort).toBe(9464);
+    });
+
+    it.each([
+      ["short", "at least 32 characters"],
+      [`${token.slice(0, 20)} ${token.slice(20)}`, "without spaces"],
+    ])("refuses a weak METRICS_TOKEN without repeating it", (value, reason) => {
+      let message = "";
+      try {
+        loadConfig({ METRICS_TOKEN: value });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/^Invalid environment variable METRICS_TOKEN: must be/);
+      expect(message).toContain(reason);
+      expect(message).not.toContain(value);
+    });
+
+    it.each(["0", "70000", "metrics"])("refuses METRICS_PORT=%s, naming it", (value) => {
+      expect(() => loadConfig({ METRICS_PORT: value })).toThrow(
+        new RegExp(`^Invalid environment variable METRICS_PORT="${value}":`),
+      );
+    });
+  });
+
   describe("media storage (S3_*, MEDIA_BASE_URL)", () => {
     const s3 = {
       S3_BUCKET: "chalkboard-media",

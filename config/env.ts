@@ -140,7 +140,21 @@ const EnvSchema = z.object({
   LINK_CHECK_ALLOW_LOOPBACK: onOff.default("off"),
   /** The in-server cache of anonymous pages (docs/decisions/0049-page-cache.md); off to measure. */
   PAGE_CACHE: onOff.default("on"),
+  /**
+   * Who else may read /metrics besides loopback (docs/decisions/0094-metrics.md): a bearer token,
+   * long enough that it cannot be guessed.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
+    .min(32, "must be at least 32 characters long (for example: openssl rand -hex 32)")
+    .optional(),
+  /** `npm run worker` serves its metrics on this port; unset: it serves none. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
+
+/** Variables whose value an error line leaves out. */
+const SECRET_VARIABLES = new Set(["METRICS_TOKEN"]);
 
 export interface OAuthProviderConfig {
   clientId: string;
@@ -185,6 +199,10 @@ export interface Config {
   mediaBaseUrl?: string;
   /** Lines a start logs once as warnings: variables that are set but no longer do anything. */
   warnings: string[];
+  /** METRICS_TOKEN: the bearer token that opens /metrics beyond loopback; unset: loopback only. */
+  metricsToken?: string;
+  /** METRICS_PORT: where `npm run worker` serves its metrics; unset: nowhere. */
+  metricsPort?: number;
 }
 
 /**
@@ -310,9 +328,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    throw new ConfigError(
-      `Invalid environment variable ${name}=${JSON.stringify(env[name])}: ${issue.message}`,
-    );
+    // A secret's value never goes into the line (it would land in logs).
+    const shown = SECRET_VARIABLES.has(name) ? "" : `=${JSON.stringify(env[name])}`;
+    throw new ConfigError(`Invalid environment variable ${name}${shown}: ${issue.message}`);
   }
   const e = parsed.data;
   const provider = (id?: string, secret?: string, issuer?: string, defaultIssuer?: string) =>
@@ -382,6 +400,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(s3 ? { s3 } : {}),
     ...(dkim ? { dkim } : {}),
     ...(e.MEDIA_BASE_URL ? { mediaBaseUrl: e.MEDIA_BASE_URL } : {}),
+    ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+    ...(e.METRICS_PORT ? { metricsPort: e.METRICS_PORT } : {}),
     warnings: Object.keys(RETIRED)
       .filter((name) => cleaned[name] !== undefined)
       .map((name) => RETIRED[name]!),

@@ -9,6 +9,7 @@ import { createMediaStorage } from "../core/media/storage.ts";
 import { createDb } from "../db/index.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { createLogger } from "../core/log/logger.ts";
+import { serveWorkerMetrics } from "../server/metrics/worker-server.ts";
 
 export async function runWorker(env = process.env): Promise<void> {
   let config: Config;
@@ -53,6 +54,25 @@ export async function runWorker(env = process.env): Promise<void> {
     media: createMediaStorage(config),
     mediaBaseUrl: config.mediaBaseUrl,
   });
+  // METRICS_PORT: this process's job, mail and process metrics (docs/decisions/0094-metrics.md).
+  let metrics: Awaited<ReturnType<typeof serveWorkerMetrics>> | undefined;
+  if (config.metricsPort) {
+    try {
+      metrics = await serveWorkerMetrics({
+        port: config.metricsPort,
+        host: config.host,
+        token: config.metricsToken,
+        pool: handle.pool,
+        jobs,
+      });
+    } catch (error) {
+      console.error(
+        `The worker cannot serve its metrics on ${config.host}:${config.metricsPort} (METRICS_PORT): ${(error as Error).message}`,
+      );
+      await handle.close();
+      process.exit(1);
+    }
+  }
   await jobs.start(log);
 
   let stopping = false;
@@ -60,6 +80,7 @@ export async function runWorker(env = process.env): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing running jobs, then exiting`);
+    await metrics?.close();
     await jobs.stop(); // running jobs finish, or are handed back for another process
     await handle.close();
     process.exit(0);

@@ -13,6 +13,7 @@ import Fastify, {
   type FastifyRequest,
 } from "fastify";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import type pg from "pg";
 import type { ViteDevServer } from "vite";
 import type { Config } from "../config/env.ts";
 import { publicConfig } from "../config/public.ts";
@@ -32,7 +33,9 @@ import { apiPlugin } from "./api/index.ts";
 import { databaseFaultsPlugin, servicesForPages } from "./database-faults.ts";
 import { csrfPlugin } from "./plugins/csrf.ts";
 import { httpCachePlugin } from "./plugins/http-cache.ts";
+import { pageRouteLabels } from "./metrics/page-routes.ts";
 import { mediaPlugin, negotiateMediaUrl } from "./plugins/media.ts";
+import { metricsPlugin } from "./plugins/metrics.ts";
 import {
   doNotStorePage,
   onPageCacheHit,
@@ -136,6 +139,8 @@ export interface BuildAppOptions {
    * queue work on it, and this process works its jobs too.
    */
   jobs: JobQueue;
+  /** The pool under `db`, whose connections in use and waiting queries /metrics shows. */
+  pool?: pg.Pool;
   /** Replaces the SMTP/outbox mailer the mail job uses (tests pass one of their own). */
   mailer?: Mailer;
   now?: () => Date;
@@ -279,6 +284,20 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   });
 
   await app.register(probeRoutes, { readiness: options.readiness });
+  const pages = options.pages;
+  const pageBuild =
+    pages === "build"
+      ? ((await import(path.join(projectRoot, "build/server/index.js"))) as ServerBuild)
+      : pages && "build" in pages
+        ? pages.build
+        : undefined;
+  // Before the routes, whose every answer it counts.
+  await app.register(metricsPlugin, {
+    sources: { pool: options.pool, jobs },
+    token: config.metricsToken,
+    ...(pageBuild ? { pageRoute: pageRouteLabels(pageBuild) } : {}),
+  });
+
   await app.register(apiPlugin, { prefix: "/api", services });
   await app.register(feedRoutes, { services });
   await app.register(goLinkRoutes, { services });
@@ -288,15 +307,12 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   await app.register(mediaPlugin, { prefix: "/media", media: deps.media, log: deps.log });
 
-  if (options.pages) {
-    const pages = options.pages;
+  if (pages) {
     const pageServices = servicesForPages(services, app.log);
     await app.register(fastifyReactRouter, {
-      ...(pages === "build"
-        ? { build: (await import(path.join(projectRoot, "build/server/index.js"))) as ServerBuild }
-        : "devServer" in pages
-          ? { devServer: pages.devServer }
-          : { build: pages.build }),
+      ...(pageBuild
+        ? { build: pageBuild }
+        : { devServer: (pages as { devServer: ViteDevServer }).devServer }),
       clientBuildDirectory: path.join(projectRoot, "build/client"),
       // The build writes each script and style sheet compressed beside it, brotli at quality 11
       // and gzip at level 9 (scripts/production-build.ts, docs/decisions/0054): sent as they are,

@@ -2,6 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import type { Config } from "../config/env.ts";
 import { createLogger } from "../core/log/logger.ts";
+import { sumWorkersMetrics } from "./metrics/cluster.ts";
 import { WorkerRestartPolicy, RESTART_BACKOFF } from "./restart-policy.ts";
 import { SHUTDOWN_TIMING } from "./shutdown.ts";
 
@@ -111,6 +112,8 @@ export async function runPrimary(
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 
+  // A scrape that reaches any worker answers for them all.
+  sumWorkersMetrics();
   log.info(`starting ${count} server processes (WEB_CONCURRENCY=${count})`);
   for (let i = 0; i < count; i++) fork();
 }

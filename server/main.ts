@@ -85,6 +85,7 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
     db: handle.db,
     readiness: handle.readiness,
     jobs,
+    pool: handle.pool,
     pages: "build",
     backup: { source: backupSource, access: () => backupAccess },
     ...(worker

@@ -71,6 +71,13 @@ export interface JobQueue {
    * a state with none is left out): what an operator's page shows of a queue.
    */
   countByState(kind: JobKind<object>): Promise<Partial<Record<JobState, number>>>;
+  /** The names of the kinds this queue knows. */
+  readonly kinds: readonly string[];
+  /**
+   * How many jobs of every kind are waiting, running or failed, in one query: what the metrics read
+   * at each scrape (server/metrics/registry.ts). A kind and state with none is left out.
+   */
+  countsByKind(): Promise<{ kind: string; state: JobState; jobs: number }[]>;
 }
 
 /** pg-boss's job states (its `job_state` type). */
@@ -266,6 +273,19 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
         WHERE name = ${name}
         GROUP BY state`.execute(database.db);
       return Object.fromEntries(rows.map((row) => [row.state, Number(row.jobs)]));
+    },
+
+    kinds: [...known.keys()],
+
+    async countsByKind() {
+      // Completed and cancelled jobs, the many that pg-boss keeps for a while, are not counted.
+      const { rows } = await sql<{ kind: string; state: JobState; jobs: number }>`
+        SELECT name AS kind, state::text AS state, count(*)::int AS jobs
+        FROM ${sql.table(`${schema}.job`)}
+        WHERE name IN (${sql.join([...known.keys()])})
+          AND state::text IN ('created', 'retry', 'active', 'failed')
+        GROUP BY name, state`.execute(database.db);
+      return rows.map((row) => ({ ...row, jobs: Number(row.jobs) }));
     },
 
     async schedules() {

@@ -7,6 +7,7 @@ import {
   createUnsubscribeKeys,
   type UnsubscribeKeys,
 } from "../member/notifications/unsubscribe.ts";
+import { countMailOutcome } from "../metrics/counts.ts";
 import { countMail, findUndeliverable, markUndeliverable } from "./delivery-repository.ts";
 import type { MailMessage, Mailer, SentMail } from "./mailer.ts";
 
@@ -111,6 +112,7 @@ export function createMailQueue(jobs: JobQueue, member?: MemberMailOptions): Mai
   async function suppressed(db: DbOrTx, to: string): Promise<boolean> {
     if (!(await findUndeliverable(db, to))) return false;
     await countMail(db, "suppressed", new Date());
+    countMailOutcome("suppressed");
     return true;
   }
 
@@ -212,6 +214,7 @@ export function deliverMail({ db, mailer, now, log }: DeliverMailDeps) {
     const what = `mail "${withoutAddresses(message.subject)}"`;
     if (await findUndeliverable(db, message.to)) {
       await countMail(db, "suppressed", now());
+      countMailOutcome("suppressed");
       log.info(`${what} not sent: its address is marked undeliverable`);
       return;
     }
@@ -238,6 +241,7 @@ export function deliverMail({ db, mailer, now, log }: DeliverMailDeps) {
         await markUndeliverable(trx, { address: message.to, reason, failedAt: at });
         await countMail(trx, "failed", at);
       });
+      countMailOutcome("failed");
       log.warn(
         `${what} not delivered after ${attempt} attempt${attempt === 1 ? "" : "s"}, its address is now marked undeliverable: ${withoutAddresses(reason)}`,
       );
@@ -247,6 +251,7 @@ export function deliverMail({ db, mailer, now, log }: DeliverMailDeps) {
     log.info(
       `mail sent, message id ${sent?.messageId || "(not given)"}: "${withoutAddresses(message.subject)}"`,
     );
+    countMailOutcome("sent");
     // The mail is gone: a failure to count it must not send it again.
     await countMail(db, "sent", now()).catch((error: unknown) =>
       log.warn(`${what} sent, but not counted: ${String(error)}`),

@@ -171,6 +171,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: handle.db,
     readiness: handle.readiness,
     jobs,
+    pool: handle.pool,
     mailer: options.mailer,
     now: options.now,
     pages: options.pages ? "build" : false,

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../../server/plugins/rate-limit.ts";
 import { CRASH_LOOP_LIMIT } from "../../server/restart-policy.ts";
+import { parseExposition, sampleValue } from "../helpers/prometheus.ts";
 import {
   createServerSchema,
   freePort,
@@ -212,6 +213,31 @@ describe("npm start with several server processes", () => {
       const workers = workersThatServed(server.output(), "/api/signin");
       expect(workers.filter((w) => w === 1).length).toBeGreaterThan(0);
       expect(workers.filter((w) => w === 2).length).toBeGreaterThan(0);
+    });
+
+    it("sums both processes in one scrape of /metrics, whichever process takes it", async () => {
+      const route = "/api/category_list";
+      for (let i = 0; i < 6; i++) expect((await request(`${url}${route}`)).status).toBe(200);
+      await waitUntil(() => workersThatServed(server.output(), route).length === 6, {
+        what: "the six requests' log lines",
+      });
+      expect(new Set(workersThatServed(server.output(), route))).toEqual(new Set([1, 2]));
+      // Each scrape is a connection of its own, which the cluster hands to either process.
+      const scrapes = [];
+      for (let i = 0; i < 4; i++) {
+        const scrape = await request(`${url}/metrics`);
+        expect(scrape.status).toBe(200);
+        scrapes.push(parseExposition(scrape.body));
+      }
+      expect(new Set(workersThatServed(server.output(), "/metrics"))).toEqual(new Set([1, 2]));
+      for (const metrics of scrapes) {
+        expect(
+          sampleValue(metrics, "chalkboard_http_requests_total", { route, status: "200" }),
+        ).toBe(6);
+        // One Node.js version, not one per process; both processes' memory.
+        expect(metrics.samples.filter((s) => s.name === "nodejs_version_info")).toHaveLength(1);
+        expect(sampleValue(metrics, "process_resident_memory_bytes")).toBeGreaterThan(0);
+      }
     });
 
     it("starts another worker when one dies, and SIGTERM stops every process cleanly", async () => {

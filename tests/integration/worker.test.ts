@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSiteJobQueue } from "../../core/jobs/site-jobs.ts";
 import { createMailQueue } from "../../core/mail/queue.ts";
 import { createDb, type DbHandle } from "../../db/index.ts";
+import { parseExposition, sampleValue } from "../helpers/prometheus.ts";
+import { freePort, waitUntil } from "../helpers/server-process.ts";
 import { startSmtpCapture, type SmtpCapture } from "../helpers/smtp.ts";
 
 /* `npm run worker` (scripts/worker.ts) as its own process, as an operator starts it. */
@@ -78,10 +81,38 @@ describe("npm run worker", () => {
         html: "<p>Sent by npm run worker.</p>",
       });
 
-      const worker = startWorker({ DATABASE_URL: workerUrl, SMTP_URL: smtp.url });
+      const metricsPort = await freePort();
+      const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+      const worker = startWorker({
+        DATABASE_URL: workerUrl,
+        SMTP_URL: smtp.url,
+        METRICS_PORT: String(metricsPort),
+      });
       try {
         const mail = await smtp.waitForMessage("worker@example.com", { timeoutMs: 60_000 });
         expect(mail.subject).toBe("From the worker");
+
+        // METRICS_PORT: the worker's own metrics, the mail it sent among them.
+        let text = "";
+        await waitUntil(
+          async () => {
+            const response = await fetch(metricsUrl);
+            text = await response.text();
+            return (
+              response.status === 200 && /chalkboard_mail_total\{outcome="sent"\} 1$/m.test(text)
+            );
+          },
+          { timeoutMs: 20_000, what: "the worker's metrics to count the mail sent" },
+        );
+        const metrics = parseExposition(text);
+        expect(metrics.types.get("chalkboard_jobs")).toBe("gauge");
+        expect(metrics.types.get("chalkboard_db_pool_connections_in_use")).toBe("gauge");
+        expect(sampleValue(metrics, "process_resident_memory_bytes")).toBeGreaterThan(0);
+        expect(metrics.types.has("chalkboard_http_requests_total")).toBe(false);
+        // Passed on by a proxy: not loopback's, and there is no token.
+        const proxied = await fetch(metricsUrl, { headers: { "x-forwarded-for": "203.0.113.7" } });
+        expect(proxied.status).toBe(404);
+        expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404);
       } finally {
         worker.child.kill("SIGTERM");
         expect(await worker.exited).toBe(0);
@@ -106,5 +137,21 @@ describe("npm run worker", () => {
       ).toBe(true);
       expect(worker.output()).not.toContain("worker@example.com");
     }, 120_000);
+
+    it("stops with one line when METRICS_PORT is taken", async () => {
+      const squatter = net.createServer();
+      await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+      const port = (squatter.address() as net.AddressInfo).port;
+      try {
+        const worker = startWorker({ DATABASE_URL: workerUrl, METRICS_PORT: String(port) });
+        expect(await worker.exited).toBe(1);
+        expect(worker.output()).toContain(
+          `The worker cannot serve its metrics on 127.0.0.1:${port} (METRICS_PORT): listen EADDRINUSE`,
+        );
+        expect(worker.output()).not.toContain("working jobs");
+      } finally {
+        squatter.close();
+      }
+    }, 60_000);
   });
 });
