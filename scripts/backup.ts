@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/env.ts";
+import { createLogger, type Log } from "../core/log/logger.ts";
 import { createBackup } from "../core/backup/create.ts";
 import { openEmbeddedDatabase } from "../core/backup/embedded.ts";
 import { backupFromServer } from "../core/backup/from-server.ts";
@@ -34,13 +35,14 @@ function readOut(argv: string[]): string {
 }
 
 async function backupEmbedded(
+  log: Log,
   dataDir: string,
   out: string,
   s3: ReturnType<typeof loadConfig>["s3"],
 ) {
   const access = readBackupAccess(dataDir);
   if (access) {
-    console.log(`asking the server (pid ${access.pid}) at ${access.url} for the backup`);
+    log.info(`asking the server (pid ${access.pid}) at ${access.url} for the backup`);
     return backupFromServer(access, out);
   }
   const pgliteDir = path.join(dataDir, "pglite");
@@ -83,6 +85,8 @@ export async function runBackup(argv: string[], env = process.env): Promise<numb
   try {
     const out = readOut(argv);
     const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "warn" });
+    // Progress in the site's one line format (core/log/logger.ts); a failure stays one plain line.
+    const log = createLogger({ level: env.LOG_LEVEL ?? "info" });
     const s3 = config.s3;
     let manifest: BackupManifest;
     if (config.databaseUrl) {
@@ -96,13 +100,13 @@ export async function runBackup(argv: string[], env = process.env): Promise<numb
         out,
       );
     } else {
-      manifest = await backupEmbedded(config.dataDir, out, s3);
+      manifest = await backupEmbedded(log, config.dataDir, out, s3);
     }
     const media =
       manifest.media.storage === "folder"
         ? `${manifest.media.files} media files`
         : `${manifest.media.keys} media keys of the bucket ${manifest.media.bucket}`;
-    console.log(
+    log.info(
       `backup written: ${out} (${fs.statSync(out).size} bytes; ${manifest.engine}; ${countsLine(manifest.counts)}; ${media})`,
     );
     return 0;

@@ -1,10 +1,11 @@
 // `npm run migrate`: applies the pending migrations and nothing else, on the embedded database
 // (DATA_DIR) or on DATABASE_URL, under the same advisory lock as a starting server
 // (db/migrate.ts), so it can run before the new build starts, beside the old one still serving
-// (docs/deploy.md, "Upgrades"). One line per migration applied, then a summary; any failure is one
-// line on stderr and exit code 1.
+// (docs/deploy.md, "Upgrades"). One JSON log line per migration applied, then a summary; any
+// failure is one plain line on stderr and exit code 1.
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig } from "../config/env.ts";
+import { createLogger } from "../core/log/logger.ts";
 import { createDb } from "../db/index.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 import {
@@ -30,6 +31,8 @@ export async function runMigrate(env = process.env): Promise<number> {
         );
       }
     }
+    // The site's one line format (core/log/logger.ts); a failure stays one plain line on stderr.
+    const log = createLogger({ level: env.LOG_LEVEL ?? "info" });
     const started = performance.now();
     const handle = await createDb({
       databaseUrl: config.databaseUrl,
@@ -39,11 +42,11 @@ export async function runMigrate(env = process.env): Promise<number> {
     try {
       const applied = await migrate(handle.db, {
         advisoryLock: handle.engine === "postgres",
-        onApplied: (name, ms) => console.log(`applied ${name} (${seconds(ms)})`),
+        onApplied: (name, ms) => log.info(`applied ${name} (${seconds(ms)})`),
       });
       const files = migrationFiles();
       const current = `the schema is current (${files.length} migrations, the last ${files.at(-1)?.name})`;
-      console.log(
+      log.info(
         applied.length === 0
           ? `Nothing to apply: ${current}.`
           : `${applied.length} migration${applied.length === 1 ? "" : "s"} applied in ${seconds(performance.now() - started)}; ${current}.`,

@@ -6,6 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/env.ts";
+import { createLogger } from "../core/log/logger.ts";
 import { BackupError } from "../core/backup/manifest.ts";
 import { restoreBackup } from "../core/backup/restore.ts";
 
@@ -22,6 +23,8 @@ export async function runRestore(argv: string[], env = process.env): Promise<num
     if (positionals.length !== 1) throw new BackupError(`One archive, please (${USAGE})`);
     const file = path.resolve(positionals[0]!);
     const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "warn" });
+    // Progress in the site's one line format (core/log/logger.ts); a failure stays one plain line.
+    const log = createLogger({ level: env.LOG_LEVEL ?? "info" });
     await restoreBackup(
       file,
       {
@@ -29,7 +32,7 @@ export async function runRestore(argv: string[], env = process.env): Promise<num
         ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
         ...(config.s3 ? { s3: config.s3 } : {}),
       },
-      (line) => console.log(line),
+      (line) => log.info(line),
     );
     return 0;
   } catch (error) {

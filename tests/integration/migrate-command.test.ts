@@ -70,6 +70,14 @@ const npmRun = (script: string, env: Record<string, string>) =>
 const npmStart = (env: Record<string, string>) => run(process.execPath, ["scripts/start.mjs"], env);
 
 /** What a command wrote on stderr, without npm's own warnings about the machine's npmrc. */
+/** The messages of the command's log lines (core/log/logger.ts: one JSON object a line). */
+function messages(stdout: string): string[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+}
+
 function errorLines(result: Run): string[] {
   return result.stderr.split("\n").filter((line) => line.trim() && !line.startsWith("npm warn"));
 }
@@ -92,7 +100,7 @@ describe("on the embedded database", () => {
 
       const first = await npmRun("migrate", { DATA_DIR: dataDir });
       expect(first.code, first.stderr).toBe(0);
-      const lines = first.stdout.trim().split("\n");
+      const lines = messages(first.stdout);
       expect(lines.slice(0, -1).map((line) => line.split(" ")[1])).toEqual(
         files.map((f) => f.name),
       );
@@ -102,9 +110,9 @@ describe("on the embedded database", () => {
 
       const again = await npmRun("migrate", { DATA_DIR: dataDir });
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout.trim()).toBe(
+      expect(messages(again.stdout)).toEqual([
         `Nothing to apply: the schema is current (${files.length} migrations, the last ${files.at(-1)!.name}).`,
-      );
+      ]);
 
       // A newer build has since migrated this folder.
       const handle = await createDb({ dataDir, migrate: false });
