@@ -44,6 +44,8 @@ export const REDACTED_PATHS = [
     `${at}.authorization`,
     `${at}["x-xsrf-token"]`,
     `${at}["set-cookie"]`,
+    // The one-use token of `npm run backup` (core/backup/server-access.ts).
+    `${at}["x-backup-token"]`,
   ]),
 ];
 
