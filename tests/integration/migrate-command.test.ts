@@ -58,7 +58,8 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
     child.on("error", reject);
     // A start that was not refused serves on: stop it, so the test fails instead of hanging.
     const timer = setTimeout(() => child.kill("SIGTERM"), 600_000);
-    child.on("exit", (code) => {
+    // "close", not "exit": the process can end before its output has all been read.
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
@@ -98,7 +99,7 @@ describe("on the embedded database", () => {
       folders.push(dataDir);
       const files = migrationFiles();
 
-      const first = await npmRun("migrate", { DATA_DIR: dataDir });
+      const first = await npmRun("migrate", { DATA_DIR: dataDir, LOG_LEVEL: "info" });
       expect(first.code, first.stderr).toBe(0);
       const lines = messages(first.stdout);
       expect(lines.slice(0, -1).map((line) => line.split(" ")[1])).toEqual(
@@ -108,7 +109,7 @@ describe("on the embedded database", () => {
         new RegExp(`^${files.length} migrations applied in [\\d.]+ s; the schema is current`),
       );
 
-      const again = await npmRun("migrate", { DATA_DIR: dataDir });
+      const again = await npmRun("migrate", { DATA_DIR: dataDir, LOG_LEVEL: "info" });
       expect(again.code, again.stderr).toBe(0);
       expect(messages(again.stdout)).toEqual([
         `Nothing to apply: the schema is current (${files.length} migrations, the last ${files.at(-1)!.name}).`,
