@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import net from "node:net";
 import path from "node:path";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +27,7 @@ import {
 import { createTestUser } from "../helpers/users.ts";
 import { createFolderStorage } from "../../core/media/storage.ts";
 import { DEMO_IMAGE_CACHE } from "../setup/demo-images.ts";
+import { startCuttableRelay } from "../helpers/cuttable-relay.ts";
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const SKIP_REASON = "needs PostgreSQL: set DATABASE_URL (PGlite runs in-process and cannot drop)";
@@ -110,37 +110,6 @@ describe(`GET /api/health and a closed pool (${DATABASE_URL ? "PostgreSQL" : "PG
     expect(call.json()).toMatchObject({ status: false });
   });
 });
-
-/** A TCP relay in front of PostgreSQL that can be cut (every connection dropped, new ones refused). */
-async function startCuttableRelay(target: URL) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => socket.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  const listen = (port: number) =>
-    new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  await listen(0);
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    port,
-    async cut() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-    },
-    restore: () => listen(port),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe.skipIf(!DATABASE_URL)(`while PostgreSQL is out of reach (${SKIP_REASON})`, () => {
   let relay: Awaited<ReturnType<typeof startCuttableRelay>>;

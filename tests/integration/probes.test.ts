@@ -11,6 +11,7 @@ import { buildApp } from "../../server/app.ts";
 import { SESSION_COOKIE } from "../../core/constants.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { testWorld } from "../setup/test-world.ts";
+import { startCuttableRelay } from "../helpers/cuttable-relay.ts";
 
 /**
  * GET /healthz and GET /readyz (server/routes/probes.ts, docs/decisions/0093): what each answers,
@@ -88,7 +89,7 @@ describe(`GET /healthz and GET /readyz (${ENGINE})`, () => {
   it.skipIf(!DATABASE_URL)(
     "says 'migrations' while schema_migrations lacks a file of db/migrations",
     async () => {
-      const last = migrationFiles().at(-1)!;
+      const last = migrationFiles().at(-1)!.name;
       const client = await t.pool.connect();
       try {
         await client.query("DELETE FROM schema_migrations WHERE name = $1", [last]);
@@ -158,37 +159,6 @@ describe(`GET /healthz and GET /readyz (${ENGINE})`, () => {
     await drained;
   });
 });
-
-/** A TCP relay in front of PostgreSQL that can be cut (every connection dropped, new ones refused). */
-async function startCuttableRelay(target: URL) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => socket.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  const listen = (port: number) =>
-    new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  await listen(0);
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    port,
-    async cut() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-    },
-    restore: () => listen(port),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe(`readiness when the database is really gone (${ENGINE})`, () => {
   let t: TestApp;
