@@ -9,12 +9,19 @@ import { copyMediaFolder, MediaSourceError, progressLine } from "../core/media/c
 import { createMediaStorage } from "../core/media/storage.ts";
 import { createLogger } from "../core/log/logger.ts";
 
-export async function runMediaCopy(env = process.env): Promise<number> {
+/** `logStream`: where the progress lines go instead of standard output (tests that read them). */
+export async function runMediaCopy(
+  env = process.env,
+  logStream?: { write(line: string): void },
+): Promise<number> {
   try {
     // Its progress is what it is run for: info unless LOG_LEVEL says otherwise.
     const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "info" });
     // The site's log format (core/log/logger.ts): one JSON object a line, secrets redacted.
-    const log = createLogger({ level: config.logLevel });
+    const log = createLogger({
+      level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
+    });
     if (!config.s3) {
       console.error(
         "S3_BUCKET is not set: media:copy copies DATA_DIR/media into the bucket named by S3_BUCKET (with S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and, for a server other than AWS, S3_ENDPOINT).",

@@ -184,7 +184,11 @@ describe("npm run media:copy", () => {
     const media = mediaFolder(SITE_FILES);
     fs.renameSync(media, path.join(dataDir, "media"));
     capture();
-    expect(await runMediaCopy({ DATA_DIR: dataDir, ...s3.env })).toBe(0);
+    // Its progress lines are the site's JSON log lines (core/log/logger.ts): read their messages.
+    const progress = {
+      write: (line: string) => void output.out.push((JSON.parse(line) as { msg: string }).msg),
+    };
+    expect(await runMediaCopy({ DATA_DIR: dataDir, ...s3.env }, progress)).toBe(0);
     expect(output.out.at(-1)).toBe("done: 4 files: 4 copied, 0 already there, 0 refused, 0 failed");
     expect(await s3.keys()).toEqual(Object.keys(SITE_FILES).sort());
   });

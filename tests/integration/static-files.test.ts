@@ -37,7 +37,15 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 
 /** Headers that say what the answer is, rather than how its bytes travel. */
 function policyHeaders(headers: Record<string, unknown>) {
-  const travel = new Set(["content-encoding", "content-length", "etag", "last-modified", "date"]);
+  // What differs by encoding or by request: X-Request-Id is each request's own (server/request-id.ts).
+  const travel = new Set([
+    "content-encoding",
+    "content-length",
+    "etag",
+    "last-modified",
+    "date",
+    "x-request-id",
+  ]);
   return Object.fromEntries(
     Object.entries(headers)
       .filter(([name]) => !travel.has(name))
