@@ -297,11 +297,31 @@ async function fill(
   if (copied.length) {
     await target.query(`TRUNCATE ${copied.map(quoteIdent).join(", ")}`);
   }
+  // Rows go in faster without the tables' plain indexes (42 on posts, two of them GIN): they are
+  // dropped here and built again from their own definitions once the rows are in, in this same
+  // transaction. Unique ones and those of constraints stay, and check the rows as they come.
+  const { rows: indexes } = await target.query<{ name: string; definition: string }>(
+    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name,
+            pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_class t ON t.oid = i.indrelid
+      WHERE t.relnamespace = n.oid AND n.nspname = current_schema() AND t.relname = ANY($1)
+        AND NOT i.indisunique
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conindid = i.indexrelid)
+      ORDER BY 1`,
+    [copied],
+  );
+  for (const index of indexes) await target.query(`DROP INDEX ${index.name}`);
   log.info(`copying ${copied.length} tables`);
   for (const table of copied) {
     const columns = await writableColumns(target, quoteIdent(table));
     await copyRows(source, target, quoteIdent(table), columns, { sql: "", values: [] }, batchRows);
   }
+  log.info(`building ${indexes.length} indexes`);
+  await target.query("SET LOCAL maintenance_work_mem = '256MB'");
+  for (const index of indexes) await target.query(index.definition);
 
   const sequences = await siteRelations(source, ["S"]);
   for (const sequence of sequences) {

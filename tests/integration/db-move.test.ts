@@ -145,6 +145,10 @@ async function onSite(sql: string): Promise<void> {
   }
 }
 
+/** The site's indexes, as PostgreSQL would make them again. */
+const INDEXES = `SELECT indexname, indexdef FROM pg_indexes
+                  WHERE schemaname = current_schema() ORDER BY indexname`;
+
 /** Each table's rows as text, in one digest per table, on one connection. */
 async function digests(query: (sql: string) => Promise<pg.QueryResult>, tables: string[]) {
   await query("SET TimeZone = 'UTC'");
@@ -159,6 +163,9 @@ async function digests(query: (sql: string) => Promise<pg.QueryResult>, tables: 
 }
 
 beforeAll(async () => {
+  if (!reachable && process.env.CI) {
+    throw new Error(`No PostgreSQL at ${SERVER_URL}: CI starts one (.ci/run) for this test.`);
+  }
   if (!reachable) return;
   target = await createDatabase(`move_dst_${tag}`);
   emptyObjects = await withPgClient(target, databaseObjects);
@@ -396,10 +403,12 @@ describe.skipIf(!reachable && !process.env.CI)("npm run db:move", () => {
     const embedded = await openEmbeddedDatabase(path.join(site.dir, "pglite"));
     let before: Record<string, string>;
     let lastPostId: number;
+    let indexes: unknown[];
     try {
       const client = await embedded.pool.connect();
       try {
         before = await digests((sql) => client.query(sql), tables);
+        indexes = (await client.query(INDEXES)).rows;
         lastPostId = Number((await client.query("SELECT max(id) AS id FROM posts")).rows[0].id);
       } finally {
         client.release();
@@ -409,6 +418,8 @@ describe.skipIf(!reachable && !process.env.CI)("npm run db:move", () => {
     }
     await withPgClient(target, async (client) => {
       expect(await digests((sql) => client.query(sql), tables)).toEqual(before);
+      // The indexes dropped for the copy are all built again, as the migrations made them.
+      expect((await client.query(INDEXES)).rows).toEqual(indexes);
       const { rows } = await client.query(
         "SELECT state::text AS state FROM pgboss.job WHERE name = 'mail.send' AND data->>'subject' = $1",
         [`Not sent yet ${tag}`],
