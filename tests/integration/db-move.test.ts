@@ -371,6 +371,41 @@ describe.skipIf(!reachable && !process.env.CI)("npm run db:move", () => {
     expect(fs.existsSync(path.join(site.dir, "server.lock"))).toBe(false);
   }, 180_000);
 
+  it("needs, beyond owning the database, only the right to set session_replication_role", async () => {
+    const role = `move_role_${tag}`;
+    await admin(`CREATE ROLE "${role}" LOGIN`);
+    try {
+      const name = `move_owned_${tag}`;
+      await admin(`CREATE DATABASE "${name}" OWNER "${role}"`);
+      const url = new URL(databaseUrl(name));
+      url.username = role;
+      const owned = url.href;
+      const refused = await command(["--to", owned]);
+      expect(refused.code).toBe(1);
+      expect(refused.errors).toMatch(
+        /may not turn the site's triggers off.*GRANT SET ON PARAMETER/,
+      );
+      expect(await withPgClient(owned, databaseObjects)).toEqual(emptyObjects);
+
+      await admin(`GRANT SET ON PARAMETER session_replication_role TO "${role}"`);
+      const moved = await command(["--to", owned]);
+      expect(moved.errors).toBe("");
+      expect(moved.code).toBe(0);
+      const { rows } = await withPgClient(owned, (client) =>
+        client.query(
+          "SELECT DISTINCT tableowner FROM pg_tables WHERE schemaname IN ('public', 'pgboss')",
+        ),
+      );
+      expect(rows).toEqual([{ tableowner: role }]);
+    } finally {
+      await admin(`DROP DATABASE IF EXISTS "move_owned_${tag}" WITH (FORCE)`);
+      await admin(`REVOKE SET ON PARAMETER session_replication_role FROM "${role}"`).catch(
+        () => undefined,
+      );
+      await admin(`DROP ROLE IF EXISTS "${role}"`);
+    }
+  }, 180_000);
+
   it("moves every row, counted on both sides, and the site serves on from PostgreSQL", async () => {
     const moved = await npmDbMove(target);
     expect(moved.stderr).toBe("");
