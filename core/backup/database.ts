@@ -8,6 +8,25 @@ import pg from "pg";
 import { BackupError, COUNTED_TABLES, type BackupManifest } from "./manifest.ts";
 import { runTool, serverMajor, toolMajorVersion } from "./postgres-tools.ts";
 
+/**
+ * Tables, sequences, views of any schema but PostgreSQL's own, the first three by name: an empty
+ * database has none. What `npm run restore` and `npm run db:move` ask of a target database before
+ * writing anything to it.
+ */
+const USER_RELATIONS = `
+  SELECT n.nspname || '.' || c.relname AS name
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+     AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+     AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
+   ORDER BY 1 LIMIT 3`;
+
+/** Up to three relations (schema.name) of `client`'s database; none when it is empty. */
+export async function userRelations(client: pg.ClientBase): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(USER_RELATIONS);
+  return rows.map((row) => row.name);
+}
+
 /** What a snapshot says of the database, for the manifest. */
 export interface DatabaseFacts {
   migrations: string[];

@@ -7,7 +7,7 @@ import pg from "pg";
 import type { S3Config } from "../../config/env.ts";
 import { DataDirLockedError, lockDataDir } from "../../db/lock.ts";
 import { extractArchive, readManifest } from "./archive.ts";
-import { fileDigest, readDatabaseFacts } from "./database.ts";
+import { fileDigest, readDatabaseFacts, userRelations } from "./database.ts";
 import { openEmbeddedDatabase } from "./embedded.ts";
 import {
   BackupError,
@@ -157,15 +157,6 @@ async function restoreEmbedded(
   }
 }
 
-/** Tables, sequences, views of any schema but PostgreSQL's own: an empty database has none. */
-const USER_RELATIONS = `
-  SELECT n.nspname || '.' || c.relname AS name
-    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-   WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
-     AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-     AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
-   ORDER BY 1 LIMIT 3`;
-
 async function restorePostgres(
   file: string,
   manifest: BackupManifest,
@@ -193,10 +184,10 @@ async function restorePostgres(
   const created = !fs.existsSync(target.dataDir);
   let done = false;
   try {
-    const { rows } = await client.query<{ name: string }>(USER_RELATIONS);
-    if (rows.length) {
+    const present = await userRelations(client);
+    if (present.length) {
       throw new BackupError(
-        `The database of DATABASE_URL is not empty (it holds ${rows.map((row) => row.name).join(", ")}${rows.length > 2 ? ", …" : ""}): a restore fills an empty database only, and writes nothing there.`,
+        `The database of DATABASE_URL is not empty (it holds ${present.join(", ")}${present.length > 2 ? ", …" : ""}): a restore fills an empty database only, and writes nothing there.`,
       );
     }
     const mediaDir = path.join(target.dataDir, MEDIA_FOLDER);
