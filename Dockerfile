@@ -2,8 +2,9 @@
 # the production dependencies alone, the build (every dependency, `npm run build`), and the image
 # that runs, which takes the first's node_modules and the second's build and sources. The base is a
 # build argument so that a locally made Node 24 image can stand in for the official one where no
-# image registry answers (tests/container/base-image.sh).
-ARG NODE_IMAGE=node:24-bookworm-slim
+# image registry answers (tests/container/base-image.sh). Debian trixie, whose PostgreSQL client
+# programs are 17's, the major of compose.yaml's PostgreSQL (docs/decisions/0098).
+ARG NODE_IMAGE=node:24-trixie-slim
 
 FROM ${NODE_IMAGE} AS base
 WORKDIR /app
@@ -25,10 +26,18 @@ RUN npm run build \
  && rm -rf node_modules .react-router
 
 FROM base AS site
+# PostgreSQL's client programs, for `npm run backup` and `restore` and the console's backup download
+# with DATABASE_URL (core/backup/database.ts: pg_dump must be of the server's major or newer). Named
+# by major, so that a base whose Debian has no such package fails here, not at the first backup.
+ARG POSTGRES_MAJOR=17
 # Fonts for the pictures sharp draws from SVG text (the demo content's, db/demo/images.ts): a slim
-# image has none, and the text would come out as empty boxes.
+# image has none, and the text would come out as empty boxes. `apt-get clean`: a base made by
+# mmdebstrap keeps the downloaded packages and apt's caches (about 100 MB) where the official
+# image's apt settings would not.
 RUN apt-get update \
  && apt-get install --yes --no-install-recommends fontconfig-config fonts-dejavu-core \
+      "postgresql-client-${POSTGRES_MAJOR}" \
+ && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 # Read-only code owned by root; the process runs as chalkboard and writes only DATA_DIR.
 RUN groupadd --system --gid 10001 chalkboard \

@@ -84,9 +84,9 @@ async function backupEmbedded(
 export async function runBackup(argv: string[], env = process.env): Promise<number> {
   try {
     const out = readOut(argv);
-    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "warn" });
+    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL || "warn" });
     // Progress in the site's one line format (core/log/logger.ts); a failure stays one plain line.
-    const log = createLogger({ level: env.LOG_LEVEL ?? "info" });
+    const log = createLogger({ level: env.LOG_LEVEL || "info" });
     const s3 = config.s3;
     let manifest: BackupManifest;
     if (config.databaseUrl) {

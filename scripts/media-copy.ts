@@ -16,7 +16,7 @@ export async function runMediaCopy(
 ): Promise<number> {
   try {
     // Its progress is what it is run for: info unless LOG_LEVEL says otherwise.
-    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "info" });
+    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL || "info" });
     // The site's log format (core/log/logger.ts): one JSON object a line, secrets redacted.
     const log = createLogger({
       level: config.logLevel,

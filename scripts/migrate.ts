@@ -20,7 +20,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export async function runMigrate(env = process.env): Promise<number> {
   let releaseLock = () => {};
   try {
-    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "warn" });
+    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL || "warn" });
     if (!config.databaseUrl) {
       try {
         releaseLock = lockDataDir(config.dataDir);
@@ -32,7 +32,7 @@ export async function runMigrate(env = process.env): Promise<number> {
       }
     }
     // The site's one line format (core/log/logger.ts); a failure stays one plain line on stderr.
-    const log = createLogger({ level: env.LOG_LEVEL ?? "info" });
+    const log = createLogger({ level: env.LOG_LEVEL || "info" });
     const started = performance.now();
     const handle = await createDb({
       databaseUrl: config.databaseUrl,

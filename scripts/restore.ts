@@ -22,9 +22,9 @@ export async function runRestore(argv: string[], env = process.env): Promise<num
     }
     if (positionals.length !== 1) throw new BackupError(`One archive, please (${USAGE})`);
     const file = path.resolve(positionals[0]!);
-    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "warn" });
+    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL || "warn" });
     // Progress in the site's one line format (core/log/logger.ts); a failure stays one plain line.
-    const log = createLogger({ level: env.LOG_LEVEL ?? "info" });
+    const log = createLogger({ level: env.LOG_LEVEL || "info" });
     await restoreBackup(
       file,
       {

@@ -43,7 +43,7 @@ export async function runUserRole(argv: string[], env = process.env): Promise<nu
   let releaseLock = () => {};
   try {
     const input = readArguments(argv);
-    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL ?? "warn" });
+    const config = loadConfig({ ...env, LOG_LEVEL: env.LOG_LEVEL || "warn" });
     if (!config.databaseUrl) {
       try {
         releaseLock = lockDataDir(config.dataDir);

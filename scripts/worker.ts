@@ -54,7 +54,9 @@ export async function runWorker(env = process.env): Promise<void> {
     media: createMediaStorage(config),
     mediaBaseUrl: config.mediaBaseUrl,
   });
-  // METRICS_PORT: this process's job, mail and process metrics (docs/decisions/0094-metrics.md).
+  let stopping = false;
+  // METRICS_PORT: this process's job, mail and process metrics (docs/decisions/0094-metrics.md),
+  // and its liveness and readiness for compose's health check (docs/decisions/0098).
   let metrics: Awaited<ReturnType<typeof serveWorkerMetrics>> | undefined;
   if (config.metricsPort) {
     try {
@@ -64,6 +66,9 @@ export async function runWorker(env = process.env): Promise<void> {
         token: config.metricsToken,
         pool: handle.pool,
         jobs,
+        readiness: handle.readiness,
+        working: () => jobs.isWorking(),
+        stopping: () => stopping,
       });
     } catch (error) {
       console.error(
@@ -75,13 +80,12 @@ export async function runWorker(env = process.env): Promise<void> {
   }
   await jobs.start(log);
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
-    stopping = true;
+    stopping = true; // readiness answers "draining" while the running jobs finish
     log.info(`${signal}: finishing running jobs, then exiting`);
-    await metrics?.close();
     await jobs.stop(); // running jobs finish, or are handed back for another process
+    await metrics?.close();
     await handle.close();
     process.exit(0);
   };

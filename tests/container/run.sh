@@ -2,8 +2,9 @@
 # The container image, end to end (docs/decisions/0098): builds ./Dockerfile on a Node 24 base made
 # here from Debian's packages and the npm registry (base-image.sh), starts it on a named volume,
 # waits for the image's own readiness check, signs in as the demo member and posts a deal through
-# the JSON API with a Bearer session; then removes the container and starts a new one on the same
-# volume, where the deal and the session must still be. Containers and the volume are removed at
+# the JSON API with a Bearer session; takes a backup inside the running container (`npm run backup`
+# through `docker exec`) and checks the archive; then removes the container and starts a new one on
+# the same volume, where the deal and the session must still be. Containers and the volume are removed at
 # the end whatever happens; the base image is kept for the next run.
 #
 # Installs Debian's docker.io, mmdebstrap and curl when missing and starts dockerd when no daemon answers
@@ -139,6 +140,33 @@ expect_status deal 200 "$status"
 unique_id=$(json "$work/deal.json" 'it.response.unique_id') || fail "the deal's answer has no unique_id"
 slug=$(json "$work/deal.json" 'it.response.slug') || fail "the deal's answer has no slug"
 say "signed in as $email and posted deal $unique_id"
+
+# --- A backup inside the running container ---------------------------------------------------------
+# `npm run backup` as an operator runs it with `docker exec`: the server owns the embedded database,
+# so the command asks it for the archive (scripts/backup.ts). The archive must hold the deal just
+# posted: the PGlite image stores a short title as plain bytes in its table's file.
+archive=/tmp/$run_id-backup.tar
+if ! docker exec "$run_id-first" npm run --silent backup -- --out "$archive" >"$work/backup.log" 2>&1; then
+  tail -n 10 "$work/backup.log" >&2
+  fail "npm run backup failed inside the container; its last lines are above"
+fi
+grep --quiet 'asking the server' "$work/backup.log" ||
+  fail "npm run backup did not ask the running server: $(head -c 400 "$work/backup.log")"
+docker cp "$run_id-first:$archive" "$work/backup.tar" >/dev/null || fail "docker cp of the backup failed"
+tar -xf "$work/backup.tar" -C "$work" manifest.json database/pglite.tar.gz ||
+  fail "the backup holds no manifest.json or database/pglite.tar.gz"
+[[ $(tar -tf "$work/backup.tar" | head -n1) == manifest.json ]] || fail "the backup's first file is not manifest.json"
+[[ $(json "$work/manifest.json" 'it.engine + " " + it.database.sha256') == \
+  "pglite $(sha256sum "$work/database/pglite.tar.gz" | cut -d' ' -f1)" ]] ||
+  fail "the backup's manifest does not describe its embedded database: $(head -c 400 "$work/manifest.json")"
+json "$work/manifest.json" 'it.counts.posts > 0 && it.counts.sessions > 0 && it.media.files > 0 || undefined' \
+  >/dev/null || fail "the backup counts no posts, sessions or media files: $(head -c 400 "$work/manifest.json")"
+# Into a file first: with pipefail, grep leaving the pipe at its first match would fail the gzip.
+gzip -dc "$work/database/pglite.tar.gz" >"$work/database/pglite.tar" ||
+  fail "the backup's database image is not gzip"
+grep --quiet --text --fixed-strings "$title" "$work/database/pglite.tar" ||
+  fail "the backup's database does not hold the deal $unique_id"
+say "backed up inside the container: $(json "$work/manifest.json" 'JSON.stringify(it.counts)'), the deal among them"
 
 # --- Second container on the same volume: the deal and the session are still there ----------------
 docker stop --time 30 "$run_id-first" >/dev/null || fail "docker stop failed"

@@ -222,6 +222,16 @@ describe(`backup and restore (${engine})`, () => {
     expect(fs.statSync(archive).mtimeMs).toBe(before.mtimeMs);
   });
 
+  it("takes an empty LOG_LEVEL for unset, as compose passes one (compose.yaml)", async () => {
+    const again = path.join(work.dir, "empty-log-level.tar");
+    const result = await command(() =>
+      runBackup(["--out", again], { ...sourceEnv, LOG_LEVEL: "" } as NodeJS.ProcessEnv),
+    );
+    expect(result.errors).toBe("");
+    expect(result.code).toBe(0);
+    expect((await readManifest(again)).engine).toBe(engine);
+  }, 120_000);
+
   it("offers the backup to administrators only, on the console's call", async () => {
     expect((await fetch(`${server!.url}/api/admin/backup`)).status).toBe(401);
     const asMember = await fetch(`${server!.url}/api/admin/backup`, {

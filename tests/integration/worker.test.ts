@@ -113,6 +113,15 @@ describe("npm run worker", () => {
         const proxied = await fetch(metricsUrl, { headers: { "x-forwarded-for": "203.0.113.7" } });
         expect(proxied.status).toBe(404);
         expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404);
+
+        // The probes on the same port, compose's health check (server/metrics/worker-server.ts):
+        // the worker has sent a mail, so its queue works jobs and its database answers.
+        const ready = await fetch(`http://127.0.0.1:${metricsPort}/readyz`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toEqual({ status: "ready" });
+        const live = await fetch(`http://127.0.0.1:${metricsPort}/healthz`);
+        expect(live.status).toBe(200);
+        expect(await live.json()).toEqual({ status: "ok" });
       } finally {
         worker.child.kill("SIGTERM");
         expect(await worker.exited).toBe(0);
