@@ -19,6 +19,7 @@ import { Navbar } from "./components/Navbar.tsx";
 import { NavigationProgress } from "./components/NavigationProgress.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { ScrollManager } from "./components/ScrollManager.tsx";
+import { UpgradeReloads } from "./components/UpgradeReloads.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
 import { themeOf } from "./lib/theme.ts";
@@ -144,6 +145,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <Footer settings={settings} year={data?.year ?? new Date().getFullYear()} />
           {/* The spec's scroll to the top on a route change; Back/Forward and filters keep place. */}
           <ScrollManager />
+          {/* After a rolling upgrade: one reload, to the page asked for, keeping what was typed. */}
+          <UpgradeReloads />
         </MediaBaseProvider>
         <Scripts />
       </body>

@@ -18,7 +18,9 @@ const BUDGET_KB = {
   // its footer link took the home page to 110.9 kB brotli, 128.01 kB gzip. A card's cold button
   // asks why (docs/decisions/0086), as the deal page's does: the grid's wiring of the dialog is at
   // start, the dialog on use; with the help page's route (docs/decisions/0089) 111.4, 128.5.
-  home: { brotli: 111.5, gzip: 128.6 },
+  // What a page of the old build does after a rolling upgrade (docs/decisions/0101) is loaded
+  // after hydration; only its loader is at start, in the root: 111.62 kB brotli, 128.73 kB gzip.
+  home: { brotli: 111.7, gzip: 128.8 },
   // The deal page's comment and report forms also post without scripts (docs/decisions/0079):
   // 122.3 kB brotli, 141.1 kB gzip with them. Cold votes' reasons (docs/decisions/0086): the
   // weighed vote and the counts for the poster at start, the reasons dialog on use: 122.9, 141.7.
@@ -26,8 +28,8 @@ const BUDGET_KB = {
   // without scripts, as the comment and report forms do, so it is at start (the toggle and icon
   // it uses were already there): 123.33 kB brotli, 142.23 kB gzip. The related deals' cards ask
   // a cold vote's reason (as home's do) and the vote weighs by level (docs/decisions/0090):
-  // 123.85 kB brotli, 142.76 kB gzip.
-  deal: { brotli: 123.9, gzip: 142.8 },
+  // 123.85 kB brotli, 142.76 kB gzip. The rolling upgrade's loader (above): 124.09, 142.97.
+  deal: { brotli: 124.1, gzip: 143.0 },
 };
 
 /** Libraries the two pages load only on use, each known by a string its code always carries. */
