@@ -465,3 +465,22 @@ export function memoryTable(phases: readonly PhaseMemory[]): string {
   }
   return lines.join("\n");
 }
+
+/**
+ * The Node flags of `npm start` (package.json's start script, "node [flags] scripts/start.mjs"):
+ * the bench starts its servers with them, as `npm start` does. Anything else is a UsageError.
+ */
+export function startScriptFlags(script: string): string[] {
+  const words = script.trim().split(/\s+/);
+  const flags = words.slice(1, -1);
+  if (
+    words[0] !== "node" ||
+    words.at(-1) !== "scripts/start.mjs" ||
+    flags.some((f) => !f.startsWith("--"))
+  ) {
+    throw new UsageError(
+      `package.json's start script is not "node [--flags] scripts/start.mjs": "${script}"`,
+    );
+  }
+  return flags;
+}

@@ -12,6 +12,7 @@ import {
   parseProcStatus,
   pickSearchWords,
   processRole,
+  startScriptFlags,
   type Measurement,
   type ServerProcessMemory,
 } from "./report.ts";
@@ -331,7 +332,7 @@ export interface Server {
 }
 
 /**
- * Starts a checkout's production server the way `npm start` does (scripts/start.mjs: the build,
+ * Starts a checkout's production server the way `npm start` does (its Node flags, scripts/start.mjs: the build,
  * WEB_CONCURRENCY processes where it supports them), rate limits off, quiet, no demo data unless
  * `env` asks for it; resolves when it answers.
  */
@@ -341,7 +342,11 @@ export async function startServer(options: {
   port: number;
   env: Record<string, string>;
 }): Promise<Server> {
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const packageJson = JSON.parse(fs.readFileSync(`${options.checkout}/package.json`, "utf8")) as {
+    scripts: { start: string };
+  };
+  const flags = startScriptFlags(packageJson.scripts.start);
+  const child = spawn(process.execPath, [...flags, "scripts/start.mjs"], {
     cwd: options.checkout,
     env: {
       ...process.env,

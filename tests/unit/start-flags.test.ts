@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { startScriptFlags, UsageError } from "../../bench/report.ts";
+
+// The server's V8 heap limits (docs/decisions/0100) are Node flags, which only the command line
+// sets: `npm start`, the container image and the systemd unit of docs/deploy.md must give the same.
+const read = (file: string) => fs.readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+
+describe("the server's Node flags", () => {
+  const flags = startScriptFlags(
+    (JSON.parse(read("package.json")) as { scripts: { start: string } }).scripts.start,
+  );
+
+  it("limit the V8 heap in npm start", () => {
+    expect(flags).toContain("--max-old-space-size=256");
+    expect(flags).toContain("--max-semi-space-size=16");
+  });
+
+  it("are the same in the container image and the systemd unit", () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(read("Dockerfile"));
+    expect(JSON.parse(cmd![1]!)).toEqual(["node", ...flags, "scripts/start.mjs"]);
+    const execStart = /^ExecStart=\S+\/node (.*) scripts\/start\.mjs$/m.exec(
+      read("docs/deploy.md"),
+    );
+    expect(execStart![1]!.split(" ")).toEqual(flags);
+  });
+
+  it("are read from a start script of that shape only", () => {
+    expect(startScriptFlags("node scripts/start.mjs")).toEqual([]);
+    expect(startScriptFlags("node --a=1 --b scripts/start.mjs")).toEqual(["--a=1", "--b"]);
+    expect(() => startScriptFlags("tsx server/main.ts")).toThrow(UsageError);
+    expect(() => startScriptFlags("node x.js scripts/start.mjs")).toThrow(UsageError);
+  });
+});
