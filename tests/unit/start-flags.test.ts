@@ -13,7 +13,7 @@ describe("the server's Node flags", () => {
 
   it("limit the V8 heap in npm start", () => {
     expect(flags).toContain("--max-old-space-size=256");
-    expect(flags).toContain("--max-semi-space-size=16");
+    expect(flags).toContain("--max-semi-space-size=8");
   });
 
   it("are the same in the container image and the systemd unit", () => {
