@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { startScriptFlags, UsageError } from "../../bench/report.ts";
 
-// The server's V8 heap limits (docs/decisions/0100) are Node flags, which only the command line
+// The server's V8 heap limits and WebAssembly compiler (docs/decisions/0100) are Node flags, which only the command line
 // sets: `npm start`, the container image and the systemd unit of docs/deploy.md must give the same.
 const read = (file: string) => fs.readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
 
@@ -14,6 +14,11 @@ describe("the server's Node flags", () => {
   it("limit the V8 heap in npm start", () => {
     expect(flags).toContain("--max-old-space-size=256");
     expect(flags).toContain("--max-semi-space-size=8");
+  });
+
+  it("keep PGlite's WebAssembly on V8's baseline compiler", () => {
+    // Optimizing PGlite's SQL parser alone took 600 MB for 3 s at the first queries.
+    expect(flags).toContain("--liftoff-only");
   });
 
   it("are the same in the container image and the systemd unit", () => {
