@@ -12,7 +12,7 @@ describe("the server's Node flags", () => {
   );
 
   it("limit the V8 heap in npm start", () => {
-    expect(flags).toContain("--max-old-space-size=256");
+    expect(flags).toContain("--max-old-space-size=384");
     expect(flags).toContain("--max-semi-space-size=8");
   });
 
