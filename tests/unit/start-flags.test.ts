@@ -13,7 +13,7 @@ describe("the server's Node flags", () => {
 
   it("limit the V8 heap in npm start", () => {
     expect(flags).toContain("--max-old-space-size=384");
-    expect(flags).toContain("--max-semi-space-size=8");
+    expect(flags).toContain("--max-semi-space-size=4");
   });
 
   it("keep PGlite's WebAssembly on V8's baseline compiler", () => {
