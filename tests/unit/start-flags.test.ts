@@ -12,7 +12,8 @@ describe("the server's Node flags", () => {
   );
 
   it("limit the V8 heap in npm start", () => {
-    expect(flags).toContain("--max-old-space-size=384");
+    // No old-space limit: at a million deals a job's heap passed 380 MB (docs/decisions/0100).
+    expect(flags.some((flag) => flag.startsWith("--max-old-space-size"))).toBe(false);
     expect(flags).toContain("--max-semi-space-size=4");
   });
 
