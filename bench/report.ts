@@ -388,3 +388,99 @@ export function lighthouseReport(summaries: readonly LighthouseSummary[]): strin
   }
   return lines.join("\n");
 }
+
+/** What /proc/<pid>/status says of a process's resident memory, in bytes (null: not there). */
+export interface ProcMemory {
+  /** VmHWM: the most it has held resident since it started. */
+  peak: number | null;
+  /** VmRSS: what it holds now. */
+  now: number | null;
+}
+
+/** Reads VmHWM and VmRSS from the text of /proc/<pid>/status (Linux gives them in kB). */
+export function parseProcStatus(text: string): ProcMemory {
+  const field = (name: string): number | null => {
+    const match = new RegExp(`^${name}:\\s*(\\d+)\\s*kB\\s*$`, "m").exec(text);
+    return match ? Number(match[1]) * 1024 : null;
+  };
+  return { peak: field("VmHWM"), now: field("VmRSS") };
+}
+
+/**
+ * Which server process a process of a server's tree is: the only one ("server"), the primary of
+ * node:cluster, a cluster worker (node:cluster gives each its id as NODE_UNIQUE_ID), or another
+ * child, named by its command.
+ */
+export function processRole(options: {
+  isRoot: boolean;
+  processes: number;
+  workerId: string | null;
+  command: string;
+}): string {
+  if (options.isRoot) return options.processes > 1 ? "primary" : "server";
+  if (options.workerId) return `worker ${options.workerId}`;
+  return `child (${options.command})`;
+}
+
+/** One server process's peak resident memory, read just before its server was stopped. */
+export interface ServerProcessMemory {
+  role: string;
+  pid: number;
+  peak: number | null;
+}
+
+/** The server processes of one bench phase, and the most each may hold. */
+export interface PhaseMemory {
+  phase: string;
+  processes: readonly ServerProcessMemory[];
+  /** The goal for each process, in bytes (docs/decisions/0100). */
+  limit?: number;
+}
+
+export const MB = 1024 * 1024;
+
+/** The goals of docs/decisions/0100: per server process, embedded and with PostgreSQL. */
+export const MEMORY_GOALS = { pglite: 512 * MB, postgres: 256 * MB } as const;
+
+/** The peak resident memory table, Markdown: one line a server process, in MiB, against its goal. */
+export function memoryTable(phases: readonly PhaseMemory[]): string {
+  const lines = ["| phase | process | peak resident MB | goal | met |", "|---|---|---:|---|---|"];
+  for (const { phase, processes, limit } of phases) {
+    if (processes.length === 0) lines.push(`| ${phase} | – | – | | not measured |`);
+    for (const p of processes) {
+      const met =
+        limit === undefined
+          ? ""
+          : p.peak === null
+            ? "not measured"
+            : p.peak <= limit
+              ? "yes"
+              : "no";
+      lines.push(
+        `| ${phase} | ${p.role} (pid ${p.pid}) | ${p.peak === null ? "–" : (p.peak / MB).toFixed(0)} | ${
+          limit === undefined ? "" : `≤ ${limit / MB}`
+        } | ${met} |`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The Node flags of `npm start` (package.json's start script, "node [flags] scripts/start.mjs"):
+ * the bench starts its servers with them, as `npm start` does. Anything else is a UsageError.
+ */
+export function startScriptFlags(script: string): string[] {
+  const words = script.trim().split(/\s+/);
+  const flags = words.slice(1, -1);
+  if (
+    words[0] !== "node" ||
+    words.at(-1) !== "scripts/start.mjs" ||
+    flags.some((f) => !f.startsWith("--"))
+  ) {
+    throw new UsageError(
+      `package.json's start script is not "node [--flags] scripts/start.mjs": "${script}"`,
+    );
+  }
+  return flags;
+}

@@ -29,6 +29,8 @@ import { javascriptWeight, someDealPath } from "./js-weight.ts";
 import {
   costRatio,
   measurementTable,
+  MEMORY_GOALS,
+  memoryTable,
   parseBenchArgs,
   ratioTable,
   throughputRatio,
@@ -36,6 +38,7 @@ import {
   type BenchOptions,
   type Measurement,
   type RatioRow,
+  type ServerProcessMemory,
 } from "./report.ts";
 import {
   benchTargets,
@@ -52,6 +55,7 @@ import {
   PROFILE_TARGETS,
   processCount,
   searchTargets,
+  serverMemory,
   startServer,
   stopServer,
   TRIVIAL,
@@ -134,6 +138,10 @@ class Phase {
   readonly results: Measurement[] = [];
   /** Server processes seen while measuring (WEB_CONCURRENCY workers included). */
   processes = 0;
+  /** Each server process's peak resident memory, read just before the server was stopped. */
+  memory: ServerProcessMemory[] = [];
+  /** The server's database, whose memory goal applies (docs/decisions/0100). */
+  engine: keyof typeof MEMORY_GOALS = "pglite";
   constructor(
     readonly title: string,
     readonly server: Server,
@@ -181,17 +189,27 @@ class Phase {
   }
 }
 
-/** Starts a server, runs `body` with it, and stops it (a PGlite folder takes one at a time). */
-async function withServer<T>(
+/**
+ * Starts a server, runs `body` with it, and stops it (a PGlite folder takes one at a time). Just
+ * before stopping it, reads each of its processes' peak resident memory into the phase.
+ */
+async function withServer(
   name: string,
   env: Record<string, string>,
-  body: (server: Server) => Promise<T>,
-): Promise<T> {
+  body: (server: Server) => Promise<Phase>,
+): Promise<Phase> {
   const server = await startServer({ name, checkout: root, port: await freePort(), env });
+  let phase: Phase | undefined;
   try {
-    return await body(server);
+    phase = await body(server);
+    return phase;
   } finally {
+    const memory = serverMemory(server.process.pid);
     await stopServer(server);
+    if (phase) {
+      phase.memory = memory;
+      phase.engine = env.DATABASE_URL ? "postgres" : "pglite";
+    }
   }
 }
 
@@ -422,6 +440,16 @@ async function main() {
       "\n### HTML (uncompressed) and JavaScript at start (bytes as the server sends them)\n",
     );
     console.log(bytes.join("\n"));
+    console.log("\n### Peak resident memory of each server process (VmHWM, before it stopped)\n");
+    console.log(
+      memoryTable(
+        [uncached, cached, ...(small ? [small] : []), ...engines].map((phase) => ({
+          phase: phase.title,
+          processes: phase.memory,
+          limit: MEMORY_GOALS[phase.engine],
+        })),
+      ),
+    );
     if (lighthouse) console.log(`\n### Lighthouse (mobile), page cache on\n\n${lighthouse}`);
   } finally {
     fs.rmSync(staticFile, { force: true });

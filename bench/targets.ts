@@ -8,7 +8,14 @@ import net from "node:net";
 import autocannon from "autocannon";
 import { CATEGORIES, GENERAL_STORES } from "../db/demo/categories.ts";
 import { DEMO_PASSWORD } from "../db/demo/people.ts";
-import { pickSearchWords, type Measurement } from "./report.ts";
+import {
+  parseProcStatus,
+  pickSearchWords,
+  processRole,
+  startScriptFlags,
+  type Measurement,
+  type ServerProcessMemory,
+} from "./report.ts";
 
 export interface Target {
   name: string;
@@ -251,6 +258,45 @@ export function processCount(pid: number | undefined): number {
   return pid ? processTree(pid).length : 0;
 }
 
+/**
+ * The peak resident memory (VmHWM) of each process of a server: itself, and with WEB_CONCURRENCY
+ * its cluster workers (PGlite's thread lives in the server's process). Read it while the server
+ * runs, just before stopping it: a process that has exited takes its figure with it.
+ */
+export function serverMemory(pid: number | undefined): ServerProcessMemory[] {
+  if (!pid) return [];
+  const tree = processTree(pid);
+  const memory: ServerProcessMemory[] = [];
+  for (const id of tree) {
+    let status: string;
+    try {
+      status = fs.readFileSync(`/proc/${id}/status`, "utf8");
+    } catch {
+      continue; // gone meanwhile, or no /proc
+    }
+    const read = (file: string) => {
+      try {
+        return fs.readFileSync(`/proc/${id}/${file}`, "utf8");
+      } catch {
+        return "";
+      }
+    };
+    const workerId =
+      read("environ")
+        .split("\0")
+        .find((entry) => entry.startsWith("NODE_UNIQUE_ID="))
+        ?.slice("NODE_UNIQUE_ID=".length) ?? null;
+    const role = processRole({
+      isRoot: id === pid,
+      processes: tree.length,
+      workerId,
+      command: read("comm").trim(),
+    });
+    memory.push({ role, pid: id, peak: parseProcStatus(status).peak });
+  }
+  return memory;
+}
+
 export function cpuMs(pid: number | undefined): number | null {
   if (!pid) return null;
   let total = 0;
@@ -286,7 +332,7 @@ export interface Server {
 }
 
 /**
- * Starts a checkout's production server the way `npm start` does (scripts/start.mjs: the build,
+ * Starts a checkout's production server the way `npm start` does (its Node flags, scripts/start.mjs: the build,
  * WEB_CONCURRENCY processes where it supports them), rate limits off, quiet, no demo data unless
  * `env` asks for it; resolves when it answers.
  */
@@ -296,7 +342,11 @@ export async function startServer(options: {
   port: number;
   env: Record<string, string>;
 }): Promise<Server> {
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const packageJson = JSON.parse(fs.readFileSync(`${options.checkout}/package.json`, "utf8")) as {
+    scripts: { start: string };
+  };
+  const flags = startScriptFlags(packageJson.scripts.start);
+  const child = spawn(process.execPath, [...flags, "scripts/start.mjs"], {
     cwd: options.checkout,
     env: {
       ...process.env,

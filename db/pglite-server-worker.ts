@@ -27,6 +27,19 @@ export type PgliteServerRequest = { id: number; kind: "dump" | "ping" | "close" 
 export type PgliteServerAnswer =
   { id: number; ok: true; image?: Blob } | { id: number; ok: false; error: string };
 
+/**
+ * PostgreSQL's memory settings for PGlite, whose WebAssembly memory grows to what they allow and
+ * never shrinks (docs/decisions/0100). PGlite reads its files through the operating system, whose
+ * page cache (outside the process) keeps what these buffers no longer hold: 32 MB of shared
+ * buffers instead of PostgreSQL's 128 MB, and half its maintenance memory (the vacuum job and
+ * migrations' index builds), keep the embedded server within its memory goal at a million deals.
+ */
+const PGLITE_MEMORY_SETTINGS = [
+  "shared_buffers=32MB",
+  "maintenance_work_mem=32MB",
+  "temp_buffers=4MB",
+] as const;
+
 const port = parentPort!;
 const options = workerData as PgliteServerOptions;
 
@@ -36,6 +49,10 @@ try {
   pglite = await PGlite.create({
     dataDir: options.dataDir,
     extensions: { pg_trgm },
+    startParams: [
+      ...PGlite.defaultStartParams,
+      ...PGLITE_MEMORY_SETTINGS.flatMap((setting) => ["-c", setting]),
+    ],
     ...(options.image ? { loadDataDir: options.image } : {}),
   });
   // Two connections: the pool keeps one, and a replacement may connect while the socket server

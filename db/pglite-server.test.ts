@@ -38,6 +38,16 @@ describe("PGlite in its own thread, over one connection", () => {
     expect(left.rows[0]!.t).toBeNull();
   });
 
+  it("runs PostgreSQL with the small memory settings of docs/decisions/0100", async () => {
+    const setting = async (name: string) =>
+      (await handle.pool.query<{ setting: string }>(`SELECT current_setting('${name}') AS setting`))
+        .rows[0]!.setting;
+    // PGlite's own default is PostgreSQL's: 128MB of shared buffers, 64MB for maintenance.
+    expect(await setting("shared_buffers")).toBe("32MB");
+    expect(await setting("maintenance_work_mem")).toBe("32MB");
+    expect(await setting("temp_buffers")).toBe("4MB");
+  });
+
   it("gives a client that replaces a lost one a clean session", async () => {
     const lost = await handle.pool.connect();
     await lost.query({ name: "kept_by_pglite", text: "SELECT 1 AS one" });

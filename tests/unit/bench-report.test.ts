@@ -2,9 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   costRatio,
   lighthouseReport,
+  MB,
   meetsGoal,
+  MEMORY_GOALS,
+  memoryTable,
   parseBenchArgs,
+  parseProcStatus,
   pickSearchWords,
+  processRole,
   ratio,
   ratioTable,
   searchableWords,
@@ -14,7 +19,7 @@ import {
   type LighthouseResultLike,
   type Measurement,
 } from "../../bench/report.ts";
-import { generatedSearchWords } from "../../bench/targets.ts";
+import { generatedSearchWords, serverMemory } from "../../bench/targets.ts";
 
 const measurement = (rps: number, cpuPerRequest: number | null): Measurement => ({
   name: "x",
@@ -227,5 +232,69 @@ describe("Lighthouse summary", () => {
     expect(report).toContain("  - Properly size images (saves 205 KiB)");
     expect(report).toContain("  - best-practices: Issues were logged (inspector-issues)");
     expect(report).toContain("benchmark index): 480 — a busy or slow machine");
+  });
+});
+
+describe("peak resident memory", () => {
+  const status = [
+    "Name:\tnode",
+    "VmPeak:\t 9012345 kB",
+    "VmSize:\t 8912345 kB",
+    "VmHWM:\t  523452 kB",
+    "VmRSS:\t  401200 kB",
+    "RssAnon:\t  380000 kB",
+    "Threads:\t12",
+  ].join("\n");
+
+  it("reads VmHWM and VmRSS from /proc/<pid>/status, in bytes, and not their neighbours", () => {
+    expect(parseProcStatus(status)).toEqual({ peak: 523452 * 1024, now: 401200 * 1024 });
+    expect(parseProcStatus("Name:\tkthreadd\nThreads:\t1\n")).toEqual({ peak: null, now: null });
+  });
+
+  it("names each process of a server: the only one, the primary, its workers, another child", () => {
+    const role = (isRoot: boolean, processes: number, workerId: string | null) =>
+      processRole({ isRoot, processes, workerId, command: "sh" });
+    expect(role(true, 1, null)).toBe("server");
+    expect(role(true, 3, null)).toBe("primary");
+    expect(role(false, 3, "2")).toBe("worker 2");
+    expect(role(false, 3, null)).toBe("child (sh)");
+  });
+
+  it("reads this test's own process as a server of one", () => {
+    const [self, ...rest] = serverMemory(process.pid);
+    expect(self).toMatchObject({
+      role: expect.stringMatching(/^(server|primary)$/),
+      pid: process.pid,
+    });
+    expect(self!.peak).toBeGreaterThan(10 * MB);
+    expect(rest.every((p) => p.pid !== process.pid)).toBe(true);
+    expect(serverMemory(undefined)).toEqual([]);
+  });
+
+  it("prints each process in MB against its engine's goal", () => {
+    const table = memoryTable([
+      {
+        phase: "PGlite",
+        processes: [{ role: "server", pid: 10, peak: 600 * MB }],
+        limit: MEMORY_GOALS.pglite,
+      },
+      {
+        phase: "PostgreSQL, 2",
+        processes: [
+          { role: "primary", pid: 20, peak: 90.4 * MB },
+          { role: "worker 1", pid: 21, peak: 256 * MB },
+          { role: "worker 2", pid: 22, peak: null },
+        ],
+        limit: MEMORY_GOALS.postgres,
+      },
+      { phase: "gone", processes: [] },
+    ]);
+    expect(table.split("\n").slice(2)).toEqual([
+      "| PGlite | server (pid 10) | 600 | ≤ 512 | no |",
+      "| PostgreSQL, 2 | primary (pid 20) | 90 | ≤ 256 | yes |",
+      "| PostgreSQL, 2 | worker 1 (pid 21) | 256 | ≤ 256 | yes |",
+      "| PostgreSQL, 2 | worker 2 (pid 22) | – | ≤ 256 | not measured |",
+      "| gone | – | – | | not measured |",
+    ]);
   });
 });
