@@ -8,6 +8,7 @@ import {
   reputationJob,
   scheduledRecompute,
 } from "../../core/people/reputation/job.ts";
+import { dealFactsOf } from "../../core/people/reputation/repository.ts";
 import { monthOf, TOP_PAGE_SIZE } from "../../core/people/reputation/service.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
@@ -207,6 +208,23 @@ describe("the recompute job", () => {
       .where("user_id", "=", cold)
       .executeTakeFirstOrThrow();
     expect(summary).toEqual({ points: 0, level: "Newcomer" });
+  });
+
+  it("reads only the deals that earn something, whatever the member's number of deals", async () => {
+    const member = await createTestUser(t.deps.db, { name: "Mostly Cold Poster" });
+    for (let i = 0; i < 30; i++) await dealAt(member, 20);
+    const warm = await dealAt(member, 30);
+    const coupon = await dealAt(member, 0, thisMonth, { post_type: "d" });
+    const reporter = await createTestUser(t.deps.db, { name: "Coupon Reporter" });
+    await t.deps.db
+      .insertInto("coupon_feedback")
+      .values({ post_id: coupon.id, user_id: reporter, worked: true, answered_at: thisMonth })
+      .execute();
+    const facts = await dealFactsOf(t.deps.db, [member]);
+    expect(facts.get(member)?.map((deal) => deal.postId)).toEqual([warm.id, coupon.id]);
+    // Out of the rankings the next tests count.
+    await t.deps.db.deleteFrom("coupon_feedback").where("post_id", "=", coupon.id).execute();
+    await t.deps.db.deleteFrom("posts").where("user_id", "=", member).execute();
   });
 
   it("works through members in batches", async () => {

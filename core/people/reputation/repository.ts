@@ -3,6 +3,7 @@ import type { DbOrTx } from "../../../db/index.ts";
 import { DEGREES_SQL } from "../../posts/temperature-sql.ts";
 import {
   DEFAULT_LEVEL_THRESHOLDS,
+  HEAT_FLOOR_DEGREES,
   type CommentFacts,
   type DealFacts,
   type LedgerKind,
@@ -147,7 +148,12 @@ export async function lockLiveMembers(db: DbOrTx, userIds: readonly number[]) {
   return rows.map((row) => row.id);
 }
 
-/** The live deals of `userIds` with their peak heat and coupon reports from other members. */
+/**
+ * The live deals of `userIds` that earn something, with their peak heat and coupon reports from
+ * other members. A deal never above the heat floor and without such a report earns no line, counts
+ * towards no badge and no number (core/people/reputation/rules.ts), so it is left in the
+ * database: a member with 20,000 cold deals costs the job no memory (docs/decisions/0100).
+ */
 export async function dealFactsOf(
   db: DbOrTx,
   userIds: readonly number[],
@@ -172,6 +178,12 @@ export async function dealFactsOf(
     .where("posts.user_id", "in", userIds)
     .where("posts.post_type", "=", "d")
     .where("posts.status", "=", "active")
+    .where(
+      sql<boolean>`(greatest(coalesce(peaks.peak_degrees, 0), ${DEGREES_SQL}) > ${HEAT_FLOOR_DEGREES}
+        OR EXISTS (SELECT 1 FROM coupon_feedback feedback
+                    WHERE feedback.post_id = posts.id AND feedback.worked
+                      AND feedback.user_id <> posts.user_id))`,
+    )
     .orderBy("posts.id")
     .execute();
   for (const row of rows) {
