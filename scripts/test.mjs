@@ -6,6 +6,15 @@
 // 2-core machine they take as long as the slowest of them (decision 0055). Their output is printed
 // whole as each finishes. The test steps use every core themselves and run alone.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** Says which test files never finished because their process died (docs/decisions/0102). */
+const SUMMARY_REPORTER = "tests/setup/unfinished-files-reporter.ts";
+const summaryFile = path.join(os.tmpdir(), `chalkboard-vitest-summary-${process.pid}.json`);
+process.env.VITEST_RUN_SUMMARY = summaryFile;
+process.on("exit", () => fs.rmSync(summaryFile, { force: true }));
 
 const stages = [
   [
@@ -20,7 +29,12 @@ const stages = [
     ],
   ],
   [["build", [["react-router", ["build"]]]]],
-  [["unit and integration tests", [["vitest", ["run"]]]]],
+  [
+    [
+      "unit and integration tests",
+      [["vitest", ["run", "--reporter=default", `--reporter=./${SUMMARY_REPORTER}`]]],
+    ],
+  ],
   [["browser tests", [["playwright", ["test"]]]]],
 ];
 
@@ -55,14 +69,39 @@ function run(command, args, alone) {
   });
 }
 
+/**
+ * Vitest's pool sometimes loses the process running a test file, at its end, with nothing failed
+ * ("Worker exited unexpectedly", docs/decisions/0102). When that is all that went wrong, the files
+ * that never finished run once more, alone, and decide the step; any other failure stands.
+ */
+async function runUnfinishedAgain(result) {
+  let summary;
+  try {
+    summary = JSON.parse(fs.readFileSync(summaryFile, "utf8"));
+  } catch {
+    return result;
+  } finally {
+    fs.rmSync(summaryFile, { force: true });
+  }
+  if (summary.otherFailures || !summary.unfinished.length) return result;
+  const files = summary.unfinished.map((file) => path.relative(process.cwd(), file));
+  console.error(
+    `\n⚠ A test process died before these files finished, with no test failed: ${files.join(", ")}. Running them again, once.`,
+  );
+  const again = await run("vitest", ["run", ...files], true);
+  if (again.status === 0) console.error(`⚠ They passed on their second run: ${files.join(", ")}.`);
+  return again;
+}
+
 async function runStep([name, commands], alone) {
   const started = Date.now();
   let output = "";
   for (const [command, args] of commands) {
     if (alone) console.log(`\n▶ ${name}: ${command} ${args.join(" ")}`);
     else output += `▶ ${name}: ${command} ${args.join(" ")}\n`;
-    const result = await run(command, args, alone);
+    let result = await run(command, args, alone);
     output += result.output;
+    if (result.status !== 0 && command === "vitest") result = await runUnfinishedAgain(result);
     if (result.status !== 0) {
       if (!alone) process.stdout.write(`\n${output}`);
       console.error(`\n✖ ${name} failed (${command} exited ${result.status ?? result.signal}).`);
