@@ -10,11 +10,10 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/env.ts";
 import { createLogger, type Log } from "../core/log/logger.ts";
 import { createBackup } from "../core/backup/create.ts";
-import { openEmbeddedDatabase } from "../core/backup/embedded.ts";
+import { lockDataDirFor, openEmbeddedDatabase } from "../core/backup/embedded.ts";
 import { backupFromServer } from "../core/backup/from-server.ts";
 import { BackupError, countsLine, type BackupManifest } from "../core/backup/manifest.ts";
 import { readBackupAccess } from "../core/backup/server-access.ts";
-import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
 
 const USAGE = "usage: npm run backup -- --out FILE";
 
@@ -51,15 +50,11 @@ async function backupEmbedded(
       `There is no embedded database in DATA_DIR ${dataDir}: nothing to back up.`,
     );
   }
-  let release: () => void;
-  try {
-    release = lockDataDir(dataDir);
-  } catch (error) {
-    if (!(error instanceof DataDirLockedError)) throw error;
-    throw new BackupError(
-      `${error.message.split(";")[0]}, and it offers no backup (DATA_DIR/backup-access.json): it is an older version; stop it to back up, or upgrade it.`,
-    );
-  }
+  const release = lockDataDirFor(
+    dataDir,
+    (locked) =>
+      `${locked.split(";")[0]}, and it offers no backup (DATA_DIR/backup-access.json): it is an older version; stop it to back up, or upgrade it.`,
+  );
   try {
     const database = await openEmbeddedDatabase(pgliteDir);
     try {

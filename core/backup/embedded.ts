@@ -1,5 +1,7 @@
 import type pg from "pg";
+import { DataDirLockedError, lockDataDir } from "../../db/lock.ts";
 import { PglitePool, PgliteServer } from "../../db/pglite-server.ts";
+import { BackupError } from "./manifest.ts";
 
 /** The embedded database opened as it is, for a backup or a restore: never migrated here. */
 export interface EmbeddedDatabase {
@@ -25,4 +27,18 @@ export async function openEmbeddedDatabase(dir: string, image?: Blob): Promise<E
       await server.close();
     },
   };
+}
+
+/**
+ * Takes DATA_DIR's lock (db/lock.ts) for a command that reads or fills the embedded database, so
+ * that no server starts on it meanwhile; answers its release. A server holding it already is a
+ * BackupError with `refusal`'s line (the lock's own message given).
+ */
+export function lockDataDirFor(dataDir: string, refusal: (locked: string) => string): () => void {
+  try {
+    return lockDataDir(dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    throw new BackupError(refusal(error.message));
+  }
 }

@@ -2,12 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { createDb } from "../../db/index.ts";
-import { DataDirLockedError, lockDataDir } from "../../db/lock.ts";
 import { migrationFiles } from "../../db/migrate.ts";
 import { DEFAULT_JOBS_SCHEMA } from "../jobs/queue.ts";
 import { createSiteJobQueue } from "../jobs/site-jobs.ts";
 import { userRelations } from "./database.ts";
-import { openEmbeddedDatabase } from "./embedded.ts";
+import { lockDataDirFor, openEmbeddedDatabase } from "./embedded.ts";
 import { BackupError } from "./manifest.ts";
 
 /**
@@ -85,16 +84,12 @@ export async function moveToPostgres(options: MoveOptions): Promise<MoveResult> 
   if (!fs.existsSync(path.join(pgliteDir, "PG_VERSION"))) {
     throw new BackupError(`There is no embedded database in DATA_DIR ${dataDir}: nothing to move.`);
   }
-  let release: () => void;
-  try {
-    // Held to the end: no server starts on the embedded site while it is copied.
-    release = lockDataDir(dataDir);
-  } catch (error) {
-    if (!(error instanceof DataDirLockedError)) throw error;
-    throw new BackupError(
+  // Held to the end: no server starts on the embedded site while it is copied.
+  const release = lockDataDirFor(
+    dataDir,
+    () =>
       `A server is running on DATA_DIR ${dataDir}: stop it, then move the site (its writes would not be copied).`,
-    );
-  }
+  );
   try {
     const target = new pg.Client({
       connectionString: to,

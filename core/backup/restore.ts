@@ -5,10 +5,9 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import pg from "pg";
 import type { S3Config } from "../../config/env.ts";
-import { DataDirLockedError, lockDataDir } from "../../db/lock.ts";
 import { extractArchive, readManifest } from "./archive.ts";
 import { fileDigest, readDatabaseFacts, userRelations } from "./database.ts";
-import { openEmbeddedDatabase } from "./embedded.ts";
+import { lockDataDirFor, openEmbeddedDatabase } from "./embedded.ts";
 import {
   BackupError,
   COUNTED_TABLES,
@@ -110,16 +109,12 @@ async function restoreEmbedded(
   log: (line: string) => void,
 ): Promise<void> {
   const created = !fs.existsSync(dataDir);
-  let release: () => void;
-  try {
-    // Held to the end: no server starts on the folder while it is filled.
-    release = lockDataDir(dataDir);
-  } catch (error) {
-    if (!(error instanceof DataDirLockedError)) throw error;
-    throw new BackupError(
+  // Held to the end: no server starts on the folder while it is filled.
+  const release = lockDataDirFor(
+    dataDir,
+    () =>
       `A server is running on DATA_DIR ${dataDir}: a restore fills an empty DATA_DIR only (stop the server, and choose an empty DATA_DIR).`,
-    );
-  }
+  );
   let staging: string | undefined;
   let done = false;
   try {
