@@ -65,4 +65,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=300s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `npm start` without npm in between, so SIGTERM reaches the server (its drain, server/shutdown.ts),
 # with its V8 flags: heap limits, WebAssembly on the baseline compiler (docs/decisions/0100).
-CMD ["node", "--max-semi-space-size=4", "--liftoff-only", "scripts/start.mjs"]
+CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=4", "--liftoff-only", "scripts/start.mjs"]
