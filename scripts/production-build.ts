@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 
 /** What build/ is made from: a change to any of these makes the build stale. */
-const BUILD_SOURCES = [
+export const BUILD_SOURCES = [
   "app",
   "core",
   "config",

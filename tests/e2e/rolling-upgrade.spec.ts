@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
-import { runProductionBuild } from "../../scripts/production-build.ts";
+import { BUILD_SOURCES, runProductionBuild } from "../../scripts/production-build.ts";
 import { placeDemoImages } from "../setup/demo-images.ts";
 import { expect, hydrated, test } from "./fixtures.ts";
 
@@ -17,18 +17,13 @@ import { expect, hydrated, test } from "./fixtures.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const MEMBER = { email: "sarah.kim@example.org", password: "Chalkboard#2026" };
-/** What build/ is made from (scripts/production-build.ts), copied for build B. */
+/**
+ * What build/ is made from (BUILD_SOURCES), copied for build B: with every script the build runs
+ * (not only production-build.ts) and the TypeScript settings its compile reads.
+ */
 const SOURCES = [
-  "app",
-  "core",
-  "config",
-  "server",
-  "db",
-  "public",
+  ...BUILD_SOURCES.filter((source) => !source.startsWith("scripts/")),
   "scripts",
-  "package.json",
-  "react-router.config.ts",
-  "vite.config.ts",
   "tsconfig.json",
 ];
 
