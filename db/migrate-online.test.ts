@@ -139,6 +139,58 @@ describe("migrations that run outside a transaction", () => {
   }, 180_000);
 });
 
+describe.skipIf(!databaseUrl)("a step that loses a deadlock to the site's writes", () => {
+  it("is run again, and the migration goes through", async () => {
+    const handle = await emptyDatabase();
+    const tables: [string, string] = [
+      "001_tables.sql",
+      "CREATE TABLE parents (id int);\nCREATE TABLE children (id int);\n",
+    ];
+    await migrate(handle.db, { dir: migrationsFolder([tables]) });
+    // Takes children, then parents: the order migration 037 takes likes and posts in.
+    const dir = migrationsFolder([
+      tables,
+      [
+        "002_columns.sql",
+        "ALTER TABLE children ADD COLUMN weight int;\nALTER TABLE parents ADD COLUMN bonus int;\n",
+      ],
+    ]);
+
+    // A site's write: holds parents, then needs children (as deleting a post cascades to likes).
+    let migrationWaits!: () => void;
+    const waiting = new Promise<void>((resolve) => (migrationWaits = resolve));
+    const write = handle.db.transaction().execute(async (tx) => {
+      // The migration's session, not this one, is the one PostgreSQL ends (after its 1 s default).
+      await sql`SET LOCAL deadlock_timeout = '20s'`.execute(tx);
+      await sql`INSERT INTO parents VALUES (1)`.execute(tx);
+      await waiting;
+      await sql`INSERT INTO children VALUES (1)`.execute(tx);
+    });
+    const migrating = migrate(handle.db, { dir });
+    for (;;) {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_locks
+         WHERE NOT granted AND relation = to_regclass('parents')`.execute(handle.db);
+      if (rows[0]!.n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    migrationWaits();
+
+    await write;
+    expect(await migrating).toEqual(["002_columns.sql"]);
+    const columns = await sql<{ name: string }>`
+      SELECT table_name || '.' || column_name AS name FROM information_schema.columns
+       WHERE table_schema = current_schema() AND column_name IN ('weight', 'bonus')
+       ORDER BY 1`.execute(handle.db);
+    expect(columns.rows.map((r) => r.name)).toEqual(["children.weight", "parents.bonus"]);
+    const written = await sql<{ n: number }>`
+      SELECT (SELECT count(*) FROM parents)::int + (SELECT count(*) FROM children)::int AS n`.execute(
+      handle.db,
+    );
+    expect(written.rows[0]!.n).toBe(2);
+  }, 60_000);
+});
+
 describe("a database newer than the build", () => {
   it("is refused with one line naming the migration, before anything is applied", async () => {
     const handle = await emptyDatabase();

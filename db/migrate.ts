@@ -171,15 +171,24 @@ function refuseNewerSchema(applied: Set<string> | undefined, files: MigrationFil
   );
 }
 
-const isLockTimeout = (error: unknown) => (error as { code?: string }).code === "55P03";
+/**
+ * A lock not had: lock_timeout ran out (55P03), or PostgreSQL chose this step as the one to end in
+ * a deadlock (40P01), as when a step alters likes and then posts while a site's delete of a post
+ * holds posts and cascades to likes (db/migrate-online.test.ts). Either way the step's transaction
+ * was rolled back whole, so running it again is safe.
+ */
+const isLockConflict = (error: unknown) => {
+  const code = (error as { code?: string }).code;
+  return code === "55P03" || code === "40P01";
+};
 
-/** Runs `work` again after a pause while it fails for want of a lock (lock_timeout). */
+/** Runs `work` again after a pause while it fails for want of a lock. */
 async function retryingLocks<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
-      if (!isLockTimeout(error) || attempt >= LOCK_RETRIES) throw error;
+      if (!isLockConflict(error) || attempt >= LOCK_RETRIES) throw error;
       await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_PAUSE_MS * attempt));
     }
   }
