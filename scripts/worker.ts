@@ -9,6 +9,7 @@ import { createMediaStorage } from "../core/media/storage.ts";
 import { createDb } from "../db/index.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { createLogger } from "../core/log/logger.ts";
+import { endProcess } from "../server/exit.ts";
 import { serveWorkerMetrics } from "../server/metrics/worker-server.ts";
 
 export async function runWorker(env = process.env): Promise<void> {
@@ -18,7 +19,7 @@ export async function runWorker(env = process.env): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
-      process.exit(1);
+      return endProcess(1);
     }
     throw error;
   }
@@ -26,7 +27,7 @@ export async function runWorker(env = process.env): Promise<void> {
     console.error(
       "npm run worker needs DATABASE_URL: with the embedded database the server works the jobs itself.",
     );
-    process.exit(1);
+    return endProcess(1);
   }
 
   // The server's format (core/log/logger.ts): one JSON object a line, secrets redacted.
@@ -39,7 +40,7 @@ export async function runWorker(env = process.env): Promise<void> {
     // A database newer than this build, or a migration that failed: one line, and no start.
     if (error instanceof SchemaNewerThanBuildError || error instanceof MigrationFailedError) {
       console.error(error.message);
-      process.exit(1);
+      return endProcess(1);
     }
     throw error;
   }
@@ -75,7 +76,7 @@ export async function runWorker(env = process.env): Promise<void> {
         `The worker cannot serve its metrics on ${config.host}:${config.metricsPort} (METRICS_PORT): ${(error as Error).message}`,
       );
       await handle.close();
-      process.exit(1);
+      return endProcess(1);
     }
   }
   await jobs.start(log);
@@ -87,7 +88,7 @@ export async function runWorker(env = process.env): Promise<void> {
     await jobs.stop(); // running jobs finish, or are handed back for another process
     await metrics?.close();
     await handle.close();
-    process.exit(0);
+    endProcess(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -14,6 +14,7 @@ import { publishBackupAccess, type BackupAccess } from "../core/backup/server-ac
 import { createSiteJobQueue } from "../core/jobs/site-jobs.ts";
 import { buildApp } from "./app.ts";
 import { runPrimary } from "./cluster.ts";
+import { endProcess } from "./exit.ts";
 import { SHUTDOWN_TIMING, shutdownSequence } from "./shutdown.ts";
 
 /**
@@ -31,7 +32,8 @@ export async function main(env = process.env): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {
       console.error(error.message);
-      process.exit(1);
+      endProcess(1);
+      return;
     }
     throw error;
   }
@@ -53,7 +55,8 @@ export async function main(env = process.env): Promise<void> {
     // A database newer than this build, or a migration that failed: one line, and no start.
     if (error instanceof SchemaNewerThanBuildError || error instanceof MigrationFailedError) {
       console.error(error.message);
-      process.exit(1);
+      endProcess(1);
+      return;
     }
     throw error;
   }

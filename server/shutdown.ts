@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import net from "node:net";
 import type { FastifyBaseLogger } from "fastify";
 import fp from "fastify-plugin";
+import { endProcess } from "./exit.ts";
 
 /**
  * Graceful shutdown (docs/decisions/0023, 0093). On SIGTERM readiness answers 503 at once
@@ -156,15 +157,13 @@ export const drainPlugin = fp<{ timing?: typeof SHUTDOWN_TIMING }>(
 
 /**
  * Runs the closers one after another (each failure is logged and the next one still runs), then
- * exits: 0 when all closed, 1 when one failed or the exit deadline passed first.
+ * exits: 0 when all closed, 1 when one failed or the exit deadline passed first. The exit lets the
+ * event loop end (server/exit.ts), which the closers have emptied.
  */
 export function shutdownSequence(
   log: FastifyBaseLogger,
   closers: Closer[],
-  {
-    exitDeadlineMs = SHUTDOWN_TIMING.exitDeadlineMs,
-    exit = (code: number) => process.exit(code),
-  } = {},
+  { exitDeadlineMs = SHUTDOWN_TIMING.exitDeadlineMs, exit = endProcess } = {},
 ) {
   let started = false;
   return async (signal: string) => {
@@ -172,7 +171,7 @@ export function shutdownSequence(
     started = true;
     log.info(`${signal}: closing (${closers.map((c) => c.name).join(", then ")})`);
     let current = "";
-    setTimeout(() => {
+    const deadline = setTimeout(() => {
       log.error(`shutdown took over ${exitDeadlineMs / 1000} s (stuck at: ${current}); exiting`);
       exit(1);
     }, exitDeadlineMs);
@@ -187,6 +186,7 @@ export function shutdownSequence(
         log.error({ err: error }, `shutdown: ${closer.name} failed`);
       }
     }
+    clearTimeout(deadline);
     exit(failed ? 1 : 0);
   };
 }
