@@ -128,6 +128,41 @@ describe("loadConfig", () => {
     });
   });
 
+  describe("the pool size (DATABASE_POOL_SIZE)", () => {
+    const pg = "postgres://postgres@127.0.0.1:5432/site";
+
+    it("by default fits 2 machines of WEB_CONCURRENCY processes and a worker in 100 connections", () => {
+      // 2 × 2 × (10 + 2) + (10 + 1) = 59: the ceiling of 10 holds.
+      expect(loadConfig({ DATABASE_URL: pg, WEB_CONCURRENCY: "2" }).databasePoolSize).toBe(10);
+      // 2 × 4 × (8 + 2) + (8 + 1) = 89 ≤ 95, and 9 would make 99.
+      expect(loadConfig({ DATABASE_URL: pg, WEB_CONCURRENCY: "4" }).databasePoolSize).toBe(8);
+      expect(loadConfig({ DATABASE_URL: pg, WEB_CONCURRENCY: "8" }).databasePoolSize).toBe(3);
+    });
+
+    it("takes a number of connections", () => {
+      expect(loadConfig({ DATABASE_URL: pg, DATABASE_POOL_SIZE: "25" }).databasePoolSize).toBe(25);
+      expect(loadConfig({ DATABASE_URL: pg, DATABASE_POOL_SIZE: "1" }).databasePoolSize).toBe(1);
+    });
+
+    it.each([
+      ["0", "must be a number of connections from 1 to 1000"],
+      ["-3", "must be a whole number of connections, 1 or more"],
+      ["ten", "must be a whole number of connections, 1 or more"],
+      ["2.5", "must be a whole number of connections, 1 or more"],
+      ["5000", "must be a number of connections from 1 to 1000"],
+    ])("refuses DATABASE_POOL_SIZE=%s, naming it", (value, message) => {
+      expect(() => loadConfig({ DATABASE_URL: pg, DATABASE_POOL_SIZE: value })).toThrow(
+        `Invalid environment variable DATABASE_POOL_SIZE="${value}": ${message}`,
+      );
+    });
+
+    it("refuses it without DATABASE_URL, where it would do nothing", () => {
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: "5" })).toThrow(
+        'Invalid environment variable DATABASE_POOL_SIZE="5": it only applies with DATABASE_URL, which is not set (the embedded database has one connection)',
+      );
+    });
+  });
+
   describe("the drain after SIGTERM (SHUTDOWN_DRAIN_S)", () => {
     it("serves on for 5 s by default, or the seconds given", () => {
       expect(loadConfig({}).shutdownDrainSeconds).toBe(5);

@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { defaultPoolSize } from "../db/connection-budget.ts";
 
 /** Every environment variable the site reads (README, "Configuration"), validated once at start. */
 
@@ -70,6 +71,16 @@ const EnvSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  /**
+   * Connections in each process's pool (PostgreSQL only; docs/decisions/0105-connection-budget.md);
+   * unset: sized from WEB_CONCURRENCY (db/connection-budget.ts, defaultPoolSize).
+   */
+  DATABASE_POOL_SIZE: z
+    .string()
+    .regex(/^\d+$/, "must be a whole number of connections, 1 or more")
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, "must be a number of connections from 1 to 1000")
     .optional(),
   SMTP_URL: z
     .string()
@@ -193,6 +204,11 @@ export interface Config {
    * default; with the embedded database always 1 (one process may open its folder).
    */
   webConcurrency: number;
+  /**
+   * DATABASE_POOL_SIZE: connections in each process's pool with PostgreSQL; by default what fits 2
+   * machines of webConcurrency processes and a worker in max_connections 100 (at most 10).
+   */
+  databasePoolSize: number;
   /** SHUTDOWN_DRAIN_S: how long a server process serves on after SIGTERM, readiness off (5 s). */
   shutdownDrainSeconds: number;
   /** Where pages link media instead of /media/ (a CDN), without a trailing slash. */
@@ -355,6 +371,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid environment variable WEB_CONCURRENCY=${JSON.stringify(env.WEB_CONCURRENCY)}: the embedded database (no DATABASE_URL) can be opened by one server process only; set DATABASE_URL to run several, or leave WEB_CONCURRENCY unset`,
     );
   }
+  if (e.DATABASE_POOL_SIZE !== undefined && !e.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid environment variable DATABASE_POOL_SIZE=${JSON.stringify(env.DATABASE_POOL_SIZE)}: it only applies with DATABASE_URL, which is not set (the embedded database has one connection)`,
+    );
+  }
+  const webConcurrency = e.WEB_CONCURRENCY ?? (e.DATABASE_URL ? os.availableParallelism() : 1);
   const s3 = s3Config(e);
   const dkim = dkimConfig(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
@@ -395,7 +417,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     linkCheckAllowLoopback: e.LINK_CHECK_ALLOW_LOOPBACK === "on",
     pageCache: e.PAGE_CACHE === "on",
-    webConcurrency: e.WEB_CONCURRENCY ?? (e.DATABASE_URL ? os.availableParallelism() : 1),
+    webConcurrency,
+    databasePoolSize: e.DATABASE_POOL_SIZE ?? defaultPoolSize(webConcurrency),
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_S ?? 5,
     ...(s3 ? { s3 } : {}),
     ...(dkim ? { dkim } : {}),

@@ -7,6 +7,11 @@ import { createSiteJobQueue, workSiteJobs } from "../core/jobs/site-jobs.ts";
 import { mailerFor } from "../core/mail/mailer.ts";
 import { createMediaStorage } from "../core/media/storage.ts";
 import { createDb } from "../db/index.ts";
+import {
+  describeConnections,
+  reportConnectionBudget,
+  workerConnections,
+} from "../db/connection-budget.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { createLogger } from "../core/log/logger.ts";
 import { endProcess } from "../server/exit.ts";
@@ -35,7 +40,7 @@ export async function runWorker(env = process.env): Promise<void> {
   for (const line of config.warnings) log.warn(line);
   let handle: Awaited<ReturnType<typeof createDb>>;
   try {
-    handle = await createDb({ databaseUrl: config.databaseUrl });
+    handle = await createDb({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   } catch (error) {
     // A database newer than this build, or a migration that failed: one line, and no start.
     if (error instanceof SchemaNewerThanBuildError || error instanceof MigrationFailedError) {
@@ -44,6 +49,9 @@ export async function runWorker(env = process.env): Promise<void> {
     }
     throw error;
   }
+  const perProcess = workerConnections(config.databasePoolSize);
+  log.info(`this worker ${describeConnections(perProcess)}`);
+  await reportConnectionBudget(handle.db, { processes: 1, perProcess, kind: "worker" }, log);
   const jobs = createSiteJobQueue(handle);
   await workSiteJobs(jobs, {
     db: handle.db,

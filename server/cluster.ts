@@ -28,12 +28,12 @@ function primaryLog(level: string) {
 
 export async function runPrimary(
   config: Config,
-  prepare: (log: (line: string) => void) => Promise<void>,
+  prepare: (log: { info(line: string): void; warn(line: string): void }) => Promise<void>,
 ): Promise<void> {
   const log = primaryLog(config.logLevel);
   for (const line of config.warnings) log.warn(line);
   const count = config.webConcurrency;
-  await prepare((line) => log.info(line));
+  await prepare({ info: (line) => log.info(line), warn: (line) => log.warn(line) });
 
   let stopping = false;
   const restartPolicy = new WorkerRestartPolicy();

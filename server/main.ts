@@ -5,6 +5,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError, loadConfig, type Config } from "../config/env.ts";
 import { createDb } from "../db/index.ts";
+import {
+  describeConnections,
+  reportConnectionBudget,
+  serverConnections,
+} from "../db/connection-budget.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { createLogger } from "../core/log/logger.ts";
 import { DataDirLockedError, lockDataDir } from "../db/lock.ts";
@@ -41,9 +46,22 @@ export async function main(env = process.env): Promise<void> {
     if (cluster.isPrimary && config.webConcurrency > 1) {
       await runPrimary(config, async (log) => {
         // Migrations (createDb) and demo data, once for every worker.
-        const handle = await createDb({ databaseUrl: config.databaseUrl });
+        const handle = await createDb({
+          databaseUrl: config.databaseUrl,
+          poolSize: config.databasePoolSize,
+        });
         try {
-          await seedIfEmpty(handle.db, config, log);
+          // Once for the machine: its WEB_CONCURRENCY processes against max_connections.
+          await reportConnectionBudget(
+            handle.db,
+            {
+              processes: config.webConcurrency,
+              perProcess: serverConnections(config.databasePoolSize),
+              kind: "server process",
+            },
+            log,
+          );
+          await seedIfEmpty(handle.db, config, (line) => log.info(line));
         } finally {
           await handle.close();
         }
@@ -70,6 +88,7 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   const handle = await createDb({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
     onConnectionError: (error) =>
       log.warn(`database connection lost (${error.message}); it will be replaced`),
   });
@@ -98,6 +117,18 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   log = app.log;
   // Once per start: with workers the primary has said it.
   if (!worker) for (const line of config.warnings) app.log.warn(line);
+  if (handle.engine === "postgres") {
+    const perProcess = serverConnections(config.databasePoolSize);
+    app.log.info(`this server process ${describeConnections(perProcess)}`);
+    // With workers the primary has checked the machine's budget.
+    if (!worker) {
+      await reportConnectionBudget(
+        handle.db,
+        { processes: 1, perProcess, kind: "server process" },
+        app.log,
+      );
+    }
+  }
   // With workers the primary has filled an empty database already.
   if (!worker) await seedIfEmpty(handle.db, config, (line) => app.log.info(line));
   // Before listening: started after, a database fault in its first queries ended the process under
