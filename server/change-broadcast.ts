@@ -189,6 +189,17 @@ export async function startChangeBroadcast(options: {
       closed = true;
       clearTimeout(retry);
       unsubscribe();
+      // A "missed" message still owed gets one last try: the others may not hear of it otherwise.
+      if (failed !== covered && !sendingMissed) {
+        await transport
+          .notify(JSON.stringify({ from: self, missed: true } satisfies Message))
+          .catch((error: Error) => {
+            log.warn({
+              msg: "change broadcast: closed owing a missed-changes notice",
+              err: error.message,
+            });
+          });
+      }
       await transport.close();
     },
   };
