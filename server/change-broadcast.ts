@@ -20,7 +20,8 @@ import { CHANGE_TOPICS, type ChangeFeed, type ChangeTopic } from "../core/cache/
  *   by whatever name or address, shares it.
  * - Messages: `{from, topic}` (one topic changed) and `{from, missed: true}` (changes may have gone
  *   unannounced: drop everything). Any other shape is ignored with a warning, so processes of two
- *   versions can share the channel during a rolling upgrade.
+ *   versions can share the channel during a rolling upgrade (the upgrade to this naming itself
+ *   changes the channel: old and new processes hear each other only once the old are gone).
  * - A notice that could not be sent (the database away) is not lost: the sender owes a "missed"
  *   message, sent once a send succeeds or the LISTEN connection is back, and retried with backoff
  *   until it goes through. A receiver whose LISTEN connection was lost drops everything itself.
