@@ -28,10 +28,10 @@ describe("each process's connections", () => {
     );
   });
 
-  it("counts a worker's pool and readiness, without LISTEN", () => {
-    expect(workerConnections(4).total).toBe(5);
+  it("counts a worker's pool, LISTEN (it announces its jobs' changes) and readiness", () => {
+    expect(workerConnections(4).total).toBe(6);
     expect(describeConnections(workerConnections(4))).toBe(
-      "opens up to 5 connections to PostgreSQL: pool 4, jobs 0 (pg-boss shares the pool), listen 0, readiness 1",
+      "opens up to 6 connections to PostgreSQL: pool 4, jobs 0 (pg-boss shares the pool), listen 1, readiness 1",
     );
   });
 });
@@ -103,8 +103,8 @@ describe("the check against max_connections", () => {
       perProcess: workerConnections(10),
       kind: "worker",
     });
-    expect(fits.line).toContain("this worker (1 × 11) could open 11 connections;");
-    expect(fits.line).toContain(": 8 workers like this one fit, fewer beside server processes");
+    expect(fits.line).toContain("this worker (1 × 12) could open 12 connections;");
+    expect(fits.line).toContain(": 7 workers like this one fit, fewer beside server processes");
     const tooMany = checkConnectionBudget({
       limits: { maxConnections: 20, superuserReserved: 3, reserved: 0 },
       processes: 1,

@@ -32,7 +32,7 @@ export interface ProcessConnections {
   pool: number;
   /** pg-boss's own: none, it sends its statements through the pool (core/jobs/queue.ts). */
   jobs: number;
-  /** The change broadcast's LISTEN connection (server/change-broadcast.ts); servers only. */
+  /** The change broadcast's LISTEN connection (server/change-broadcast.ts). */
   listen: number;
   /** The readiness check's connection (db/readiness.ts). */
   readiness: number;
@@ -48,8 +48,11 @@ function connections(pool: number, listen: number): ProcessConnections {
 /** A server process (`npm start`, or one of its WEB_CONCURRENCY workers). */
 export const serverConnections = (poolSize: number) => connections(poolSize, 1);
 
-/** An `npm run worker` process: no LISTEN, its readiness only with METRICS_PORT (counted anyway). */
-export const workerConnections = (poolSize: number) => connections(poolSize, 0);
+/**
+ * An `npm run worker` process: it announces its jobs' changes on the channel too
+ * (docs/decisions/0106); its readiness only with METRICS_PORT (counted anyway).
+ */
+export const workerConnections = (poolSize: number) => connections(poolSize, 1);
 
 /** The line each process logs at start. */
 export function describeConnections(c: ProcessConnections): string {

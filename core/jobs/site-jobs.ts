@@ -63,10 +63,20 @@ export interface JobWorkerDeps {
   now: () => Date;
   log: { info(msg: string): void; warn(msg: string): void };
   /**
-   * This process's change feed, when it has caches to drop (the server; not `npm run worker`):
-   * what the link check ("last verified") and the expiry sweep changed.
+   * This process's change feed, with its broadcast to every other process on the database (servers
+   * and `npm run worker` alike, docs/decisions/0106): a job's write is announced exactly as a
+   * request's is. What each job emits, and why some emit nothing:
+   * - deal expiry sweep: "posts" (deals expired or live again leave or join lists and Trending);
+   * - link check: "posts" when "last verified" moved (cards show it); a dead link only files a
+   *   report, which no public page shows (as a member's report that hides nothing: no topic);
+   * - image link copy: "posts" (posts' pictures) or "users" (members'), whichever it settled;
+   * - reputation: "reputation" when points, levels or badges changed;
+   * - serial voting: nothing — it files reports for moderators and removes no vote;
+   * - alert matching, notification mails, digests: nothing — notifications and mails show only to
+   *   their signed-in member, whose pages are never cached, and no TtlCache keeps them;
+   * - nightly sweep (sessions, link codes, sign-in failures), vacuum, mail: nothing a page shows.
    */
-  changes?: ChangeFeed;
+  changes: ChangeFeed;
   /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */
   linkCheck?: Partial<LinkCheckSettings>;
   /** PUBLIC_URL, for links in mails the jobs write (notification mails); the configuration's default if absent. */

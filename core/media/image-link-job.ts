@@ -40,7 +40,7 @@ export interface ImageLinkCopyDeps {
   media: MediaStorage;
   config: Pick<Config, "publicUrl" | "mediaBaseUrl" | "linkCheckAllowLoopback">;
   log: { info(msg: string): void; warn(msg: string): void };
-  changes?: ChangeFeed;
+  changes: ChangeFeed;
 }
 
 interface PendingLink {
@@ -180,7 +180,7 @@ export function copyImageLinks(deps: ImageLinkCopyDeps, batch = IMAGE_LINK_BATCH
       }
       if (settled) {
         // Cards and pages cached before show the copies (or no picture) from now on.
-        deps.changes?.emit(table.name);
+        deps.changes.emit(table.name);
         deps.log.info(`image links: settled the pictures of ${settled} ${table.noun}s`);
       }
     }

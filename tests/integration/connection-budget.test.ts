@@ -167,13 +167,13 @@ describe.skipIf(!databaseUrl)("the connection budget on PostgreSQL", () => {
           { timeoutMs: 100_000, what: "the worker to start" },
         );
         expect(logLines(output).map((l) => l.msg)).toContain(
-          `this worker opens up to ${pool + 1} connections to PostgreSQL: pool ${pool}, jobs 0 (pg-boss shares the pool), listen 0, readiness 1`,
+          `this worker opens up to ${pool + 2} connections to PostgreSQL: pool ${pool}, jobs 0 (pg-boss shares the pool), listen 1, readiness 1`,
         );
         const budget = budgetLines(output);
         expect(budget).toHaveLength(1);
         expect(budget[0]!.level).toBe(WARN);
         expect(budget[0]!.msg).toContain(
-          `this worker (1 × ${pool + 1}) could open ${pool + 1} connections, more than PostgreSQL allows ${available}`,
+          `this worker (1 × ${pool + 2}) could open ${pool + 2} connections, more than PostgreSQL allows ${available}`,
         );
         expect(budget[0]!.msg).toContain(`lower DATABASE_POOL_SIZE (now ${pool}), raise`);
         child.kill("SIGTERM");

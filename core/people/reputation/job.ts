@@ -161,7 +161,9 @@ export async function scheduledRecompute(deps: RecomputeDeps): Promise<Recompute
   return result;
 }
 
-export function recomputeReputationJob(deps: RecomputeDeps & { log: { info(msg: string): void } }) {
+export function recomputeReputationJob(
+  deps: RecomputeDeps & { changes: ChangeFeed; log: { info(msg: string): void } },
+) {
   return async (data: { userId?: number }) => {
     const { members, changed } =
       data.userId === undefined

@@ -23,14 +23,14 @@ export const dealExpiryJob = defineJob<Record<string, never>>({
 export function sweepDealExpiry(deps: {
   db: Db;
   now: () => Date;
-  changes?: ChangeFeed;
+  changes: ChangeFeed;
   log: { info(msg: string): void };
 }) {
   return async () => {
     const { expired, reopened } = await sweepExpiry(deps.db, deps.now());
     if (expired + reopened === 0) return;
     // The lists' caches keep which deals are live: drop them (docs/decisions/0025).
-    deps.changes?.emit("posts");
+    deps.changes.emit("posts");
     deps.log.info(`expiry sweep: ${expired} deals expired, ${reopened} live again`);
   };
 }

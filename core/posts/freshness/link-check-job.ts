@@ -37,7 +37,7 @@ export interface LinkCheckWorkerDeps {
   now: () => Date;
   log: { info(msg: string): void; warn(msg: string): void };
   /** Caches drop cards whose "last verified" moved. */
-  changes?: ChangeFeed;
+  changes: ChangeFeed;
   linkCheck?: Partial<LinkCheckSettings>;
 }
 
@@ -137,7 +137,7 @@ export function checkDealLink(deps: LinkCheckWorkerDeps) {
       }
       return false;
     });
-    if (verified) deps.changes?.emit("posts");
+    if (verified) deps.changes.emit("posts");
     deps.log.info(`link check of deal ${deal.unique_id}: ${result.outcome} (${result.detail})`);
   };
 }
