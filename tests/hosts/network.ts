@@ -85,6 +85,12 @@ export function tearDownNetwork(): void {
     fs.rmSync(`/etc/netns/${host.ns}`, { recursive: true, force: true });
   }
   ipQuiet("link", "del", BRIDGE);
+  try {
+    // Only when empty: /etc/netns may hold other namespaces' files.
+    fs.rmdirSync("/etc/netns");
+  } catch {
+    // Not empty, or not there.
+  }
 }
 
 export function setUpNetwork(): void {
