@@ -18,14 +18,17 @@ export interface LocalS3 {
 }
 
 /**
- * A local S3-compatible server (s3rver) on 127.0.0.1 and a free port, its files in a temporary
- * folder, with one empty bucket: what the media storage's tests run against. Nothing leaves the
- * machine.
+ * A local S3-compatible server (s3rver) on 127.0.0.1 (or `address`, an address of this machine)
+ * and a free port, its files in a temporary folder, with one empty bucket: what the media storage's
+ * tests run against. Nothing leaves the machine.
  */
-export async function startLocalS3(bucket = "chalkboard-media"): Promise<LocalS3> {
+export async function startLocalS3(
+  bucket = "chalkboard-media",
+  address = "127.0.0.1",
+): Promise<LocalS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "cbd-s3-"));
   const server = new S3rver({
-    address: "127.0.0.1",
+    address,
     port: 0,
     directory,
     silent: true,
@@ -34,7 +37,7 @@ export async function startLocalS3(bucket = "chalkboard-media"): Promise<LocalS3
   const { port } = await server.run();
   // s3rver accepts its own fixed key pair.
   const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${address}:${port}`;
   const region = "us-east-1";
   const client = new S3Client({ region, endpoint, forcePathStyle: true, credentials });
   return {
