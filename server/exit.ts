@@ -7,6 +7,8 @@
  */
 export function endProcess(code: number): void {
   process.exitCode = code;
+  // A node:cluster worker's channel to its primary keeps the loop alive: close it too.
+  if (process.connected) process.disconnect?.();
   setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
 }
 
