@@ -136,7 +136,7 @@ defaults
   # A connection a stopping server refuses (or closes unanswered) is tried on the other server.
   retries 3
   option redispatch 1
-  retry-on conn-failure empty-response
+  retry-on conn-failure
   # A connection of its own to a server for every request: no request is sent on a kept-alive
   # connection that a draining server is closing.
   option http-server-close
