@@ -484,3 +484,55 @@ export function startScriptFlags(script: string): string[] {
   }
   return flags;
 }
+
+/** One route of `--only hosts`: through HAProxy to host A alone, and to hosts A and B. */
+export interface HostsRow {
+  name: string;
+  one: HostsLoad;
+  two: HostsLoad;
+}
+
+export interface HostsLoad {
+  rps: number;
+  p99: number;
+  errors: number;
+  /** CPU milliseconds a request of both hosts' processes, and of HAProxy; null: not measured. */
+  serverCpu: number | null;
+  haproxyCpu: number | null;
+}
+
+/** The `--only hosts` table, Markdown: both figures of each route and the ratio two ÷ one. */
+export function hostsTable(rows: readonly HostsRow[]): string {
+  const lines = [
+    "| route | A alone req/s | A + B req/s | A + B ÷ A (req/s) | p99 ms, A / A + B | hosts' CPU ms/req, A / A + B | HAProxy CPU ms/req, A / A + B | errors, A / A + B |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  const ms = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+  for (const { name, one, two } of rows) {
+    const value = ratio(two.rps, one.rps);
+    lines.push(
+      `| ${name} | ${one.rps.toFixed(0)} | ${two.rps.toFixed(0)} | ${
+        value === null ? "–" : value.toFixed(2)
+      } | ${one.p99} / ${two.p99} | ${ms(one.serverCpu)} / ${ms(two.serverCpu)} | ${ms(
+        one.haproxyCpu,
+      )} / ${ms(two.haproxyCpu)} | ${one.errors} / ${two.errors} |`,
+    );
+  }
+  if (rows.length === 0) lines.push("| no route measured | | | | | | | |");
+  return lines.join("\n");
+}
+
+/**
+ * BENCH_HOST_PROCESSES: WEB_CONCURRENCY of each app host of `--only hosts` (default 1: on a
+ * 2-core machine one process leaves host A short of the machine, so a second host can add to it).
+ */
+export function parseHostProcesses(text: string | undefined): number {
+  if (text === undefined || text === "") return 1;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    throw new UsageError(
+      `BENCH_HOST_PROCESSES must be a whole number from 1 to 64 (got "${text}")`,
+    );
+  }
+  return value;
+}

@@ -14,10 +14,14 @@
  *  4. the HTML bytes and the compressed JavaScript at start of the home and deal pages;
  *  5. with `--lighthouse`: Lighthouse mobile on the home and a deal page (bench/lighthouse.ts).
  *
+ * `--only hosts` (bench/hosts.ts) is a run of its own, not part of a plain `--pg URL` run: it
+ * needs root and HAProxy, and starts two hosts in network namespaces.
+ *
  *   npm run bench                                   # 1,000,000 deals (generated once into bench/.data/)
  *   npm run bench -- --deals 20000 --duration 3 --pg postgres://postgres@127.0.0.1:5432/bench_small
  *   npm run bench -- --only alerts --pg postgres://…   # alert matching (0045), PostgreSQL only
  *   npm run bench -- --only migration --pg postgres://…/bench_migrate   # posting during a migration (0097)
+ *   npm run bench -- --only hosts --pg postgres://…    # one app host against two behind HAProxy (root)
  *   npm run bench -- --compressed                   # every request asks for brotli, as browsers do
  */
 import { spawnSync } from "node:child_process";
@@ -254,6 +258,28 @@ async function main() {
     await pgDataSet(options.pg, options.deals);
     const { benchMigration } = await import("./migration.ts");
     await benchMigration({ root, pg: options.pg });
+    return;
+  }
+
+  // One app host against two behind HAProxy (issue 37), PostgreSQL only: its own hosts.
+  if (options.only === "hosts") {
+    if (!options.pg) {
+      console.error("npm run bench: --only hosts needs --pg URL (the hosts' shared database)");
+      process.exit(2);
+    }
+    await pgDataSet(options.pg, options.deals);
+    const { benchHosts } = await import("./hosts.ts");
+    try {
+      await benchHosts({
+        pg: options.pg,
+        duration: options.duration,
+        connections: options.connections,
+      });
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      console.error(`npm run bench: ${error.message}`);
+      process.exit(error instanceof UsageError ? 2 : 1);
+    }
     return;
   }
 

@@ -119,10 +119,26 @@ export interface LoadBalancer {
   process: HostProcess;
   servers(): Promise<BackendState[]>;
   status(server: "a" | "b"): Promise<string>;
+  /** One command on HAProxy's admin socket (`disable server app/b`…), and its answer. */
+  command(line: string): Promise<string>;
+}
+
+export interface HaproxyOptions {
+  /**
+   * Keep connections to the app hosts open between requests (HAProxy's default). Off, as the
+   * multi-host test runs it, every request has a connection of its own (see the config below).
+   */
+  serverKeepAlive?: boolean;
 }
 
 /** HAProxy's configuration: both app hosts, checked on /readyz every 500 ms. */
-export function haproxyConfig(statsSocket: string): string {
+export function haproxyConfig(statsSocket: string, options: HaproxyOptions = {}): string {
+  const connections = options.serverKeepAlive
+    ? `  # Connections to the servers are kept open between requests (HAProxy's default).
+  option http-keep-alive`
+    : `  # A connection of its own to a server for every request: no request is sent on a kept-alive
+  # connection that a draining server is closing.
+  option http-server-close`;
   return `global
   stats socket ${statsSocket} mode 600 level admin
   maxconn 2000
@@ -137,9 +153,7 @@ defaults
   retries 3
   option redispatch 1
   retry-on conn-failure
-  # A connection of its own to a server for every request: no request is sent on a kept-alive
-  # connection that a draining server is closing.
-  option http-server-close
+${connections}
   option forwardfor
 
 frontend web
@@ -155,10 +169,10 @@ backend app
 `;
 }
 
-export function startLoadBalancer(workDir: string): LoadBalancer {
+export function startLoadBalancer(workDir: string, options: HaproxyOptions = {}): LoadBalancer {
   const statsSocket = path.join(workDir, "haproxy.sock");
   const configFile = path.join(workDir, "haproxy.cfg");
-  fs.writeFileSync(configFile, haproxyConfig(statsSocket));
+  fs.writeFileSync(configFile, haproxyConfig(statsSocket, options));
   // -db: stay in the foreground, so the harness owns the process.
   const proc = runInNamespace(
     "haproxy",
@@ -166,31 +180,31 @@ export function startLoadBalancer(workDir: string): LoadBalancer {
     ["/usr/sbin/haproxy", "-db", "-f", configFile],
     {},
   );
-  const servers = () =>
-    new Promise<BackendState[]>((resolve, reject) => {
+  const command = (line: string) =>
+    new Promise<string>((resolve, reject) => {
       const socket = net.connect(statsSocket);
       let text = "";
       socket.on("data", (d) => (text += d));
       socket.on("error", reject);
-      socket.on("end", () => {
-        const lines = text.trim().split("\n");
-        const header = lines[0]!.replace(/^# /, "").split(",");
-        const rows = lines.slice(1).map((line) => line.split(","));
-        const col = (name: string) => header.indexOf(name);
-        resolve(
-          rows
-            .filter(
-              (r) =>
-                r[col("pxname")] === "app" && !["BACKEND", "FRONTEND"].includes(r[col("svname")]!),
-            )
-            .map((r) => ({ server: r[col("svname")]!, status: r[col("status")]! })),
-        );
-      });
-      socket.end("show stat\n");
+      socket.on("end", () => resolve(text));
+      socket.end(`${line}\n`);
     });
+  const servers = async (): Promise<BackendState[]> => {
+    const text = await command("show stat");
+    const lines = text.trim().split("\n");
+    const header = lines[0]!.replace(/^# /, "").split(",");
+    const rows = lines.slice(1).map((line) => line.split(","));
+    const col = (name: string) => header.indexOf(name);
+    return rows
+      .filter(
+        (r) => r[col("pxname")] === "app" && !["BACKEND", "FRONTEND"].includes(r[col("svname")]!),
+      )
+      .map((r) => ({ server: r[col("svname")]!, status: r[col("status")]! }));
+  };
   return {
     url: `http://${HOSTS.lb.address}`,
     process: proc,
+    command,
     servers,
     async status(server) {
       const found = (await servers()).find((s) => s.server === server);

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   costRatio,
+  hostsTable,
   lighthouseReport,
   MB,
   meetsGoal,
   MEMORY_GOALS,
   memoryTable,
   parseBenchArgs,
+  parseHostProcesses,
   parseProcStatus,
   pickSearchWords,
   processRole,
@@ -296,5 +298,38 @@ describe("peak resident memory", () => {
       "| PostgreSQL, 2 | worker 2 (pid 22) | – | ≤ 256 | not measured |",
       "| gone | – | – | | not measured |",
     ]);
+  });
+});
+
+describe("--only hosts", () => {
+  it("shows each route's figures with one host and two, and two ÷ one", () => {
+    const load = (rps: number, serverCpu: number | null) => ({
+      rps,
+      p99: 40,
+      errors: 0,
+      serverCpu,
+      haproxyCpu: 0.2,
+    });
+    const table = hostsTable([
+      { name: "home", one: load(1000, 0.3), two: load(1500, null) },
+      { name: "none", one: load(0, 0.3), two: load(10, 0.3) },
+    ]);
+    expect(table.split("\n").slice(2)).toEqual([
+      "| home | 1000 | 1500 | 1.50 | 40 / 40 | 0.30 / – | 0.20 / 0.20 | 0 / 0 |",
+      "| none | 0 | 10 | – | 40 / 40 | 0.30 / 0.30 | 0.20 / 0.20 | 0 / 0 |",
+    ]);
+    expect(hostsTable([]).split("\n")[2]).toContain("no route measured");
+  });
+
+  it("reads BENCH_HOST_PROCESSES: 1 unless set, a clear error for a bad value", () => {
+    expect(parseHostProcesses(undefined)).toBe(1);
+    expect(parseHostProcesses("")).toBe(1);
+    expect(parseHostProcesses("2")).toBe(2);
+    for (const bad of ["0", "1.5", "two", "65"]) {
+      expect(() => parseHostProcesses(bad)).toThrow(UsageError);
+      expect(() => parseHostProcesses(bad)).toThrow(
+        `BENCH_HOST_PROCESSES must be a whole number from 1 to 64 (got "${bad}")`,
+      );
+    }
   });
 });
