@@ -19,9 +19,10 @@ export interface HostSpec {
 export const HOSTS = {
   lb: { ns: "cbd-lb", address: "10.77.0.2" },
   a: { ns: "cbd-a", address: "10.77.0.11" },
-  // Host B reaches PostgreSQL by a name of its own, so the hosts spell the database differently.
+  // Hosts B and W reach PostgreSQL by names of their own and A by its address, so each host spells
+  // the database differently.
   b: { ns: "cbd-b", address: "10.77.0.12", hostsFile: [`${GATEWAY} db.internal`] },
-  w: { ns: "cbd-w", address: "10.77.0.20" },
+  w: { ns: "cbd-w", address: "10.77.0.20", hostsFile: [`${GATEWAY} postgres.internal`] },
 } satisfies Record<string, HostSpec>;
 
 function ip(...args: string[]) {

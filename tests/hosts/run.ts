@@ -256,7 +256,7 @@ async function main() {
 
   const workerEnv = {
     ...common,
-    DATABASE_URL: hostDatabaseUrl(schema, GATEWAY, "cbd-hosts-worker"),
+    DATABASE_URL: hostDatabaseUrl(schema, "postgres.internal", "cbd-hosts-worker"),
     METRICS_PORT: "9464",
     // Its probes answer on the host's address, for the harness to ask.
     HOST: "0.0.0.0",
