@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- --only hosts --pg URL` (issue 37): the throughput of one application host and
- * of two behind HAProxy, in one run. It reuses the multi-host test's network and processes
+ * `npm run bench -- --pg URL`, or alone with `--only hosts` (issue 37): the throughput of one
+ * application host and of two behind HAProxy, in one run. It reuses the multi-host test's network and processes
  * (tests/hosts/network.ts, tests/hosts/processes.ts): namespaces cbd-lb, cbd-a and cbd-b on the
  * bridge cbd-br0, PostgreSQL reached through a relay on 10.77.0.1:5432, each app host running
  * `npm start` on the database at URL (read only: nothing is written but what a server writes by
@@ -166,16 +166,21 @@ async function setHostB(lb: LoadBalancer, on: boolean): Promise<void> {
   });
 }
 
+/** What the machine lacks for this bench (root, HAProxy): a plain `--pg` run goes on without it. */
+export class HostsUnavailableError extends Error {}
+
 export async function benchHosts(options: {
   pg: string;
   duration: number;
   connections: number;
 }): Promise<void> {
   if (process.getuid?.() !== 0) {
-    throw new Error("--only hosts needs root: it makes network namespaces with `ip netns`");
+    throw new HostsUnavailableError("it needs root: it makes network namespaces with `ip netns`");
   }
   if (!fs.existsSync("/usr/sbin/haproxy")) {
-    throw new Error("--only hosts needs HAProxy at /usr/sbin/haproxy (Debian's haproxy package)");
+    throw new HostsUnavailableError(
+      "it needs HAProxy at /usr/sbin/haproxy (Debian's haproxy package)",
+    );
   }
   const processes = parseHostProcesses(process.env.BENCH_HOST_PROCESSES);
   const state = productionBuildState(root);
