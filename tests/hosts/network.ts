@@ -68,6 +68,24 @@ export function killNamespace(ns: string): number[] {
   return pids;
 }
 
+/**
+ * Where bridged traffic goes through iptables (br_netfilter, which Docker loads, as the container
+ * stage of .ci/run does) and FORWARD's policy is DROP (Docker sets it), the hosts cannot reach each
+ * other over the bridge: HAProxy's checks time out. This rule lets the bridge's own traffic
+ * through; tear-down removes it. Without iptables on the machine nothing filters it.
+ */
+const BRIDGE_FORWARD_RULE = ["FORWARD", "-i", BRIDGE, "-o", BRIDGE, "-j", "ACCEPT"];
+
+/** Runs iptables (waiting for its lock); false when it failed or is not installed. */
+function iptables(...args: string[]): boolean {
+  try {
+    execFileSync("iptables", ["-w", ...args], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function vethName(ns: string) {
   // Interface names are at most 15 characters: "cbd-lb" → "cbd-lb-h".
   return `${ns}-h`;
@@ -75,8 +93,8 @@ function vethName(ns: string) {
 
 /**
  * Removes everything a run makes, whatever state it is in (also what an interrupted run left):
- * processes in the namespaces, the namespaces (their veth ends go with them), the bridge and the
- * hosts files.
+ * processes in the namespaces, the namespaces (their veth ends go with them), the bridge, its
+ * iptables rule and the hosts files.
  */
 export function tearDownNetwork(): void {
   for (const host of Object.values(HOSTS)) {
@@ -86,6 +104,10 @@ export function tearDownNetwork(): void {
     fs.rmSync(`/etc/netns/${host.ns}`, { recursive: true, force: true });
   }
   ipQuiet("link", "del", BRIDGE);
+  // Every copy: an interrupted run may have left one.
+  while (iptables("-D", ...BRIDGE_FORWARD_RULE)) {
+    // removed one
+  }
   try {
     // Only when empty: /etc/netns may hold other namespaces' files.
     fs.rmdirSync("/etc/netns");
@@ -102,6 +124,11 @@ export function setUpNetwork(): void {
   ip("link", "add", BRIDGE, "type", "bridge");
   ip("addr", "add", `${GATEWAY}/24`, "dev", BRIDGE);
   ip("link", "set", BRIDGE, "up");
+  if (iptables("-S", "FORWARD")) {
+    if (!iptables("-I", ...BRIDGE_FORWARD_RULE)) {
+      throw new Error(`iptables -I ${BRIDGE_FORWARD_RULE.join(" ")} failed`);
+    }
+  }
   for (const host of Object.values(HOSTS) as HostSpec[]) {
     if (host.hostsFile) {
       fs.mkdirSync(`/etc/netns/${host.ns}`, { recursive: true });
