@@ -3,8 +3,7 @@ import {
   checkConnectionBudget,
   defaultPoolSize,
   describeConnections,
-  serverConnections,
-  workerConnections,
+  processConnections,
   type ConnectionLimits,
 } from "./connection-budget.ts";
 
@@ -16,21 +15,21 @@ const postgresDefaults: ConnectionLimits = {
 
 describe("each process's connections", () => {
   it("counts a server's pool, LISTEN and readiness; pg-boss shares the pool", () => {
-    expect(serverConnections(10)).toEqual({
+    expect(processConnections(10)).toEqual({
       pool: 10,
       jobs: 0,
       listen: 1,
       readiness: 1,
       total: 12,
     });
-    expect(describeConnections(serverConnections(10))).toBe(
+    expect(describeConnections(processConnections(10))).toBe(
       "opens up to 12 connections to PostgreSQL: pool 10, jobs 0 (pg-boss shares the pool), listen 1, readiness 1",
     );
   });
 
   it("counts a worker's pool, LISTEN (it announces its jobs' changes) and readiness", () => {
-    expect(workerConnections(4).total).toBe(6);
-    expect(describeConnections(workerConnections(4))).toBe(
+    expect(processConnections(4).total).toBe(6);
+    expect(describeConnections(processConnections(4))).toBe(
       "opens up to 6 connections to PostgreSQL: pool 4, jobs 0 (pg-boss shares the pool), listen 1, readiness 1",
     );
   });
@@ -39,7 +38,7 @@ describe("each process's connections", () => {
 describe("the default pool size", () => {
   // What the default promises: 2 machines × processes × per process + 1 worker ≤ 100 − 3 − 2.
   const siteTotal = (processes: number, pool: number) =>
-    2 * processes * serverConnections(pool).total + workerConnections(pool).total;
+    2 * processes * processConnections(pool).total + processConnections(pool).total;
 
   it.each([1, 2, 3, 4, 6, 8, 12])(
     "is the largest that fits for %i processes a machine, at most 10",
@@ -62,7 +61,7 @@ describe("the check against max_connections", () => {
     const check = checkConnectionBudget({
       limits: postgresDefaults,
       processes: 4,
-      perProcess: serverConnections(8),
+      perProcess: processConnections(8),
       kind: "server process",
     });
     expect(check).toMatchObject({ available: 95, needed: 40, machinesFit: 2, exceeds: false });
@@ -75,7 +74,7 @@ describe("the check against max_connections", () => {
     const check = checkConnectionBudget({
       limits: { maxConnections: 100, superuserReserved: 3, reserved: 5 },
       processes: 8,
-      perProcess: serverConnections(10),
+      perProcess: processConnections(10),
       kind: "server process",
     });
     expect(check).toMatchObject({ available: 90, needed: 96, machinesFit: 0, exceeds: true });
@@ -88,7 +87,7 @@ describe("the check against max_connections", () => {
     const check = checkConnectionBudget({
       limits: postgresDefaults,
       processes: 1,
-      perProcess: serverConnections(93),
+      perProcess: processConnections(93),
       kind: "server process",
     });
     expect(check).toMatchObject({ needed: 95, machinesFit: 1, exceeds: false });
@@ -100,7 +99,7 @@ describe("the check against max_connections", () => {
     const fits = checkConnectionBudget({
       limits: postgresDefaults,
       processes: 1,
-      perProcess: workerConnections(10),
+      perProcess: processConnections(10),
       kind: "worker",
     });
     expect(fits.line).toContain("this worker (1 × 12) could open 12 connections;");
@@ -108,7 +107,7 @@ describe("the check against max_connections", () => {
     const tooMany = checkConnectionBudget({
       limits: { maxConnections: 20, superuserReserved: 3, reserved: 0 },
       processes: 1,
-      perProcess: workerConnections(20),
+      perProcess: processConnections(20),
       kind: "worker",
     });
     expect(tooMany.exceeds).toBe(true);

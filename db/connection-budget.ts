@@ -39,20 +39,17 @@ export interface ProcessConnections {
   total: number;
 }
 
-function connections(pool: number, listen: number): ProcessConnections {
+/**
+ * What one process may open: a server process (`npm start`, or one of its WEB_CONCURRENCY workers)
+ * and an `npm run worker` alike, as the worker announces its jobs' changes on the channel too
+ * (docs/decisions/0106); a worker's readiness only with METRICS_PORT (counted anyway).
+ */
+export function processConnections(pool: number): ProcessConnections {
   const jobs = 0;
+  const listen = 1;
   const readiness = 1;
   return { pool, jobs, listen, readiness, total: pool + jobs + listen + readiness };
 }
-
-/** A server process (`npm start`, or one of its WEB_CONCURRENCY workers). */
-export const serverConnections = (poolSize: number) => connections(poolSize, 1);
-
-/**
- * An `npm run worker` process: it announces its jobs' changes on the channel too
- * (docs/decisions/0106); its readiness only with METRICS_PORT (counted anyway).
- */
-export const workerConnections = (poolSize: number) => connections(poolSize, 1);
 
 /** The line each process logs at start. */
 export function describeConnections(c: ProcessConnections): string {
@@ -71,7 +68,7 @@ export function defaultPoolSize(processesPerMachine: number): number {
     POSTGRES_DEFAULT_MAX_CONNECTIONS - POSTGRES_DEFAULT_SUPERUSER_RESERVED - ADMIN_HEADROOM;
   const servers = DEFAULT_MACHINES * processesPerMachine;
   // servers × (P + extra) + workers × (P + extra) ≤ available, solved for P.
-  const fixed = servers * serverConnections(0).total + DEFAULT_WORKERS * workerConnections(0).total;
+  const fixed = (servers + DEFAULT_WORKERS) * processConnections(0).total;
   const pool = Math.floor((available - fixed) / (servers + DEFAULT_WORKERS));
   return Math.max(1, Math.min(DEFAULT_POOL_CEILING, pool));
 }

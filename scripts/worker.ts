@@ -12,7 +12,7 @@ import { createDb, type DbHandle } from "../db/index.ts";
 import {
   describeConnections,
   reportConnectionBudget,
-  workerConnections,
+  processConnections,
 } from "../db/connection-budget.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { createLogger } from "../core/log/logger.ts";
@@ -91,7 +91,7 @@ export async function runWorker(env = process.env): Promise<void> {
     }
     throw error;
   }
-  const perProcess = workerConnections(config.databasePoolSize);
+  const perProcess = processConnections(config.databasePoolSize);
   log.info(`this worker ${describeConnections(perProcess)}`);
   await reportConnectionBudget(handle.db, { processes: 1, perProcess, kind: "worker" }, log);
   const jobs = createSiteJobQueue(handle);

@@ -8,7 +8,7 @@ import { createDb } from "../db/index.ts";
 import {
   describeConnections,
   reportConnectionBudget,
-  serverConnections,
+  processConnections,
 } from "../db/connection-budget.ts";
 import { MigrationFailedError, SchemaNewerThanBuildError } from "../db/migrate.ts";
 import { createLogger } from "../core/log/logger.ts";
@@ -56,7 +56,7 @@ export async function main(env = process.env): Promise<void> {
             handle.db,
             {
               processes: config.webConcurrency,
-              perProcess: serverConnections(config.databasePoolSize),
+              perProcess: processConnections(config.databasePoolSize),
               kind: "server process",
             },
             log,
@@ -118,7 +118,7 @@ async function serve(config: Config, releaseLock: () => void): Promise<void> {
   // Once per start: with workers the primary has said it.
   if (!worker) for (const line of config.warnings) app.log.warn(line);
   if (handle.engine === "postgres") {
-    const perProcess = serverConnections(config.databasePoolSize);
+    const perProcess = processConnections(config.databasePoolSize);
     app.log.info(`this server process ${describeConnections(perProcess)}`);
     // With workers the primary has checked the machine's budget.
     if (!worker) {
