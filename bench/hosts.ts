@@ -18,6 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startCuttableRelay } from "../tests/helpers/cuttable-relay.ts";
+import { waitUntil } from "../tests/helpers/server-process.ts";
 import { GATEWAY, HOSTS, setUpNetwork, tearDownNetwork } from "../tests/hosts/network.ts";
 import {
   httpRequest,
@@ -119,14 +120,6 @@ async function autocannon(
   };
 }
 
-async function waitFor(what: string, timeoutMs: number, ok: () => Promise<boolean>) {
-  const started = Date.now();
-  while (!(await ok().catch(() => false))) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** SIGTERM, SIGKILL after 10 s; resolves once the process has ended. */
 async function stopProcess(proc: HostProcess): Promise<void> {
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
@@ -147,12 +140,18 @@ async function startAppHost(
     process: runInNamespace(`host ${name}`, HOSTS[name].ns, npmStartCommand(), env),
   };
   cleanups.push(() => stopProcess(host.process));
-  await waitFor(`host ${name} to answer /readyz`, 120_000, async () => {
-    if (host.process.child.exitCode !== null) {
-      throw new Error(`host ${name}'s npm start exited:\n${host.process.output().slice(-3000)}`);
-    }
-    return (await httpRequest(`${host.url}/readyz`, { timeoutMs: 2000 })).status === 200;
-  });
+  await waitUntil(
+    async () => {
+      if (host.process.child.exitCode !== null) {
+        throw new Error(`host ${name}'s npm start exited:\n${host.process.output().slice(-3000)}`);
+      }
+      const answer = await httpRequest(`${host.url}/readyz`, { timeoutMs: 2000 }).catch(
+        () => undefined, // not listening yet
+      );
+      return answer?.status === 200;
+    },
+    { timeoutMs: 120_000, intervalMs: 200, what: `host ${name} to answer /readyz` },
+  );
   return host;
 }
 
@@ -160,10 +159,13 @@ async function startAppHost(
 async function setHostB(lb: LoadBalancer, on: boolean): Promise<void> {
   const answer = (await lb.command(`${on ? "enable" : "disable"} server app/b`)).trim();
   if (answer) throw new Error(`HAProxy refused to ${on ? "enable" : "disable"} host B: ${answer}`);
-  await waitFor(`HAProxy to mark host B ${on ? "UP" : "MAINT"}`, 20_000, async () => {
-    const status = await lb.status("b");
-    return on ? status === "UP" : status.startsWith("MAINT");
-  });
+  await waitUntil(
+    async () => {
+      const status = await lb.status("b");
+      return on ? status === "UP" : status.startsWith("MAINT");
+    },
+    { timeoutMs: 20_000, intervalMs: 200, what: `HAProxy to mark host B ${on ? "UP" : "MAINT"}` },
+  );
 }
 
 /** What the machine lacks for this bench (root, HAProxy): a plain `--pg` run goes on without it. */
@@ -251,13 +253,16 @@ export async function benchHosts(options: {
 
     const lb = startLoadBalancer(workDir, { serverKeepAlive: true });
     cleanups.push(() => stopProcess(lb.process));
-    await waitFor("HAProxy to mark both hosts UP", 20_000, async () => {
-      if (lb.process.child.exitCode !== null) {
-        throw new Error(`HAProxy exited:\n${lb.process.output()}`);
-      }
-      const servers = await lb.servers();
-      return servers.length === 2 && servers.every((s) => s.status === "UP");
-    });
+    await waitUntil(
+      async () => {
+        if (lb.process.child.exitCode !== null) {
+          throw new Error(`HAProxy exited:\n${lb.process.output()}`);
+        }
+        const servers = await lb.servers().catch(() => []); // its socket not there yet
+        return servers.length === 2 && servers.every((s) => s.status === "UP");
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: "HAProxy to mark both hosts UP" },
+    );
     console.log("HAProxy marks both hosts UP");
 
     const serverCpu = () =>
