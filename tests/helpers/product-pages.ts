@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import type http from "node:http";
+import path from "node:path";
+import sharp from "sharp";
+import { startLocalHttps, type LocalHttps } from "./local-https.ts";
+
+/*
+ * The product-page corpus (tests/fixtures/product-pages/, modelled on what shops publish) served
+ * over HTTPS on 127.0.0.1 (tests/helpers/local-https.ts), reached by the app through the tests'
+ * loopback switch (LINK_CHECK_ALLOW_LOOPBACK). A page's {{origin}} and {{host}} become the
+ * server's own, so its absolute and protocol-relative picture links lead back here. Besides the
+ * files, a few answers a page can give that no file can:
+ *   /images/<name>.png       a small PNG (any name; "not-really.png" answers HTML instead)
+ *   /huge                    an HTML page of 4 MB
+ *   /not-html                a PDF
+ *   /missing                 404
+ *   /slow                    headers, then nothing more until the client gives up
+ *   /moved                   a 301 to /shopify.html
+ */
+
+export const PRODUCT_PAGES_DIR = path.resolve(import.meta.dirname, "../fixtures/product-pages");
+
+export interface ProductPages {
+  /** https://images.chalkboard.test:<port>: a page's address is `${origin}/<file>`. */
+  origin: string;
+  /** Paths the server was asked for, in order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startProductPages(): Promise<ProductPages> {
+  const png = await sharp({
+    create: { width: 48, height: 36, channels: 3, background: { r: 230, g: 120, b: 40 } },
+  })
+    .png()
+    .toBuffer();
+  const requests: string[] = [];
+  let server: LocalHttps | null = null;
+  const slow = new Set<http.ServerResponse>();
+
+  const handler = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const url = new URL(request.url ?? "/", "https://pages.test");
+    requests.push(url.pathname);
+    const origin = server!.named;
+    if (url.pathname.startsWith("/images/") || url.pathname.startsWith("/media/catalog/")) {
+      if (url.pathname.endsWith("/not-really.png")) {
+        response.writeHead(200, { "content-type": "text/html" });
+        return response.end("<p>a page, not a picture</p>");
+      }
+      response.writeHead(200, { "content-type": "image/png" });
+      return response.end(png);
+    }
+    switch (url.pathname) {
+      case "/huge": {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        const filler = `<p>${"lorem ipsum ".repeat(80)}</p>\n`;
+        response.write("<!doctype html><html><head><title>Huge</title></head><body>");
+        for (let i = 0; i < (4 * 1024 * 1024) / filler.length; i++) response.write(filler);
+        return response.end("</body></html>");
+      }
+      case "/not-html":
+        response.writeHead(200, { "content-type": "application/pdf" });
+        return response.end("%PDF-1.7\n%âãÏÓ\n1 0 obj << /Type /Catalog >> endobj\n");
+      case "/missing":
+        response.writeHead(404, { "content-type": "text/html" });
+        return response.end("<h1>Not found</h1>");
+      case "/slow":
+        response.writeHead(200, { "content-type": "text/html" });
+        response.write("<!doctype html><html><head>");
+        slow.add(response);
+        return;
+      case "/moved":
+        response.writeHead(301, { location: "/shopify.html" });
+        return response.end();
+    }
+    const file = path.resolve(PRODUCT_PAGES_DIR, `.${decodeURIComponent(url.pathname)}`);
+    if (!file.startsWith(`${PRODUCT_PAGES_DIR}/`) || !fs.existsSync(file)) {
+      response.writeHead(404, { "content-type": "text/plain" });
+      return response.end("no such page");
+    }
+    const host = new URL(origin).host;
+    // The bytes as stored (a page in windows-1252 stays so); only the placeholders change.
+    const body = fs
+      .readFileSync(file, "latin1")
+      .replaceAll("{{origin}}", origin)
+      .replaceAll("{{host}}", host);
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(Buffer.from(body, "latin1"));
+  };
+
+  server = await startLocalHttps(handler);
+  return {
+    origin: server.named,
+    requests,
+    async close() {
+      for (const response of slow) response.destroy();
+      await server.close();
+    },
+  };
+}
