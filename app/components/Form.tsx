@@ -17,6 +17,8 @@ type InputAttributes = Pick<
   | "placeholder"
   | "disabled"
   | "autoFocus"
+  | "onBlur"
+  | "onPaste"
 >;
 
 export type FieldProps = InputAttributes & {
@@ -106,6 +108,8 @@ export function Field(props: FieldProps) {
           placeholder={input.placeholder}
           disabled={input.disabled}
           autoFocus={input.autoFocus}
+          onBlur={input.onBlur}
+          onPaste={input.onPaste}
           onChange={(event) => onChange(event.target.value)}
         />
       )}

@@ -407,6 +407,7 @@ describe("POST /api/link_preview", () => {
       price: 14.25,
       currency: "USD",
       unique_id: cheaper.unique_id,
+      url: `/post/${cheaper.unique_id}/${cheaper.slug}`,
     });
   });
 

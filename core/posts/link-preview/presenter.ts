@@ -11,7 +11,13 @@ type Duplicate = {
   expires_at: Date | null;
 };
 
-type Lowest = { unique_id: string; price: number | null; currency: string; created_at: Date };
+type Lowest = {
+  unique_id: string;
+  slug: string;
+  price: number | null;
+  currency: string;
+  created_at: Date;
+};
 
 /** A link preview as `POST /api/link_preview` answers it (core/posts/link-preview/responses.ts). */
 export function presentLinkPreview(preview: {
@@ -46,6 +52,7 @@ export function presentLinkPreview(preview: {
             price: Number(lowest.price),
             currency: lowest.currency,
             unique_id: lowest.unique_id,
+            url: postPath({ ...lowest, post_type: "d" }),
             date: lowest.created_at.toISOString(),
           }
         : null,

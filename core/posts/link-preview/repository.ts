@@ -63,7 +63,7 @@ export async function findLowestPrice90Days(
   now: Date,
 ) {
   return (await sameProduct(db, linkKey))
-    .select(["unique_id", "price", "currency", "created_at"])
+    .select(["unique_id", "slug", "price", "currency", "created_at"])
     .where("post_type", "=", "d")
     .where("price", "is not", null)
     .where("currency", "=", currency)

@@ -15,6 +15,7 @@ export const LowestPrice = z
     price: z.number(),
     currency: z.string(),
     unique_id: z.string().describe("the deal that posted it"),
+    url: z.string().describe("that deal's page"),
     date: isoDateTime,
   })
   .describe("the product's lowest price posted in the last 90 days, in the page's currency");
