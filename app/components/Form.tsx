@@ -17,8 +17,6 @@ type InputAttributes = Pick<
   | "placeholder"
   | "disabled"
   | "autoFocus"
-  | "onBlur"
-  | "onPaste"
 >;
 
 export type FieldProps = InputAttributes & {
@@ -108,8 +106,6 @@ export function Field(props: FieldProps) {
           placeholder={input.placeholder}
           disabled={input.disabled}
           autoFocus={input.autoFocus}
-          onBlur={input.onBlur}
-          onPaste={input.onPaste}
           onChange={(event) => onChange(event.target.value)}
         />
       )}

@@ -79,7 +79,8 @@ export function SubmitDealForm({
       description="deal_description"
       submitLabel="Submit Deal"
     >
-      <div className="deal-link-field">
+      {/* React's paste and blur bubble: the link field's reach its preview from here. */}
+      <div className="deal-link-field" onPaste={linkPreview.onPaste} onBlur={linkPreview.onBlur}>
         <Field
           {...form.bind("link")}
           label="Deal link"
@@ -88,8 +89,6 @@ export function SubmitDealForm({
           placeholder="https://"
           maxLength={SUBMISSION_LIMITS.link}
           hint="Paste the shop's link first: the title, price, store, coupon code and picture are filled in from its page."
-          onPaste={linkPreview.onPaste}
-          onBlur={linkPreview.onBlur}
         />
         <LinkPreviewStatus id={`${FORM_ID}-link-preview`} state={linkPreview.state} />
       </div>

@@ -1,4 +1,11 @@
-import { useCallback, useEffect, useRef, useState, type ClipboardEvent } from "react";
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type FocusEvent,
+} from "react";
 import type { Choice } from "../../core/posts/submissions/presenter.ts";
 import { apiCall, type ApiAnswerOf } from "./api.ts";
 import type { ApiForm } from "./api-form.ts";
@@ -104,11 +111,15 @@ export function useLinkPreview<V extends DealValues>(form: ApiForm<V>, stores: C
     [form, stores],
   );
 
-  /** The link field's paste: the pasted link is read at once. */
+  /**
+   * A paste into the link field (`name="link"`; the handlers sit on an element around it): the
+   * pasted link is read at once.
+   */
   const onPaste = useCallback(
-    (event: ClipboardEvent<HTMLInputElement>) => {
+    (event: ClipboardEvent<HTMLElement>) => {
+      const input = event.target;
+      if (!(input instanceof HTMLInputElement) || input.name !== "link") return;
       const pasted = event.clipboardData.getData("text/plain").trim();
-      const input = event.currentTarget;
       // The whole field replaced by a link (an empty field, or all of it selected).
       const replaces =
         input.value === "" ||
@@ -119,7 +130,13 @@ export function useLinkPreview<V extends DealValues>(form: ApiForm<V>, stores: C
   );
 
   /** Leaving the link field after typing one reads it (once per link). */
-  const onBlur = useCallback(() => void read(values.current.link), [read]);
+  const onBlur = useCallback(
+    (event: FocusEvent<HTMLElement>) => {
+      const input = event.target;
+      if (input instanceof HTMLInputElement && input.name === "link") void read(input.value);
+    },
+    [read],
+  );
 
   return { state, onPaste, onBlur };
 }
