@@ -11,6 +11,8 @@ import { startLocalHttps, type LocalHttps } from "./local-https.ts";
  * server's own, so its absolute and protocol-relative picture links lead back here. Besides the
  * files, a few answers a page can give that no file can:
  *   /images/<name>.png       a small PNG (any name; "not-really.png" answers HTML instead)
+ *   /images/photo.jpg        a 1600 × 1200 JPEG, a shop's full-size product photo
+ *   /full-size-photo         a product page whose picture is that photo
  *   /huge                    an HTML page of 4 MB
  *   /not-html                a PDF
  *   /missing                 404
@@ -34,6 +36,19 @@ export async function startProductPages(): Promise<ProductPages> {
   })
     .png()
     .toBuffer();
+  // Smooth gradients with some texture, so the encoders work as on a photo, not a flat fill.
+  const photo = await sharp({
+    create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } },
+  })
+    .composite([
+      {
+        input: Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200"><defs><linearGradient id="g"><stop offset="0" stop-color="#f4a261"/><stop offset="1" stop-color="#2a9d8f"/></linearGradient></defs><rect width="1600" height="1200" fill="url(#g)"/>${Array.from({ length: 60 }, (_, i) => `<circle cx="${(i * 173) % 1600}" cy="${(i * 97) % 1200}" r="${40 + (i % 7) * 15}" fill="#264653" opacity="0.35"/>`).join("")}</svg>`,
+        ),
+      },
+    ])
+    .jpeg({ quality: 85 })
+    .toBuffer();
   const requests: string[] = [];
   let server: LocalHttps | null = null;
   const slow = new Set<http.ServerResponse>();
@@ -42,6 +57,10 @@ export async function startProductPages(): Promise<ProductPages> {
     const url = new URL(request.url ?? "/", "https://pages.test");
     requests.push(url.pathname);
     const origin = server!.named;
+    if (url.pathname === "/images/photo.jpg") {
+      response.writeHead(200, { "content-type": "image/jpeg" });
+      return response.end(photo);
+    }
     if (url.pathname.startsWith("/images/") || url.pathname.startsWith("/media/catalog/")) {
       if (url.pathname.endsWith("/not-really.png")) {
         response.writeHead(200, { "content-type": "text/html" });
@@ -69,6 +88,14 @@ export async function startProductPages(): Promise<ProductPages> {
         response.write("<!doctype html><html><head>");
         slow.add(response);
         return;
+      case "/full-size-photo":
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return response.end(
+          `<!doctype html><html><head><title>Reading Nook Beanbag | Cosy Class</title>` +
+            `<meta property="og:image" content="${origin}/images/photo.jpg">` +
+            `<meta property="product:price:amount" content="89.99">` +
+            `<meta property="product:price:currency" content="USD"></head><body></body></html>`,
+        );
       case "/moved":
         response.writeHead(301, { location: "/shopify.html" });
         return response.end();

@@ -411,6 +411,19 @@ describe("POST /api/link_preview", () => {
     });
   });
 
+  it("answers within 2 s with a shop's full-size photo, copied with its sizes", async () => {
+    const started = Date.now();
+    const response = await preview(`${pages.origin}/full-size-photo`);
+    const took = Date.now() - started;
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.title).toBe("Reading Nook Beanbag");
+    // Stored as an upload is: at most 1600 px, with its responsive variants named by its size.
+    expect(body.image_url).toMatch(/^\/media\/deals\/[\w-]+\.1600x1200\.webp$/);
+    console.log(`link preview with a 1600 × 1200 photo: ${took} ms`);
+    expect(took).toBeLessThan(2_000);
+  });
+
   it("follows redirects and reports where the page was", async () => {
     const body = (await preview(`${pages.origin}/moved`)).json();
     expect(body.title).toBe("Magnetic Classroom Timer");
@@ -434,6 +447,24 @@ describe("POST /api/link_preview", () => {
     expect(response.statusCode, response.body).toBe(422);
     expect(response.json().errors.link).toMatch(message);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("reads nothing from a blocked domain, nor for an unconfirmed member", async () => {
+    const db = t.deps.db;
+    await db.insertInto("blocked_domains").values({ domain: "blocked-shop.example" }).execute();
+    const before = pages.requests.length;
+    const blocked = await preview("https://www.blocked-shop.example/p/1");
+    expect(blocked.statusCode).toBe(422);
+    expect(blocked.json().errors.link).toBe(
+      "Links to blocked-shop.example are not allowed on this site.",
+    );
+    await db.deleteFrom("blocked_domains").where("domain", "=", "blocked-shop.example").execute();
+
+    const unconfirmedId = await createTestUser(db, { confirmed: false });
+    const unconfirmed = new TestClient(t.app);
+    await unconfirmed.signInAs(db, unconfirmedId);
+    expect((await preview(`${pages.origin}/shopify.html`, unconfirmed)).statusCode).toBe(403);
+    expect(pages.requests.length).toBe(before);
   });
 
   it("refuses what is not a web address", async () => {
