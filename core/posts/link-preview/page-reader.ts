@@ -413,7 +413,7 @@ export function readProductPage(html: string | cheerio.CheerioAPI, pageUrl: stri
     facts.couponCode ??= layer.couponCode ?? null;
   }
   if (facts.price !== null && facts.currency === null) {
-    // The price's layer named no currency: a meta tag's, when the page has exactly one.
+    // The price's layer named no currency: the most trusted layer that names one.
     facts.currency = layers.map(([, l]) => l?.currency).find((c) => c) ?? null;
   }
   facts.couponCode ??= codeInText($);
