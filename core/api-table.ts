@@ -214,6 +214,8 @@ import {
 import { ProductDetailsBody } from "./posts/schema.ts";
 import { CreatedPostResponse, SubmitOptionsResponse } from "./posts/submissions/responses.ts";
 import { DealSchema, DiscussionSchema } from "./posts/submissions/schema.ts";
+import { LinkPreviewResponse } from "./posts/link-preview/responses.ts";
+import { LinkPreviewBody } from "./posts/link-preview/schema.ts";
 import { HealthResponse } from "./responses.ts";
 import {
   ConsoleBlockedDomainResponse,
@@ -258,6 +260,7 @@ export const apiTable = {
   "/submit_deal": { GET: { body: undefined, response: SubmitOptionsResponse } },
   "/save_deal": { POST: { body: DealSchema, response: CreatedPostResponse } },
   "/save_discussion": { POST: { body: DiscussionSchema, response: CreatedPostResponse } },
+  "/link_preview": { POST: { body: LinkPreviewBody, response: LinkPreviewResponse } },
   "/subscriptions_setup_intent": { POST: { body: ActingUserBody, response: ClientSecretResponse } },
   "/create-intent": { POST: { body: ActingUserBody, response: ClientSecretResponse } },
   "/product_details": { POST: { body: ProductDetailsBody, response: ProductDetailsResponse } },

@@ -33,6 +33,7 @@ import { createLinksService } from "./posts/links/service.ts";
 import { createFreshnessService } from "./posts/freshness/service.ts";
 import { createEducatorsService } from "./people/educators/service.ts";
 import { createPricesService } from "./posts/prices/service.ts";
+import { createLinkPreviewService } from "./posts/link-preview/service.ts";
 import { createExpiryService } from "./posts/expiry/service.ts";
 import { createSavedService } from "./member/saved/service.ts";
 import { createFollowingService } from "./member/follows/service.ts";
@@ -51,6 +52,8 @@ export function createServices(deps: Deps) {
     settings,
     home: createHomeService(deps),
     submissions: createSubmissionsService(deps),
+    // Post from a link: Submit Deal's preview of a shop's page (record 0110).
+    linkPreview: createLinkPreviewService(deps),
     payments: createPaymentsService(deps),
     posts: createPostsService(deps),
     forums: createForumsService(deps),

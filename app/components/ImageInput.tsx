@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { MAX_UPLOAD_BYTES } from "../../core/constants.ts";
+import { isMediaUrl } from "../../core/media/media-path.ts";
 import { IMAGE_ACCEPT, imageFileError } from "../../core/posts/submissions/schema.ts";
 
 interface ImageInputProps {
@@ -45,8 +46,11 @@ export function ImageInput({
     return () => URL.revokeObjectURL(url);
   }, [file]);
 
+  // An outside link, or the site's own copy of the picture a pasted deal link's page showed
+  // (app/lib/link-preview.ts).
+  const linkValue = link?.value.trim() ?? "";
   const linkPreview =
-    !file && link && /^https:\/\/\S+$/.test(link.value.trim()) ? link.value.trim() : "";
+    !file && (/^https:\/\/\S+$/.test(linkValue) || isMediaUrl(linkValue)) ? linkValue : "";
 
   return (
     <fieldset className="image-input">

@@ -6,8 +6,10 @@ import {
   earliestExpiryDate,
 } from "../../core/posts/submissions/schema.ts";
 import type { FormOutcome } from "../lib/api-form.ts";
+import { useLinkPreview } from "../lib/link-preview.ts";
 import { choicesOf, useSubmitPost } from "../lib/submit-post.ts";
 import { Field } from "./Form.tsx";
+import { LinkPreviewStatus } from "./LinkPreviewStatus.tsx";
 import { SubmitPostForm } from "./SubmitPostForm.tsx";
 
 const EMPTY = {
@@ -62,6 +64,9 @@ export function SubmitDealForm({
     extra: { user_id: String(userId), type: DEFAULT_DEAL_TYPE },
   });
   const { form } = post;
+  // Post from a link (docs/decisions/0110-post-from-a-link.md): with JavaScript, a pasted link
+  // fills the fields the member has not typed into; without it the field is a plain link field.
+  const linkPreview = useLinkPreview(form, stores);
 
   return (
     <SubmitPostForm
@@ -74,6 +79,19 @@ export function SubmitDealForm({
       description="deal_description"
       submitLabel="Submit Deal"
     >
+      {/* React's paste and blur bubble: the link field's reach its preview from here. */}
+      <div className="deal-link-field" onPaste={linkPreview.onPaste} onBlur={linkPreview.onBlur}>
+        <Field
+          {...form.bind("link")}
+          label="Deal link"
+          type="url"
+          inputMode="url"
+          placeholder="https://"
+          maxLength={SUBMISSION_LIMITS.link}
+          hint="Paste the shop's link first: the title, price, store, coupon code and picture are filled in from its page."
+        />
+        <LinkPreviewStatus id={`${FORM_ID}-link-preview`} state={linkPreview.state} />
+      </div>
       <Field
         {...form.bind("deal_category")}
         label="Deal category"
@@ -115,14 +133,6 @@ export function SubmitDealForm({
         min={0}
         max={100}
         step={1}
-      />
-      <Field
-        {...form.bind("link")}
-        label="Deal link"
-        type="url"
-        inputMode="url"
-        placeholder="https://"
-        maxLength={SUBMISSION_LIMITS.link}
       />
       <Field {...form.bind("expiry")} label="Expiry date" type="date" min={localToday()} />
       <Field

@@ -15,10 +15,15 @@ import {
   CreatedPostResponse,
   SubmitOptionsResponse,
 } from "../../core/posts/submissions/responses.ts";
+import { LinkPreviewBody } from "../../core/posts/link-preview/schema.ts";
+import { LinkPreviewResponse } from "../../core/posts/link-preview/responses.ts";
 
 const IMAGE_FORM = { fileField: "image", tooLargeMessage: IMAGE_MESSAGES.tooLarge };
 
-/** Submit Deals: `GET /submit_deal`, `POST /save_deal`, `POST /save_discussion`. */
+/**
+ * Submit Deals: `GET /submit_deal`, `POST /save_deal`, `POST /save_discussion`, and
+ * `POST /link_preview` (the deal form's "post from a link", record 0110).
+ */
 export const submissionsApi: ApiModule = async (app, { services }) => {
   apiRoute(app, {
     method: "GET",
@@ -69,5 +74,23 @@ export const submissionsApi: ApiModule = async (app, { services }) => {
       });
       return presentCreatedPost(post, SUBMIT_MESSAGES.discussionSubmitted);
     },
+  });
+
+  apiRoute(app, {
+    method: "POST",
+    url: "/link_preview",
+    tag: "Submit Deals",
+    summary:
+      "Reads a product page for the deal form (record 0110): title, price, currency, coupon code " +
+      "and picture (JSON-LD, then microdata, then Open Graph, then <title>), the picture copied " +
+      "as the member's upload (image_url, to send as deal_image), the store of the link's " +
+      "domain, deals already posted for the same product and its lowest price in 90 days. A page " +
+      "that cannot be read (refused address, timeout, not HTML, too large, HTTP error) answers " +
+      "422 with the reason for link",
+    body: LinkPreviewBody,
+    response: LinkPreviewResponse,
+    auth: true,
+    rateLimit: RATE_LIMITS.linkPreview,
+    handler: async ({ input, request }) => services.linkPreview.preview(request.user, input),
   });
 };

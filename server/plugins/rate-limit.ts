@@ -99,6 +99,17 @@ export const RATE_LIMITS = {
    */
   postDeal: { max: 10, timeWindow: "1 hour", group: "post-deal" },
   postDiscussion: { max: 10, timeWindow: "1 hour", group: "post-discussion" },
+  /**
+   * `POST /api/link_preview` (record 0110): each call fetches a page and may copy a picture, for
+   * one member, so per account, and per address across accounts. A member tries a few links per
+   * deal; 30 in ten minutes is a busy poster's, not a crawler's.
+   */
+  linkPreview: {
+    max: 30,
+    timeWindow: TEN_MINUTES,
+    keyGenerator: byAccount,
+    perAddress: { max: 60, timeWindow: TEN_MINUTES },
+  },
   /** `POST /api/product_add_comment` and the post pages' comment and reply forms, per account. */
   comment: { max: 30, timeWindow: TEN_MINUTES, keyGenerator: byAccount, group: "comment" },
   social: { max: 20, timeWindow: "15 minutes" },

@@ -12,6 +12,7 @@ import {
   markVerifiedEducator,
 } from "./educators.ts";
 import { multipartBody, pngImage } from "./multipart.ts";
+import { startProductPages, type ProductPages } from "./product-pages.ts";
 import { DEFAULT_CLIENTS, startOidcProvider, type OidcProvider } from "./oidc.ts";
 import { TestClient } from "./session.ts";
 import { startSmtpCapture, type SmtpCapture, smtpMailer } from "./smtp.ts";
@@ -31,6 +32,8 @@ export interface ApiWorld {
   t: TestApp;
   smtp: SmtpCapture;
   oidc: OidcProvider;
+  /** Shop pages for `POST /link_preview` (the app may fetch loopback addresses). */
+  productPages: ProductPages;
   /** A confirmed member, signed in. */
   member: { id: number; client: TestClient };
   /** A member with a password (STRONG_PASSWORD), signed in. */
@@ -53,9 +56,15 @@ export async function startApiWorld(options: { pages?: boolean } = {}): Promise<
   const smtp = await startSmtpCapture();
   const oidc = await startOidcProvider();
   const stripe = await startFakeStripe();
+  const productPages = await startProductPages();
   const t = await createTestApp({
     pages: options.pages,
-    env: { ...oidc.env(), ...STRIPE_KEYS, STRIPE_API_BASE: stripe.base },
+    env: {
+      ...oidc.env(),
+      ...STRIPE_KEYS,
+      STRIPE_API_BASE: stripe.base,
+      LINK_CHECK_ALLOW_LOOPBACK: "on",
+    },
     mailer: smtpMailer(smtp),
   });
   const db = t.deps.db;
@@ -115,6 +124,7 @@ export async function startApiWorld(options: { pages?: boolean } = {}): Promise<
     t,
     smtp,
     oidc,
+    productPages,
     member: { id: memberId, client: member },
     withPassword: { id: withPasswordRow.id, email, client: withPassword },
     ids: {
@@ -133,6 +143,7 @@ export async function startApiWorld(options: { pages?: boolean } = {}): Promise<
       await stripe.close();
       await oidc.close();
       await smtp.close();
+      await productPages.close();
     },
   };
 }
@@ -266,6 +277,10 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
   "POST /product_details": async (w) => ({
     client: visitor(w),
     body: { user_id: "", unique_id: w.ids.deal.unique_id, slug: w.ids.deal.slug, type: "d" },
+  }),
+  "POST /link_preview": async (w) => ({
+    client: w.member.client,
+    body: { link: `${w.productPages.origin}/shopify.html` },
   }),
   "POST /price_history": async (w) => ({
     client: visitor(w),

@@ -100,6 +100,8 @@ interface Answer {
   location: string | undefined;
   /** The whole body of a 2xx answer, when the request collected it. */
   body?: Buffer;
+  /** The answer's Content-Type header, when it had one. */
+  contentType?: string;
 }
 
 /** What one request sends and how much of the answer it reads. */
@@ -189,6 +191,7 @@ function fetchOnce(
       const answer: Answer = {
         status: response.statusCode ?? 0,
         location: response.headers.location,
+        contentType: response.headers["content-type"],
       };
       const collect = spec.read === "collect" && answer.status >= 200 && answer.status < 300;
       if (spec.read === "collect" && !collect) return finish(null, answer);
@@ -362,6 +365,8 @@ export interface FetchedBody {
   body: Buffer;
   /** The address the body came from, after redirects. */
   finalUrl: string;
+  /** Its Content-Type header ("" when it had none): a link preview reads only HTML. */
+  contentType: string;
 }
 
 /**
@@ -402,7 +407,9 @@ export async function fetchBody(
       settings,
       options.signal,
     );
-    if (answer.body) return { body: answer.body, finalUrl: url.href };
+    if (answer.body) {
+      return { body: answer.body, finalUrl: url.href, contentType: answer.contentType ?? "" };
+    }
     if (!redirectStatuses.has(answer.status) || !answer.location) {
       throw new LinkFailed(`${url.host} answered ${answer.status} (${statusText(answer.status)})`);
     }

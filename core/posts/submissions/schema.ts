@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isMediaUrl } from "../../media/media-path.ts";
 import { claimedUserId } from "../../people/accounts/schema.ts";
 import { isBlank, text } from "../../validation.ts";
 
@@ -125,6 +126,22 @@ export function optionalUrl(message: string, protocol: RegExp) {
   );
 }
 
+/**
+ * A deal's picture link: an outside https image (copied when the deal is posted), or the site's
+ * own copy of one (/media/…), as Submit Deal's link preview stores it (record 0110).
+ */
+export function pictureLink(message: string) {
+  return z.union(
+    [
+      text({ error: message })
+        .trim()
+        .refine((value) => isMediaUrl(value)),
+      optionalUrl(message, /^https$/),
+    ],
+    { error: message },
+  );
+}
+
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
@@ -176,7 +193,7 @@ export function createDealSchema(earliestExpiry: string | (() => string)) {
       wholeMessage: DEAL_MESSAGES.discountWhole,
     }),
     link: optionalUrl(DEAL_MESSAGES.link, /^https?$/),
-    deal_image: optionalUrl(DEAL_MESSAGES.imageLink, /^https$/),
+    deal_image: pictureLink(DEAL_MESSAGES.imageLink),
     expiry: z.preprocess(
       (value) => (isBlank(value) ? undefined : typeof value === "string" ? value.trim() : value),
       text({ error: DEAL_MESSAGES.expiry })
