@@ -23,7 +23,6 @@ import { ScrollManager } from "./components/ScrollManager.tsx";
 import { UpgradeReloads } from "./components/UpgradeReloads.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
-import { tellServiceWorkerMember } from "./lib/service-worker.ts";
 import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
 // The styles of the site frame and of what every page with deal cards shows (icons, cards, badges,
@@ -119,7 +118,11 @@ export function Layout({ children }: { children: ReactNode }) {
   // saved deals for the member on screen only; on the saved deals page it reads them again.
   const memberId = data?.user?.id ?? null;
   useEffect(() => {
-    tellServiceWorkerMember(memberId, pathname === "/user/saved");
+    // Its own chunk, loaded after hydration: nothing of it is in the scripts a page starts with.
+    import("./lib/service-worker.ts").then(
+      (worker) => worker.tellServiceWorkerMember(memberId, pathname === "/user/saved"),
+      () => undefined, // a page kept open across a new build: the next page load registers it
+    );
   }, [memberId, pathname]);
   return (
     <html lang="en" data-theme={data?.theme ?? undefined}>

@@ -57,3 +57,39 @@ export function tellServiceWorkerMember(member: number | null, fresh = false): v
     ready.active?.postMessage({ type: "member", member, fresh });
   });
 }
+
+/** Chrome's and Edge's offer to install the site (not in the DOM library's types). */
+export interface InstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  userChoice: Promise<{ outcome: "accepted" | "dismissed" }>;
+}
+
+let installPrompt: InstallPromptEvent | null = null;
+const installPromptListeners = new Set<() => void>();
+
+// The browser offers installing once, on whatever page the visitor is; kept for the Install page's
+// button (app/routes/install.tsx), which may open later without a reload.
+if (typeof window !== "undefined") {
+  addEventListener("beforeinstallprompt", (event) => {
+    event.preventDefault();
+    installPrompt = event as InstallPromptEvent;
+    for (const listener of installPromptListeners) listener();
+  });
+  addEventListener("appinstalled", () => {
+    installPrompt = null;
+    for (const listener of installPromptListeners) listener();
+  });
+}
+
+/** The browser's pending offer to install (null: none yet, or used), and its changes. */
+export const installPromptStore = {
+  get: () => installPrompt,
+  used() {
+    installPrompt = null;
+    for (const listener of installPromptListeners) listener();
+  },
+  subscribe(listener: () => void) {
+    installPromptListeners.add(listener);
+    return () => void installPromptListeners.delete(listener);
+  },
+};

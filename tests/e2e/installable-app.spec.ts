@@ -4,7 +4,9 @@ import path from "node:path";
 import { chromium, type CDPSession, type Page } from "@playwright/test";
 import sharp from "sharp";
 import {
+  VIEWPORTS,
   expect,
+  expectAccessible,
   hydrated,
   postDealThroughApi,
   signInThroughApi,
@@ -315,5 +317,60 @@ test.describe("the installable app", () => {
         }),
       )
       .toBe(`${baseUrl.origin}/`);
+  });
+});
+
+test.describe("the Install the app page", () => {
+  for (const viewport of VIEWPORTS) {
+    test(`has the steps for each device and passes axe at ${viewport.width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await page.goto("/install");
+      await expect(page.getByRole("heading", { level: 1, name: "Install the app" })).toBeVisible();
+      for (const name of [
+        "Android (Chrome)",
+        "iPhone and iPad (Safari)",
+        "Computer (Chrome or Edge)",
+      ]) {
+        await expect(page.getByRole("heading", { level: 2, name })).toBeVisible();
+      }
+      await expect(page.getByText("Add to Home Screen", { exact: true })).toBeVisible();
+      // No page is wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      await expectAccessible(page);
+    });
+  }
+
+  test("offers the browser's Install where the browser offers one", async ({ page }) => {
+    await page.goto("/install");
+    const status = page.locator(".install-action").getByRole("status");
+    await expect(status).toHaveText("Follow the steps for your device below.");
+    await hydrated(page.getByRole("heading", { level: 1, name: "Install the app" }));
+    await expect(page.getByRole("button", { name: "Install" })).toHaveCount(0);
+
+    // What Chrome and Edge do when the site can be installed: an event with prompt().
+    await page.evaluate(() => {
+      const offer = new Event("beforeinstallprompt", { cancelable: true }) as Event & {
+        prompt(): Promise<void>;
+        userChoice: Promise<{ outcome: string }>;
+      };
+      (window as unknown as { prompted: number }).prompted = 0;
+      offer.prompt = async () => {
+        (window as unknown as { prompted: number }).prompted += 1;
+      };
+      offer.userChoice = Promise.resolve({ outcome: "accepted" });
+      window.dispatchEvent(offer);
+    });
+    const install = page.getByRole("button", { name: "Install" });
+    await expect(install).toBeVisible();
+    await expect(status).toHaveText("Your browser can install it now, in one tap.");
+    await install.focus();
+    await page.keyboard.press("Enter");
+    await expect(status).toHaveText("Chalkboard Deals is being added to your device.");
+    expect(await page.evaluate(() => (window as unknown as { prompted: number }).prompted)).toBe(1);
+    await expect(install).toHaveCount(0);
   });
 });
