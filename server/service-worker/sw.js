@@ -25,9 +25,11 @@ function serviceWorkerMain(settings, listMark) {
     event.waitUntil(
       caches
         .open(SHELL_CACHE)
-        // `reload`: from the network, never an older copy in the HTTP cache.
+        // `no-store`: from the network, and past the HTTP cache both ways. Only the scripts a page
+        // has loaded are in the HTTP cache, as without a worker: a page of an older build that
+        // asks for one it never loaded is told it is gone, and reloads (record 0101).
         .then((cache) =>
-          cache.addAll(settings.precache.map((path) => new Request(path, { cache: "reload" }))),
+          cache.addAll(settings.precache.map((path) => new Request(path, { cache: "no-store" }))),
         )
         .then(() => scope.skipWaiting()),
     );
@@ -187,11 +189,17 @@ function serviceWorkerMain(settings, listMark) {
       return;
     }
     if (precached.has(url.href)) {
+      // The network first, through the browser's HTTP cache (the files are immutable there, so
+      // this costs no request): after a new build, an old page's missing script answers 404 and
+      // the page reloads onto the new build (docs/decisions/0101-rolling-upgrades.md) instead of
+      // mixing builds. The kept copy is for when there is no network at all.
       event.respondWith(
-        caches
-          .open(SHELL_CACHE)
-          .then((cache) => cache.match(request))
-          .then((hit) => hit ?? fetch(request)),
+        fetch(request).catch(() =>
+          caches
+            .open(SHELL_CACHE)
+            .then((cache) => cache.match(request))
+            .then((hit) => hit ?? Response.error()),
+        ),
       );
     }
     // Everything else goes to the network as if there were no worker.

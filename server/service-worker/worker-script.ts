@@ -9,7 +9,8 @@ import fs from "node:fs";
  *
  * What it does:
  * - precaches the offline page and the build's hashed scripts and style sheets, and answers those
- *   from the cache (they never change under one name);
+ *   from its cache when there is no network (with one, the network's answer stands, so a page of
+ *   an older build learns that its scripts are gone, docs/decisions/0101);
  * - page navigations go to the network first (through navigation preload); only when the network
  *   fails does it answer the offline page, with the signed-in member's saved deals as last seen;
  * - it caches no page, no answer to a POST, and no /api/ answer but the offline list, which it
