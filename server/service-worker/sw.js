@@ -219,7 +219,7 @@ function serviceWorkerMain(settings, listMark) {
     const options = {
       body: typeof payload.body === "string" ? payload.body : "",
       icon: settings.iconPath,
-      badge: settings.iconPath,
+      // No badge: Android draws it as a one-colour mask, and the logo would be a white square.
       data: { url: sameOriginUrl(payload.url) ?? new URL("/", origin).href },
     };
     if (typeof payload.tag === "string" && payload.tag) options.tag = payload.tag;
