@@ -53,6 +53,15 @@ function serviceWorkerMain(settings, listMark) {
     return caches.delete(OFFLINE_CACHE);
   }
 
+  // Every change of the kept list runs after the one before has finished: a list read for one
+  // member can never land after the next member's page said who is signed in, or after a sign-out.
+  let listWork = Promise.resolve();
+  function inTurn(work) {
+    const turn = listWork.then(work);
+    listWork = turn.catch(() => undefined);
+    return listWork;
+  }
+
   async function storedList() {
     const cache = await caches.open(OFFLINE_CACHE);
     const answer = await cache.match(OFFLINE_KEY);
@@ -102,7 +111,7 @@ function serviceWorkerMain(settings, listMark) {
     const data = event.data;
     if (!data || data.type !== "member") return;
     const member = typeof data.member === "number" ? data.member : null;
-    event.waitUntil(memberOnPage(member, data.fresh === true).catch(() => undefined));
+    event.waitUntil(inTurn(() => memberOnPage(member, data.fresh === true)));
   });
 
   function escapeHtml(text) {
@@ -180,7 +189,7 @@ function serviceWorkerMain(settings, listMark) {
     if (url.origin !== origin) return;
     if (settings.signOutPaths.includes(url.pathname) && request.method !== "GET") {
       // Signing out: the member's list goes before the answer comes back.
-      event.waitUntil(forgetSavedDeals());
+      event.waitUntil(inTurn(forgetSavedDeals));
       return;
     }
     if (request.method !== "GET") return;
