@@ -68,11 +68,12 @@ export const appInstallRoutes: FastifyPluginAsync<{
       }
       const { bytes, version } = await services.appInstall.icon(request.params.file);
       if (!bytes) return reply.code(404).type("text/plain; charset=utf-8").send("Not Found");
-      return reply
+      const etag = `"${version}"`;
+      reply
         .header("cache-control", request.query.v === version ? VERSIONED_ICON_CACHE : ICON_CACHE)
-        .header("etag", `"${version}"`)
-        .type("image/png")
-        .send(bytes);
+        .header("etag", etag);
+      if (request.headers["if-none-match"] === etag) return reply.code(304).send();
+      return reply.type("image/png").send(bytes);
     },
   );
 

@@ -106,6 +106,12 @@ describe("the app's icons", () => {
     }
     const unversioned = await get("/app-icons/apple-touch-icon.png");
     expect(unversioned.headers["cache-control"]).toBe("public, max-age=3600");
+    const again = await t.app.inject({
+      method: "GET",
+      url: "/app-icons/apple-touch-icon.png",
+      headers: { "if-none-match": String(unversioned.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
     expect((await sharp(unversioned.rawPayload).metadata()).width).toBe(180);
     expect((await get("/app-icons/other.png")).statusCode).toBe(404);
   });
