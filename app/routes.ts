@@ -37,6 +37,8 @@ export default [
   route("community/top", "routes/community-top.tsx"),
   // How the site works: points, levels, privileges, vote weight (record 0089).
   route("help", "routes/help.tsx"),
+  // Installing the site as an app, where the owner has no store app (record 0108).
+  route("install", "routes/install.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
   route("forgotpassword", "routes/forgot-password.tsx"),

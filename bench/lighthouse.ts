@@ -4,7 +4,8 @@
  * or CHROMIUM_PATH; nothing is downloaded). It starts the production server itself, as `npm start`
  * does, on a temporary data folder filled with the demo content, and prints performance,
  * accessibility, best practices and SEO against the site's goals (≥ 95, 100, 100, 100) with the
- * audits that would save the most.
+ * audits that would save the most, and whether Chrome would offer to install the site
+ * (bench/installability.ts).
  *
  *   npm run lighthouse
  *   npm run lighthouse -- --json out.json     # also writes the full reports
@@ -17,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { installabilityErrors } from "./installability.ts";
 import { someDealPath } from "./js-weight.ts";
 import {
   LIGHTHOUSE_CATEGORIES,
@@ -91,9 +93,21 @@ export async function lighthouseSummaries(
   return { summaries: results.map((lhr) => summarizeLighthouse(lhr)), results };
 }
 
+/**
+ * Whether Chrome would offer to install the site, as a line of the report: Lighthouse 12 no longer
+ * has the PWA category whose installability audit this was (docs/decisions/0108).
+ */
+export async function installabilityLine(base: string): Promise<string> {
+  const errors = await installabilityErrors(`${base}/`, chromiumPath(), CHROMIUM_FLAGS);
+  return errors.length === 0
+    ? "Installable (Chrome's own check): yes"
+    : `Installable (Chrome's own check): no — ${errors.join(", ")}`;
+}
+
 /** The Markdown that `npm run bench -- --lighthouse` prints. */
 export async function lighthouseFigures(base: string, dealPath?: string | null): Promise<string> {
-  return lighthouseReport((await lighthouseSummaries(base, dealPath)).summaries);
+  const report = lighthouseReport((await lighthouseSummaries(base, dealPath)).summaries);
+  return `${report}\n\n${await installabilityLine(base)}`;
 }
 
 async function main() {
@@ -121,6 +135,8 @@ async function main() {
       const { summaries, results } = await lighthouseSummaries(server.base);
       console.log(`\nLighthouse ${lighthouseVersion()} (mobile preset), production build\n`);
       console.log(lighthouseReport(summaries));
+      const installable = await installabilityLine(server.base);
+      console.log(`\n${installable}`);
       if (jsonFile) {
         fs.writeFileSync(jsonFile, JSON.stringify(results, null, 2));
         console.log(`\nfull reports: ${jsonFile}`);
@@ -130,6 +146,7 @@ async function main() {
           (id) => `${new URL(s.url).pathname} ${id}`,
         ),
       );
+      if (!installable.endsWith(": yes")) missed.push("installability");
       console.log(missed.length ? `\ngoals missed: ${missed.join(", ")}` : "\nevery goal met");
     } finally {
       await stopServer(server);

@@ -7,6 +7,20 @@ import { BROWSE_LINKS } from "../lib/browse-links.ts";
 import "../styles/site-links.css";
 import { useMediaUrl } from "../lib/media-url.tsx";
 
+/** The page on installing the site as an app (app/routes/install.tsx). */
+const INSTALL_PATH = "/install";
+
+/** A store badge: to the owner's store address, or to the Install page when there is none. */
+function AppBadge({ href, image, alt }: { href: string; image: string; alt: string }) {
+  const badge = <img src={image} alt={alt} width={150} height={45} loading="lazy" />;
+  if (!href) return <Link to={INSTALL_PATH}>{badge}</Link>;
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {badge}
+    </a>
+  );
+}
+
 export function Footer({ settings, year }: { settings: SiteSettings; year: number }) {
   const mediaUrl = useMediaUrl();
   const footer = settings.footer[0];
@@ -15,27 +29,26 @@ export function Footer({ settings, year }: { settings: SiteSettings; year: numbe
     <footer className="site-footer">
       <div className="container footer-inner">
         <div className="footer-apps">
-          {footer?.playstoreUrl && footer.playStoreImage && (
-            <a href={footer.playstoreUrl} target="_blank" rel="noopener noreferrer">
-              <img
-                src={mediaUrl(footer.playStoreImage)}
-                alt="Get it on Google Play"
-                width={150}
-                height={45}
-                loading="lazy"
-              />
-            </a>
+          {/* A badge the owner gave no store address leads to installing the site as an app
+              (record 0108); with no badge at all, a plain link does. */}
+          {footer?.playStoreImage && (
+            <AppBadge
+              href={footer.playstoreUrl}
+              image={mediaUrl(footer.playStoreImage)}
+              alt="Get it on Google Play"
+            />
           )}
-          {footer?.appStoreUrl && footer.appStoreImage && (
-            <a href={footer.appStoreUrl} target="_blank" rel="noopener noreferrer">
-              <img
-                src={mediaUrl(footer.appStoreImage)}
-                alt="Download on the App Store"
-                width={150}
-                height={45}
-                loading="lazy"
-              />
-            </a>
+          {footer?.appStoreImage && (
+            <AppBadge
+              href={footer.appStoreUrl}
+              image={mediaUrl(footer.appStoreImage)}
+              alt="Download on the App Store"
+            />
+          )}
+          {!footer?.playStoreImage && !footer?.appStoreImage && (
+            <Link to={INSTALL_PATH} className="footer-install">
+              Install the app
+            </Link>
           )}
         </div>
         <nav className="footer-links" aria-label="Browse">

@@ -16,6 +16,7 @@ const SITE_PAGES = [
   "/educator",
   "/contact",
   "/privacy-policy",
+  "/install",
 ];
 
 /** Sitemap file names: `pages`, or a kind and a chunk number (`deals-0`, `stores-2`). */

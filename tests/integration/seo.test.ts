@@ -106,6 +106,7 @@ describe("sitemaps", () => {
         `${PUBLIC_URL}/forum`,
         `${PUBLIC_URL}/contact`,
         `${PUBLIC_URL}/educator`,
+        `${PUBLIC_URL}/install`,
       ]),
     );
   });
@@ -409,7 +410,7 @@ describe("pages: status, head and structured data", () => {
     expect(response.body).toContain("POST NEW TOPIC");
   });
 
-  it("gives the forum, educators, contact and privacy pages their own title, description and canonical URL", async () => {
+  it("gives the forum, educators, contact, privacy and install pages their own title, description and canonical URL", async () => {
     const seen = new Set<string>();
     for (const [path, title] of [
       ["/forum", "Forums"],
@@ -417,6 +418,7 @@ describe("pages: status, head and structured data", () => {
       ["/educator?page=2", "Educators forum – page 2"],
       ["/contact", "Contact Us"],
       ["/privacy-policy", "Privacy Policy"],
+      ["/install", "Install the app"],
     ] as const) {
       const response = await get(path);
       expect(response.statusCode, path).toBe(200);
@@ -427,7 +429,7 @@ describe("pages: status, head and structured data", () => {
       expect(tags.robots).toBeUndefined();
       seen.add(tags.title!);
     }
-    expect(seen.size).toBe(5);
+    expect(seen.size).toBe(6);
   });
 
   it("answers 404 for an educators page past the last", async () => {
