@@ -5,7 +5,7 @@ import { expect, expectAccessible, test } from "./fixtures.ts";
 // Back after LOAD MORE keeps the cards and the place, query changes keep the scroll, a progress bar
 // for slow navigations, links to New Deals and the Forum everywhere, and 404s that offer a way on.
 
-const PHONE = { name: "phone", width: 375, height: 812 } as const;
+const PHONE = { name: "phone", width: 390, height: 844 } as const;
 const DESKTOP = { name: "desktop", width: 1280, height: 900 } as const;
 
 const recentCards = (page: Page) =>
