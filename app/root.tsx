@@ -19,7 +19,6 @@ import { Navbar } from "./components/Navbar.tsx";
 import { NavigationProgress } from "./components/NavigationProgress.tsx";
 import { NotFoundContent } from "./components/NotFoundContent.tsx";
 import { ScrollManager } from "./components/ScrollManager.tsx";
-import { keepListsFor } from "./lib/kept-lists.ts";
 import { UpgradeReloads } from "./components/UpgradeReloads.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
@@ -111,9 +110,6 @@ export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     memberOnScreen = signedIn;
   }, [signedIn]);
-  // Lists kept for Back belong to the member who saw them (app/lib/kept-lists.ts).
-  const memberId = data?.user?.id ?? null;
-  useEffect(() => keepListsFor(memberId), [memberId]);
   return (
     <html lang="en" data-theme={data?.theme ?? undefined}>
       <head>

@@ -4,7 +4,6 @@ import {
   forgetKeptLists,
   enterList,
   keepList,
-  keepListsFor,
   keptListLoader,
   leaveList,
   takeList,
@@ -50,19 +49,6 @@ describe("lists kept for Back", () => {
     }
     expect(takeList("k0", "/")).toBeNull();
     expect(takeList(`k${KEPT_LISTS_LIMIT}`, "/")).toBe(KEPT_LISTS_LIMIT);
-  });
-
-  it("are dropped when another member (or a visitor) is signed in", () => {
-    // The first page's list is kept before the root says who sees it.
-    keepList("saved", "/user/saved", { cards: 3 });
-    keepListsFor(7);
-    leaveList("saved");
-    keepListsFor(7);
-    keepList("feed", "/user/feed", { cards: 4 });
-    leaveList("feed");
-    keepListsFor(null);
-    expect(takeList("saved", "/user/saved")).toBeNull();
-    expect(takeList("feed", "/user/feed")).toBeNull();
   });
 
   it("answer a list route's client loader only when the entry is the browser's current one", async () => {

@@ -14,6 +14,10 @@ import { useLoaderData, useLocation } from "react-router";
  * anyway, and a reload starts with none. A list is offered only once the reader has left its entry
  * (`leaveList`), and only once (`takeList`), so a revalidation while the page is open (after a form
  * was posted, say) and a fresh visit to the same address still ask the server.
+ *
+ * Every change of who is signed in ends in a document load — Logout posts a plain form, sign-in
+ * and account deletion go on with `window.location.assign` — so no list kept for one member is
+ * offered to another: this memory goes with the document.
  */
 
 /** How many history entries keep their lists: the oldest go first. */
@@ -27,11 +31,6 @@ interface KeptList {
 }
 
 const lists = new Map<string, KeptList>();
-/**
- * The member the kept lists were shown to (null: a visitor; undefined: not yet told, before the
- * first page's effects, which keep the first list before the root says who is signed in).
- */
-let keptFor: number | null | undefined;
 
 export function keepList(key: string, address: string, data: unknown): void {
   const before = lists.get(key);
@@ -61,16 +60,6 @@ export function takeList<T>(key: string | undefined, address: string): T | null 
   if (!kept || !kept.left || kept.address !== address) return null;
   kept.left = false;
   return kept.data as T;
-}
-
-/**
- * Says who is signed in (the root's data): when that changes (sign-in, sign-out), the lists kept
- * for the one before are dropped, so Back after signing out never shows a member's saved deals.
- */
-export function keepListsFor(memberId: number | null): void {
-  if (memberId === keptFor) return;
-  if (keptFor !== undefined) lists.clear();
-  keptFor = memberId;
 }
 
 /** React Router's key of the history entry the browser is on (set by its history). */
@@ -128,5 +117,4 @@ export function useKeptList(shown?: unknown): void {
 /** For tests. */
 export function forgetKeptLists(): void {
   lists.clear();
-  keptFor = undefined;
 }

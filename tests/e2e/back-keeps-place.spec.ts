@@ -140,20 +140,42 @@ for (const viewport of WIDTHS) {
   });
 }
 
-test("a filtered listing (fetched by the page itself) comes back without a request", async ({
+test("a filtered listing (fetched by the page itself) comes back without a request, from a deal or another sort", async ({
   page,
 }) => {
   await page.setViewportSize(WIDTHS[1]);
   await page.goto("/newdeals");
   await hydrated(page.locator(".listing-results"));
   // Checking a store puts the listing in filtered mode: POST /api/filter, not the loader.
-  const filtered = page.waitForResponse((r) => r.url().endsWith("/api/filter"));
+  const filterCall = page.waitForResponse((r) => r.url().endsWith("/api/filter"));
   await page.getByRole("group", { name: "Stores" }).getByLabel("Search stores").fill("stapl");
   await page.getByRole("checkbox", { name: /Staples/ }).check();
-  expect((await filtered).status()).toBe(200);
+  expect((await filterCall).status()).toBe(200);
   await expect(page).toHaveURL(/store_id=\d+/);
   await expect.poll(async () => new Set(await cardStores(page)).size).toBe(1);
   await expect(page.locator(".listing-results")).toHaveAttribute("aria-busy", "false");
+  const filtered = await cardLinks(page);
+
+  // Another sort of the same filter (fetched too), then Back inside the page: the results of the
+  // entry returned to, as they were, with no call (the loader's data is still the unfiltered one).
+  const sorted = page.waitForResponse((r) => r.url().endsWith("/api/filter"));
+  await page
+    .getByRole("navigation", { name: "Sort deals" })
+    .getByRole("link", { name: "Price low to high" })
+    .click();
+  expect((await sorted).status()).toBe(200);
+  await expect(page).toHaveURL(/sort=price/);
+  await expect(page.locator(".listing-results")).toHaveAttribute("aria-busy", "false");
+  expect(await cardLinks(page)).not.toEqual(filtered);
+  const requests = watchListRequests(page, "routes/new-deals");
+  await page.goBack();
+  await expect(page).not.toHaveURL(/sort=price/);
+  await expect(page.locator(".listing-results")).toHaveAttribute("aria-busy", "false");
+  expect(await cardLinks(page)).toEqual(filtered);
+  requests.stop();
+  expect(requests.seen).toEqual([]);
+
+  // Then a deal, and Back.
   await openLastCardAndComeBack(page, "routes/new-deals");
   expect(new Set(await cardStores(page)).size).toBe(1);
 });
