@@ -7,8 +7,8 @@ import { useLoaderData, useLocation } from "react-router";
  * fetched by the page itself — kept per history entry, so that Back (or Forward) shows the same
  * cards at once, with no request, and <ScrollRestoration> puts the view back on the same render.
  *
- * A list route exports `clientLoader = keptListLoader` and its page calls `useKeptList(data)`
- * with the data it shows. The lists live in this module's memory, keyed by React Router's key of
+ * A list route exports `clientLoader = (args) => keptListLoader(args)` and its page calls
+ * `useKeptList()`, or `useKeptList(shown)` with the route's data as it shows it. The lists live in this module's memory, keyed by React Router's key of
  * the history entry and its address: a Back or Forward inside the same document finds them; a
  * history entry of another document is loaded afresh by the browser (or its back/forward cache)
  * anyway, and a reload starts with none. A list is offered only once the reader has left its entry
