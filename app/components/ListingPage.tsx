@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { useLocation, useNavigation, useSearchParams } from "react-router";
+import { useLocation, useNavigation, useNavigationType, useSearchParams } from "react-router";
 import { pageFromQuery } from "../../core/list-query.ts";
 import type { DealCard } from "../../core/cards/presenter.ts";
 import type { ListingResponse } from "../../core/listings/presenter.ts";
@@ -11,6 +11,7 @@ import {
   type PanelFilter,
 } from "../../core/listings/schema.ts";
 import { apiCall } from "../lib/api.ts";
+import { addressOf, takeList, useKeptList } from "../lib/kept-lists.ts";
 import { filterPayload, listingKey, type FilterContext, type ListingData } from "../lib/listing.ts";
 import { Breadcrumbs, type Crumb } from "./Breadcrumbs.tsx";
 import { CardLayoutToggle, DealGrid } from "./DealCard.tsx";
@@ -19,6 +20,17 @@ import { FilterPanel, sliderBounds, type VisitStore } from "./FilterPanel.tsx";
 import { Pager, pageHref } from "./Pager.tsx";
 import { SortBar } from "./SortBar.tsx";
 import { ExpiredToggle } from "./ExpiredToggle.tsx";
+
+/** The listing in a route's kept data: the data itself, or its `data` (search's `{ query, data }`). */
+function listingIn(routeData: unknown): ListingData | null {
+  const isListing = (value: unknown): value is ListingData =>
+    typeof value === "object" && value !== null && "key" in value && "listing" in value;
+  if (isListing(routeData)) return routeData;
+  if (typeof routeData === "object" && routeData !== null && "data" in routeData) {
+    return isListing(routeData.data) ? routeData.data : null;
+  }
+  return null;
+}
 
 export interface ListingPageProps {
   title: string;
@@ -33,6 +45,11 @@ export interface ListingPageProps {
   intro?: ReactNode;
   /** Shown beside the title (Follow on a store or category page, record 0043). */
   titleAside?: ReactNode;
+  /**
+   * The route's data around a listing, when the route's loader does not return the listing itself
+   * (search: `{ query, data }`): what Back to the page is given (app/lib/kept-lists.ts).
+   */
+  routeDataOf?: (listing: ListingData) => unknown;
 }
 
 /**
@@ -50,6 +67,7 @@ export function ListingPage({
   visitStore,
   intro,
   titleAside,
+  routeDataOf,
 }: ListingPageProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -66,6 +84,15 @@ export function ListingPage({
   // The panel shows a choice at once, before the URL (and then the listing) catches up.
   const [chosen, setChosen] = useState<PanelFilter | null>(null);
   useEffect(() => setChosen(null), [key]);
+
+  // Back or Forward inside the page to a filtered entry the loader was not asked for
+  // (shouldRevalidateListing): its results as they were left, if kept (app/lib/kept-lists.ts).
+  const [keptEntry, setKeptEntry] = useState<string | null>(null);
+  if (keptEntry !== location.key && data.key !== key && fetched?.key !== key) {
+    setKeptEntry(location.key);
+    const kept = listingIn(takeList<unknown>(location.key, addressOf(location)));
+    if (kept?.key === key) setFetched({ key, sort: kept.sort, listing: kept.listing });
+  }
 
   const needsFetch = data.key !== key && fetched?.key !== key;
   const payload = JSON.stringify({
@@ -95,6 +122,14 @@ export function ListingPage({
 
   // While a filtered page loads, the previous results stay in place under the spinner.
   const shown = data.key === key ? data : (fetched ?? data);
+  // What Back to this entry shows: the route's data (a store's Follow button and clicks too) with
+  // the results on screen, fetched ones included.
+  const keptData = useMemo(() => {
+    const listing =
+      shown === data ? data : { ...data, key: shown.key, sort: shown.sort, listing: shown.listing };
+    return routeDataOf ? routeDataOf(listing) : listing;
+  }, [data, shown, routeDataOf]);
+  useKeptList(keptData);
   const { response } = shown.listing;
   const pagination = response.deal_data_pagination;
   const navigating =
@@ -129,14 +164,17 @@ export function ListingPage({
   // top has scrolled out of view, it is brought back (filters and sorts leave the view alone).
   const shownPage = pagination.current_page;
   const previousPage = useRef(shownPage);
+  // Back and Forward leave the view where <ScrollRestoration> puts it.
+  const navigationType = useNavigationType();
   useEffect(() => {
     if (previousPage.current === shownPage) return;
     previousPage.current = shownPage;
+    if (navigationType === "POP") return;
     const section = results.current;
     if (section && section.getBoundingClientRect().top < 0) {
       section.scrollIntoView({ block: "start" });
     }
-  }, [shownPage]);
+  }, [shownPage, navigationType]);
 
   const filters = activeFilters(panel, response.store_filter);
   const empty = !loading && response.deal_data.length === 0;

@@ -6,6 +6,7 @@ import { CatalogPage } from "../components/CatalogPage.tsx";
 import { listingCanonical } from "../lib/listing.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/categories";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -21,6 +22,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return categories;
 }
 
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
+
 export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }) =>
   pageMeta(matches, {
     title: data && data.currentPage > 1 ? `Categories – Page ${data.currentPage}` : "Categories",
@@ -32,6 +36,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }
   });
 
 export default function CategoriesPage() {
+  useKeptList();
   const categories = useLoaderData<typeof loader>();
   return <CatalogPage title="Categories" basePath="/category" directory={categories} />;
 }

@@ -6,6 +6,7 @@ import { ScopeFollowButton } from "../components/ScopeFollowButton.tsx";
 import { listingCanonical, selectedCategory, shouldRevalidateListing } from "../lib/listing.ts";
 import { loadListing } from "../lib/listing.server.ts";
 import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import { keptListLoader } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/category";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -25,6 +26,9 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       : false,
   };
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 export const shouldRevalidate = shouldRevalidateListing;
 

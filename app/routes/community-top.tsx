@@ -6,6 +6,7 @@ import { Pager } from "../components/Pager.tsx";
 import { BadgeList, LevelTag } from "../components/Reputation.tsx";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/community-top";
 
 /**
@@ -19,6 +20,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (page > top.pagination.last_page) notFound();
   return top;
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 const monthName = (month: string) =>
   new Date(`${month}-01T00:00:00Z`).toLocaleDateString("en-US", {
@@ -37,6 +41,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   });
 
 export default function TopContributors() {
+  useKeptList();
   const { month, members, pagination } = useLoaderData<typeof loader>();
   return (
     <div className="container profile">

@@ -7,6 +7,7 @@ import { Pager } from "../components/Pager.tsx";
 import { PostNewTopicButton } from "../components/PostNewTopicButton.tsx";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/educator";
 // Breadcrumbs and the pager are styled with the listing pages.
 import "../styles/forum.css";
@@ -24,6 +25,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
+
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
   const page = loaderData?.page ?? 1;
   return pageMeta(matches, {
@@ -35,6 +39,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export default function EducatorForumPage() {
+  useKeptList();
   const { posts, page, lastPage, total } = useLoaderData<typeof loader>();
   return (
     <div className="container forum-page">

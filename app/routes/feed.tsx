@@ -9,6 +9,7 @@ import { DealGrid } from "../components/DealCard.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { ScopeFollowButton } from "../components/ScopeFollowButton.tsx";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/feed";
 
 /**
@@ -32,6 +33,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     now: pageClock(),
   };
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "My Feed", path: "/user/feed", noindex: true });
@@ -64,6 +68,7 @@ function Following({
 }
 
 export default function MyFeed() {
+  useKeptList();
   const data = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const revalidator = useRevalidator();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useLoaderData, useLocation, useNavigate, useNavigation } from "react-router";
 import { requestContext } from "#app-context";
 import { PAGE_SIZE } from "../../core/constants.ts";
@@ -23,7 +23,7 @@ import {
   useFilterChoices,
   type FilterChoice,
 } from "../lib/home-filter-choices.ts";
-import { currentHistoryKey, leaveHome, rememberHome, takeHome } from "../lib/home-snapshots.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import { pageMeta } from "../lib/meta.ts";
 import "../styles/home.css";
 import type { Route } from "./+types/home";
@@ -111,12 +111,9 @@ type LoaderData = Awaited<ReturnType<typeof loader>>;
 
 /**
  * Back or Forward to a home page left after LOAD MORE: the lists as they were, from memory, with
- * no request (app/lib/home-snapshots.ts); every other time, the server's.
+ * no request (app/lib/kept-lists.ts); every other time, the server's.
  */
-export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
-  const kept = takeHome<LoaderData>(currentHistoryKey(), new URL(request.url).search);
-  return kept ?? (await serverLoader());
-}
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -177,13 +174,8 @@ function useHomeLists(data: LoaderData) {
     source.current = data;
   }, [data]);
 
-  useEffect(() => {
-    rememberHome(location.key, location.search, { ...data, lists: packLists(lists) });
-  }, [data, lists, location.key, location.search]);
-  useEffect(() => {
-    const key = location.key;
-    return () => leaveHome(key);
-  }, [location.key]);
+  const shown = useMemo(() => ({ ...data, lists: packLists(lists) }), [data, lists]);
+  useKeptList(shown);
 
   // While the lists of a new choice load, the selects already show it, and a second change
   // builds on it rather than on the lists on screen.

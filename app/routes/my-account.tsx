@@ -7,6 +7,7 @@ import { ProfileView } from "../components/ProfileView.tsx";
 import { ReputationLedger } from "../components/ReputationLedger.tsx";
 import { VotingStanding } from "../components/VotingStanding.tsx";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/my-account";
 import { pageFromQuery } from "../../core/list-query.ts";
 
@@ -38,10 +39,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "My Account", path: "/user/profile", noindex: true });
 
 export default function MyAccount() {
+  useKeptList();
   const { profile, viewerId, unreadNotifications, undeliverableAddress, ledger, rules, voting } =
     useLoaderData<typeof loader>();
   return (

@@ -5,12 +5,16 @@ import { ListingPage } from "../components/ListingPage.tsx";
 import { listingCanonical, shouldRevalidateListing } from "../lib/listing.ts";
 import { loadListing } from "../lib/listing.server.ts";
 import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import { keptListLoader } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/new-deals";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services } = context.get(requestContext);
   return loadListing(services, { type: "newdeals" }, new URL(request.url));
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 export const shouldRevalidate = shouldRevalidateListing;
 

@@ -5,6 +5,7 @@ import { orNull } from "../../core/not-found.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
 import { pageFormsAction } from "../lib/post-forms.server.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/profile";
 import { pageFromQuery } from "../../core/list-query.ts";
 
@@ -22,6 +23,9 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   // Only a member's page carries the token: a visitor's may be kept by the page cache.
   return { profile, viewerId: user?.id ?? null, csrfToken: user ? csrfToken() : null };
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 /** The report form posted to the page (app/lib/post-forms.server.ts). */
 export function action(args: Route.ActionArgs) {
@@ -43,6 +47,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export default function PublicProfile() {
+  useKeptList();
   const { profile, viewerId, csrfToken } = useLoaderData<typeof loader>();
   return (
     <ProfileView

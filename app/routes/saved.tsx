@@ -9,6 +9,7 @@ import { Pager } from "../components/Pager.tsx";
 import { BOOKMARK_ICON } from "../components/icons.tsx";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/saved";
 
 /** The signed-in member's saved deals (record 0043); a visitor goes to /login and comes back. */
@@ -27,10 +28,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, { title: "Saved Deals", path: "/user/saved", noindex: true });
 
 export default function SavedDeals() {
+  useKeptList();
   const { deals, total, page, lastPage } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading";

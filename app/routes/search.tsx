@@ -1,11 +1,13 @@
+import { useCallback } from "react";
 import { Form, useLoaderData } from "react-router";
 import { requestContext } from "#app-context";
 import { searchText } from "../../core/listings/schema.ts";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { ListingPage } from "../components/ListingPage.tsx";
-import { listingCanonical, shouldRevalidateListing } from "../lib/listing.ts";
+import { listingCanonical, shouldRevalidateListing, type ListingData } from "../lib/listing.ts";
 import { loadListing } from "../lib/listing.server.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/search";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -16,6 +18,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!query) return { query, data: null };
   return { query, data: await loadListing(services, { type: "search", query }, url) };
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 export const shouldRevalidate = shouldRevalidateListing;
 
@@ -53,6 +58,8 @@ function SearchForm({ query }: { query: string }) {
 
 export default function SearchPage() {
   const { query, data } = useLoaderData<typeof loader>();
+  // What Back to these results is given: the loader's shape around the results on screen.
+  const routeDataOf = useCallback((listing: ListingData) => ({ query, data: listing }), [query]);
   if (!data) {
     return (
       <div className="container listing">
@@ -74,6 +81,7 @@ export default function SearchPage() {
       data={data}
       filter={{ filter_type: "search", search_title: query }}
       intro={<SearchForm query={query} />}
+      routeDataOf={routeDataOf}
     />
   );
 }

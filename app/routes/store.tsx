@@ -7,6 +7,7 @@ import { StoreClicks } from "../components/StoreClicks.tsx";
 import { listingCanonical, selectedStore, shouldRevalidateListing } from "../lib/listing.ts";
 import { loadListing } from "../lib/listing.server.ts";
 import { pageMeta, rootLoaderData } from "../lib/meta.ts";
+import { keptListLoader } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/store";
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -26,6 +27,9 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     following: store ? await services.following.isFollowing(user, "store", store.id) : false,
   };
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 export const shouldRevalidate = shouldRevalidateListing;
 

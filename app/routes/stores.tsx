@@ -6,6 +6,7 @@ import { CatalogPage } from "../components/CatalogPage.tsx";
 import { listingCanonical } from "../lib/listing.ts";
 import { notFound } from "../lib/errors.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { keptListLoader, useKeptList } from "../lib/kept-lists.ts";
 import type { Route } from "./+types/stores";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -16,6 +17,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (page > stores.lastPage) notFound();
   return stores;
 }
+
+/** Back or Forward to this list shows it as it was left, with no request (app/lib/kept-lists.ts). */
+export const clientLoader = (args: Route.ClientLoaderArgs) => keptListLoader(args);
 
 export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }) =>
   pageMeta(matches, {
@@ -28,6 +32,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData: data, location }
   });
 
 export default function StoresPage() {
+  useKeptList();
   const stores = useLoaderData<typeof loader>();
   return <CatalogPage title="Stores" basePath="/store" directory={stores} />;
 }
