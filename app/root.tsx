@@ -10,7 +10,8 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { requestContext, type RequestContext } from "#app-context";
-import { DEFAULT_SETTINGS } from "../core/settings/defaults.ts";
+import { APPLE_TOUCH_ICON } from "../core/app-install/manifest.ts";
+import { DEFAULT_SETTINGS, SITE_COLORS } from "../core/settings/defaults.ts";
 import type { SiteSettings } from "../core/settings/service.ts";
 import type { Route } from "./+types/root";
 import { DisclosureBanner } from "./components/DisclosureBanner.tsx";
@@ -22,6 +23,7 @@ import { ScrollManager } from "./components/ScrollManager.tsx";
 import { UpgradeReloads } from "./components/UpgradeReloads.tsx";
 import { chunkFailureMessage } from "./lib/chunks.tsx";
 import { MediaBaseProvider } from "./lib/media-url.tsx";
+import { tellServiceWorkerMember } from "./lib/service-worker.ts";
 import { themeOf } from "./lib/theme.ts";
 import "./styles/app.css";
 // The styles of the site frame and of what every page with deal cards shows (icons, cards, badges,
@@ -98,6 +100,9 @@ export function shouldRevalidate({
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // The installable app (record 0108): its manifest and the icon of Apple's home screen.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: APPLE_TOUCH_ICON },
 ];
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -110,12 +115,20 @@ export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     memberOnScreen = signedIn;
   }, [signedIn]);
+  // The service worker (record 0108), registered once the page is idle, keeps the offline list of
+  // saved deals for the member on screen only; on the saved deals page it reads them again.
+  const memberId = data?.user?.id ?? null;
+  useEffect(() => {
+    tellServiceWorkerMember(memberId, pathname === "/user/saved");
+  }, [memberId, pathname]);
   return (
     <html lang="en" data-theme={data?.theme ?? undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#353F66" />
+        <meta name="theme-color" content={SITE_COLORS.theme} />
+        {/* The name under the icon on Apple's home screen (record 0108). */}
+        <meta name="apple-mobile-web-app-title" content={settings.websiteName} />
         <Meta />
         {/* Stylesheets need no CSP nonce. Without this, <Links> takes the response's nonce from
             <ServerRouter>; browsers blank nonce attributes before hydration, so React (in

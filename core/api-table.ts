@@ -1,4 +1,5 @@
 import { AdminAuditResponse } from "./audit/responses.ts";
+import { OfflineSavedDealsResponse } from "./app-install/responses.ts";
 import {
   ReputationLedgerResponse,
   ReputationLevelsResponse,
@@ -482,6 +483,7 @@ export const apiTable = {
   "/admin/mail/undeliverable/clear": {
     POST: { body: UndeliverableClearBody, response: UndeliverableClearedResponse },
   },
+  "/offline_saved_deals": { GET: { body: undefined, response: OfflineSavedDealsResponse } },
 } as const;
 
 /** The table as the browser reads it: types only. */

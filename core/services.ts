@@ -41,6 +41,7 @@ import { createAlertsService } from "./member/alerts/service.ts";
 import { createDataExportService } from "./people/my-data/service.ts";
 import { createMailConsoleService } from "./mail/console/service.ts";
 import { createDigestService } from "./member/digest/service.ts";
+import { createAppInstallService } from "./app-install/service.ts";
 
 /**
  * Every feature's service, built once per process from the same dependencies. The JSON API and the
@@ -48,6 +49,7 @@ import { createDigestService } from "./member/digest/service.ts";
  */
 export function createServices(deps: Deps) {
   const settings = createSettingsService(deps);
+  const saved = createSavedService(deps);
   return {
     settings,
     home: createHomeService(deps),
@@ -89,7 +91,7 @@ export function createServices(deps: Deps) {
     prices: createPricesService(deps),
     expiry: createExpiryService(deps),
     // Saved deals, followed stores and categories, the personal feed (record 0043).
-    saved: createSavedService(deps),
+    saved,
     following: createFollowingService(deps),
     // Keyword alerts (record 0045).
     alerts: createAlertsService(deps),
@@ -101,6 +103,8 @@ export function createServices(deps: Deps) {
     mailConsole: createMailConsoleService(deps),
     // The weekly digest's schedule, on the console's Settings page (record 0087).
     digest: createDigestService(deps),
+    // The installable app: manifest, icons, the offline page's saved deals (record 0108).
+    appInstall: createAppInstallService(deps, settings, saved),
     // feature services: add one line per feature here
   };
 }

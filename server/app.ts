@@ -48,6 +48,7 @@ import { sessionPlugin } from "./plugins/session.ts";
 import { answerClientError, canonicalRequest, publicUrlPlugin } from "./public-origin.ts";
 import { REQUEST_ID_LOG_LABEL, requestIdFor, requestIdPlugin } from "./request-id.ts";
 import { alertFeedRoutes } from "./routes/alert-feeds.ts";
+import { appInstallRoutes } from "./routes/app-install.ts";
 import { backupRoutes, type BackupRoutesOptions } from "./routes/backup.ts";
 import { feedRoutes } from "./routes/feeds.ts";
 import { goLinkRoutes } from "./routes/go-links.ts";
@@ -301,6 +302,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   await app.register(apiPlugin, { prefix: "/api", services });
   await app.register(feedRoutes, { services });
+  // The installable app: manifest, icons, service worker, offline page (record 0108).
+  await app.register(appInstallRoutes, { services });
   await app.register(goLinkRoutes, { services });
   await app.register(alertFeedRoutes, { services });
   await app.register(oauthRoutes, { services });

@@ -18,3 +18,10 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   footer: [],
   social: [],
 };
+
+/**
+ * The site's colours outside its pages: the browser's bar (`theme-color`), the installed app's
+ * splash screen and the background of its maskable icons. The navy of the site's header and its
+ * page background (app/styles/app.css, `--navy` and `--background` in light mode).
+ */
+export const SITE_COLORS = { theme: "#353f66", background: "#f4f5f8" } as const;

@@ -37,6 +37,7 @@ import { reputationApi } from "./reputation.ts";
 import { adminMailApi } from "./admin-mail.ts";
 import { adminDigestApi } from "./admin-digest.ts";
 import { pushApi } from "./push.ts";
+import { appInstallApi } from "./app-install.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
 const modules: ApiModule[] = [
@@ -74,6 +75,7 @@ const modules: ApiModule[] = [
   adminMailApi,
   adminDigestApi,
   pushApi,
+  appInstallApi,
   // feature API modules: add one entry per file here
   openApiDocs,
 ];

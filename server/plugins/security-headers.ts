@@ -39,6 +39,9 @@ function policy(scriptSources: string, dev: boolean, imageSources: string): stri
     "font-src 'self' data:",
     `connect-src 'self' https://api.stripe.com${dev ? " ws: wss:" : ""}`,
     "frame-src https://js.stripe.com https://hooks.stripe.com",
+    // The service worker and the web app manifest (record 0108): the site's own, named outright.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",

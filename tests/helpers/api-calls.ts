@@ -465,6 +465,7 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
   "GET /notifications": async (w) => ({ client: w.member.client }),
   // "Download my data" (record 0084): the demo member's file.
   "GET /my_data": async (w) => ({ client: w.member.client }),
+  "GET /offline_saved_deals": async (w) => ({ client: w.member.client }),
   "POST /user/reputation": async (w) => ({ client: w.member.client, body: { page: 1 } }),
   "POST /community_top": async (w) => ({ client: visitor(w), body: { page: 1 } }),
   "GET /admin/reputation_levels": async (w) => ({
