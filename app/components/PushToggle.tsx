@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { apiCall } from "../lib/api.ts";
 import { messageOf } from "../lib/api-form.ts";
+import { serviceWorkerReady } from "../lib/service-worker.ts";
 
 /**
  * "Push notifications on this device" (docs/decisions/0109-push-alerts.md): a member turns push
@@ -43,7 +44,7 @@ function pushSupported(): boolean {
 
 async function workerRegistration(): Promise<ServiceWorkerRegistration | null> {
   const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), WORKER_WAIT_MS));
-  return Promise.race([navigator.serviceWorker.ready, timeout]);
+  return Promise.race([serviceWorkerReady(), timeout]);
 }
 
 /** The VAPID key as PushManager.subscribe wants it. */
