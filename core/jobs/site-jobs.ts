@@ -28,6 +28,7 @@ import {
 import { sendWeeklyDigests, weeklyDigestJob } from "../member/digest/job.ts";
 import { serialVotingCheck, serialVotingJob } from "../moderation/voting/job.ts";
 import { sendPushMessages } from "../member/push/job.ts";
+import { readOrMakeVapidKeys } from "../member/push/vapid.ts";
 import { pushSendJob } from "../member/push/outbox.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
@@ -94,6 +95,8 @@ export interface JobWorkerDeps {
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
 export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise<void> {
+  // The site's VAPID keys are made at its first start (record 0109), by whichever process is first.
+  await readOrMakeVapidKeys(deps.db);
   await jobs.work(sendMailJob, deliverMail(deps));
   await jobs.work(sweepExpiredJob, sweepExpired(deps));
   await jobs.work(vacuumJob, vacuumWhereNoAutovacuum({ ...deps, jobsSchema: jobs.schema }));

@@ -85,6 +85,17 @@ async function publish(title: string, values: Parameters<typeof insertPost>[1] =
 }
 
 describe("subscribing", () => {
+  it("finds the site's VAPID keys made at start, before anyone asked for them", async () => {
+    const row = await t.deps.db
+      .selectFrom("site_secrets")
+      .select("value")
+      .where("name", "=", "vapid_keys")
+      .executeTakeFirst();
+    const keys = JSON.parse(row?.value ?? "{}") as { publicKey?: string; privateKey?: string };
+    expect(Buffer.from(keys.publicKey ?? "", "base64url")).toHaveLength(65);
+    expect(Buffer.from(keys.privateKey ?? "", "base64url")).toHaveLength(32);
+  });
+
   it("needs a session, and the XSRF token with a cookie session", async () => {
     const browser = push.browser();
     const anonymous = await api(new TestClient(t.app), "/push_subscribe", browser.toJSON());
