@@ -63,19 +63,47 @@ function sameKey(subscription: PushSubscription, key: Uint8Array): boolean {
   return bytes.length === key.length && bytes.every((b, i) => b === key[i]);
 }
 
+interface Device {
+  label: string;
+  since: string;
+  endpoint: string;
+}
+
 export function PushToggle({
   context,
   heading: Heading = "h2",
+  showDevices = false,
 }: {
   /** What push brings on this page (alerts, replies…), under the title. */
   context?: string;
   /** The title's level where the control sits. */
   heading?: "h2" | "h3";
+  /** Also list the member's other devices with push on, each with a way to turn it off. */
+  showDevices?: boolean;
 }) {
   const [state, setState] = useState<PushState>("no-script");
   const [busy, setBusy] = useState<"" | "on" | "off">("");
   const [problem, setProblem] = useState("");
+  const [devices, setDevices] = useState<Device[]>([]);
+  const [thisEndpoint, setThisEndpoint] = useState("");
+  const [removing, setRemoving] = useState("");
   const id = useId();
+  const DevicesHeading = Heading === "h2" ? "h3" : "h4";
+
+  async function refreshDevices() {
+    const answer = await apiCall("/push_key", {});
+    if (answer.ok) setDevices(answer.data.devices);
+  }
+
+  async function removeDevice(endpoint: string) {
+    setRemoving(endpoint);
+    setProblem("");
+    const answer = await apiCall("/push_unsubscribe", { endpoint });
+    if (!answer.ok)
+      setProblem(messageOf(answer.data, "That device could not be removed. Try again."));
+    await refreshDevices();
+    setRemoving("");
+  }
 
   useEffect(() => {
     let cancelled = false;
@@ -83,6 +111,7 @@ export function PushToggle({
       if (!cancelled) setState(next);
     };
     async function look() {
+      void refreshDevices();
       if (!pushSupported()) return settle("unsupported");
       if (Notification.permission === "denied") return settle("blocked");
       settle("checking");
@@ -93,6 +122,7 @@ export function PushToggle({
         apiCall("/push_key", {}),
       ]);
       if (!answer.ok || !subscription) return settle("off");
+      if (!cancelled) setThisEndpoint(subscription.endpoint);
       const known = answer.data.devices.some((d) => d.endpoint === subscription.endpoint);
       settle(known && Notification.permission === "granted" ? "on" : "off");
     }
@@ -137,7 +167,9 @@ export function PushToggle({
         await subscription.unsubscribe().catch(() => false);
         return setProblem(messageOf(saved.data, "Push could not be turned on. Try again."));
       }
+      setThisEndpoint(subscription.endpoint);
       setState("on");
+      await refreshDevices();
     } catch (error) {
       setProblem(
         `Push could not be turned on: ${(error as Error).message || "the browser refused"}.`,
@@ -160,6 +192,7 @@ export function PushToggle({
         await subscription.unsubscribe();
       }
       setState("off");
+      await refreshDevices();
     } catch (error) {
       setProblem(
         `Push could not be turned off: ${(error as Error).message || "the browser refused"}.`,
@@ -193,6 +226,36 @@ export function PushToggle({
         >
           {state === "on" ? "Turn off on this device" : "Turn on on this device"}
         </button>
+      )}
+      {showDevices && devices.length > 0 && (
+        <div className="push-devices">
+          <DevicesHeading id={`${id}-devices`} className="push-devices-title">
+            Your devices with push notifications on
+          </DevicesHeading>
+          <ul aria-labelledby={`${id}-devices`}>
+            {devices.map((device) => (
+              <li key={device.endpoint}>
+                <span>
+                  {device.label}
+                  {device.endpoint === thisEndpoint ? " (this device)" : ""}, since{" "}
+                  {new Date(device.since).toLocaleDateString()}
+                </span>
+                {device.endpoint !== thisEndpoint && (
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-sm"
+                    disabled={removing !== ""}
+                    aria-busy={removing === device.endpoint || undefined}
+                    aria-label={`Turn off push on ${device.label}, on since ${new Date(device.since).toLocaleDateString()}`}
+                    onClick={() => void removeDevice(device.endpoint)}
+                  >
+                    {removing === device.endpoint ? "Turning off…" : "Turn off"}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {problem && (
         <div className="alert alert-danger" role="alert">

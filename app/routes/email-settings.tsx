@@ -66,7 +66,10 @@ export default function EmailSettings() {
         <Link to="/user/notifications">notifications</Link>. Mails about your account (confirming
         your address, resetting your password) always go out.
       </p>
-      <PushToggle context="Instant keyword alerts, replies to your comments, new deals in your feed and moderators' decisions on your posts, on this phone or computer." />
+      <PushToggle
+        showDevices
+        context="Instant keyword alerts, replies to your comments, new deals in your feed and moderators' decisions on your posts, on this phone or computer."
+      />
       <KitForm form={form} csrfToken={csrfToken} className="form card">
         <fieldset className="email-kinds" aria-describedby="email-kinds-hint">
           <legend>Send me an email about</legend>

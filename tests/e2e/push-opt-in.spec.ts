@@ -1,5 +1,13 @@
+import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { expect, hydrated, signInThroughApi, test, xsrfToken } from "./fixtures.ts";
+import {
+  expect,
+  expectAccessible,
+  hydrated,
+  signInThroughApi,
+  test,
+  xsrfToken,
+} from "./fixtures.ts";
 
 /**
  * "Push notifications on this device" (docs/decisions/0109-push-alerts.md) in Chromium: the
@@ -80,6 +88,25 @@ test.describe("push notifications on this device", () => {
   }) => {
     await giveBrowserPushService(page);
     await newMember(page, "settings");
+    // The member's phone, subscribed earlier: listed with a way to turn it off from here.
+    const phone = createECDH("prime256v1");
+    phone.generateKeys();
+    const phoneEndpoint = `https://93.184.215.14/push/e2e-phone-${randomUUID()}`;
+    const subscribed = await page.request.post("/api/push_subscribe", {
+      headers: {
+        "x-xsrf-token": await xsrfToken(page),
+        "user-agent":
+          "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
+      },
+      data: {
+        endpoint: phoneEndpoint,
+        keys: {
+          p256dh: phone.getPublicKey().toString("base64url"),
+          auth: randomBytes(16).toString("base64url"),
+        },
+      },
+    });
+    expect(subscribed.ok(), await subscribed.text()).toBe(true);
     await context.grantPermissions(["notifications"], { origin: new URL(baseURL!).origin });
     await page.goto("/user/settings/email");
     const control = page.getByRole("region", { name: "Push notifications on this device" });
@@ -94,9 +121,16 @@ test.describe("push notifications on this device", () => {
       await page.evaluate(() => (window as unknown as { pushKeyUsed: number }).pushKeyUsed),
     ).toBe(65);
     const on = await devices(page);
-    expect(on).toHaveLength(1);
+    expect(on).toHaveLength(2);
     expect(on[0]!.endpoint).toMatch(/^https:\/\/93\.184\.215\.14\/push\/e2e-/);
     expect(on[0]!.label).toMatch(/Chrome/);
+    const list = control.getByRole("list", { name: "Your devices with push notifications on" });
+    await expect(list.getByRole("listitem")).toHaveCount(2);
+    await expect(list.getByRole("listitem").filter({ hasText: "(this device)" })).toHaveCount(1);
+    await expectAccessible(page);
+    await list.getByRole("button", { name: /Turn off push on Chrome on Android/ }).click();
+    await expect(list.getByRole("listitem")).toHaveCount(1);
+    expect((await devices(page)).map((d) => d.endpoint)).not.toContain(phoneEndpoint);
 
     await control.getByRole("button", { name: "Turn off on this device" }).click();
     await expect(status).toHaveText("Off: this device gets no push notifications.");
