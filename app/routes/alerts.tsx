@@ -352,8 +352,8 @@ export default function Alerts() {
       </p>
       {pushSpeed.seconds !== null && (
         <p className="alerts-speed">
-          Instant alerts usually arrive within {pushSpeed.seconds} seconds of the deal going public
-          (95 in 100 push notifications of the last 30 days).
+          {`Instant alerts usually arrive within ${pushSpeed.seconds} seconds of the deal going ` +
+            "public (95 in 100 push notifications of the last 30 days)."}
         </p>
       )}
       <div role="status" aria-live="polite">
