@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { matchDeal } from "../core/member/alerts/repository.ts";
-import { createDb } from "../db/index.ts";
+import { createDb, type Db } from "../db/index.ts";
 import { seedDemoData } from "../db/demo/seed.ts";
 import { createFolderStorage } from "../core/media/storage.ts";
 
@@ -33,6 +33,48 @@ const GENERATED = Array.from({ length: 3000 }, (_, n) => {
 });
 const VOCABULARY = [...WORDS, ...GENERATED];
 
+/**
+ * 2,000 members ("bench-N@example.com"), each with up to 50 alerts: 1–3 keywords from the
+ * vocabulary (95%) or filters only (5%); a quarter with a store, a third with a maximum price,
+ * some with a minimum discount, a tenth only hot, a tenth paused; a third each instant, daily and
+ * site only. Also bench/push.ts's alerts.
+ */
+export async function seedBenchAlerts(db: Db, count: number) {
+  await sql`
+    INSERT INTO users (name, email, user_type, email_verified_at)
+    SELECT 'Bench ' || g, 'bench-' || g || '@example.com', 'Teacher', now()
+    FROM generate_series(1, 2000) AS g`.execute(db);
+  await sql`
+    WITH v AS (SELECT ${VOCABULARY}::text[] AS w),
+    raw AS (
+      SELECT g,
+        CASE WHEN g % 100 = 0 THEN ''
+          ELSE array_to_string(ARRAY(
+            SELECT v.w[1 + ((g * 7919 + k * 104729) % array_length(v.w, 1))]
+            FROM generate_series(1, 1 + g % 3) AS k), ' ')
+        END AS kw
+      FROM generate_series(1, ${count}) AS g, v
+    )
+    INSERT INTO alerts (user_id, keywords, query, lexemes, store_ids, max_price, min_discount,
+      only_hot, delivery, paused, rss_token_hash)
+    SELECT (SELECT min(id) FROM users WHERE email LIKE 'bench-%') + g % 2000, kw,
+      CASE WHEN kw = '' THEN NULL ELSE websearch_to_tsquery('english', kw) END,
+      CASE WHEN kw = '' THEN '{}' ELSE tsvector_to_array(to_tsvector('english', kw)) END,
+      CASE WHEN g % 4 = 0 THEN ARRAY[(SELECT min(id) FROM stores) + g % 5]::bigint[] ELSE '{}' END,
+      CASE WHEN g % 3 = 0 OR kw = '' THEN 10 + g % 90 ELSE NULL END,
+      CASE WHEN g % 7 = 0 THEN g % 50 ELSE NULL END,
+      g % 10 = 0, (ARRAY['instant','daily','site'])[1 + g % 3], g % 10 = 5,
+      'bench-' || g
+    FROM raw`.execute(db);
+}
+
+/** A deal's title for bench deal `i`: three vocabulary words, so it matches some alerts. */
+export function benchDealWords(i: number): string[] {
+  return [0, 1, 2].map(
+    (k) => VOCABULARY[(i * 7919 + k * 104729 + (i % 3) * 7) % VOCABULARY.length]!,
+  );
+}
+
 export async function benchAlerts(options: { pg: string; alerts: number; deals: number }) {
   const schema = `bench_alerts_${randomBytes(4).toString("hex")}`;
   const handle = await createDb({ databaseUrl: options.pg, schema });
@@ -43,35 +85,7 @@ export async function benchAlerts(options: { pg: string; alerts: number; deals: 
       media: createFolderStorage(fs.mkdtempSync(path.join(os.tmpdir(), "bench-alerts-"))),
     });
     console.log(`Creating ${options.alerts.toLocaleString("en-US")} alerts in ${schema}…`);
-    // 2,000 members, each with up to 50 alerts: 1–3 keywords from the vocabulary (95%) or
-    // filters only (5%); a quarter with a store, a third with a maximum price, some with a
-    // minimum discount, a tenth only hot, a tenth paused.
-    await sql`
-      INSERT INTO users (name, email, user_type, email_verified_at)
-      SELECT 'Bench ' || g, 'bench-' || g || '@example.com', 'Teacher', now()
-      FROM generate_series(1, 2000) AS g`.execute(db);
-    await sql`
-      WITH v AS (SELECT ${VOCABULARY}::text[] AS w),
-      raw AS (
-        SELECT g,
-          CASE WHEN g % 100 = 0 THEN ''
-            ELSE array_to_string(ARRAY(
-              SELECT v.w[1 + ((g * 7919 + k * 104729) % array_length(v.w, 1))]
-              FROM generate_series(1, 1 + g % 3) AS k), ' ')
-          END AS kw
-        FROM generate_series(1, ${options.alerts}) AS g, v
-      )
-      INSERT INTO alerts (user_id, keywords, query, lexemes, store_ids, max_price, min_discount,
-        only_hot, delivery, paused, rss_token_hash)
-      SELECT (SELECT min(id) FROM users WHERE email LIKE 'bench-%') + g % 2000, kw,
-        CASE WHEN kw = '' THEN NULL ELSE websearch_to_tsquery('english', kw) END,
-        CASE WHEN kw = '' THEN '{}' ELSE tsvector_to_array(to_tsvector('english', kw)) END,
-        CASE WHEN g % 4 = 0 THEN ARRAY[(SELECT min(id) FROM stores) + g % 5]::bigint[] ELSE '{}' END,
-        CASE WHEN g % 3 = 0 OR kw = '' THEN 10 + g % 90 ELSE NULL END,
-        CASE WHEN g % 7 = 0 THEN g % 50 ELSE NULL END,
-        g % 10 = 0, (ARRAY['instant','daily','site'])[1 + g % 3], g % 10 = 5,
-        'bench-' || g
-      FROM raw`.execute(db);
+    await seedBenchAlerts(db, options.alerts);
     await sql`ANALYZE alerts`.execute(db);
     const poster = await db
       .selectFrom("users")
@@ -82,9 +96,7 @@ export async function benchAlerts(options: { pg: string; alerts: number; deals: 
     const times: number[] = [];
     let matched = 0;
     for (let i = 0; i < options.deals; i++) {
-      const words = [0, 1, 2].map(
-        (k) => VOCABULARY[(i * 7919 + k * 104729 + (i % 3) * 7) % VOCABULARY.length],
-      );
+      const words = benchDealWords(i);
       const post = await db
         .insertInto("posts")
         .values({

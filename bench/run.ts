@@ -15,11 +15,14 @@
  *  5. with `--lighthouse`: Lighthouse mobile on the home and a deal page (bench/lighthouse.ts).
  *
  * With `--pg URL`, last: one app host against two behind HAProxy (bench/hosts.ts), when the machine
- * allows it (root and HAProxy; otherwise a line says why not); `--only hosts` runs it alone.
+ * allows it (root and HAProxy; otherwise a line says why not); `--only hosts` runs it alone; then
+ * how soon alert pushes leave with 100,000 alerts (bench/push.ts; without `--pg`, one line says
+ * it was not measured).
  *
  *   npm run bench                                   # 1,000,000 deals (generated once into bench/.data/)
  *   npm run bench -- --deals 20000 --duration 3 --pg postgres://postgres@127.0.0.1:5432/bench_small
  *   npm run bench -- --only alerts --pg postgres://…   # alert matching (0045), PostgreSQL only
+ *   npm run bench -- --only push --pg postgres://…     # deal public → push sent, p95 (0109), PostgreSQL only
  *   npm run bench -- --only migration --pg postgres://…/bench_migrate   # posting during a migration (0097)
  *   npm run bench -- --only hosts --pg postgres://…    # one app host against two behind HAProxy (root)
  *   npm run bench -- --compressed                   # every request asks for brotli, as browsers do
@@ -244,6 +247,15 @@ async function main() {
       alerts: options.alerts,
       deals: options.publish,
     });
+    return;
+  }
+
+  // Push alerts' speed (record 0109), PostgreSQL only: no server, its own schema.
+  if (options.only === "push") {
+    await measurePush(
+      options.pg ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+      options,
+    );
     return;
   }
 
@@ -485,6 +497,20 @@ async function main() {
       console.log(`\n### One app host against two behind HAProxy: not measured, ${error.message}`);
     }
   }
+  // Push alerts' speed (record 0109): measured on PostgreSQL, the engine the goal names.
+  if (options.pg && !options.only) await measurePush(options.pg, options);
+  else if (!options.only)
+    console.log("\n### Push alerts: not measured, needs --pg URL (PostgreSQL)");
+}
+
+/** Deals published for the push bench, one a second: enough pushes for a 95th percentile. */
+const PUSH_BENCH_DEALS = 30;
+
+/** bench/push.ts: deal public → push sent, with the run's number of alerts. */
+async function measurePush(pg: string, options: BenchOptions): Promise<void> {
+  const { benchPush, pushBenchLine } = await import("./push.ts");
+  const result = await benchPush({ pg, alerts: options.alerts, deals: PUSH_BENCH_DEALS });
+  console.log(`\n### Push alerts (PostgreSQL)\n\n${pushBenchLine(result, options.alerts)}`);
 }
 
 /** bench/hosts.ts on the database at `pg`, with the run's duration and connections. */

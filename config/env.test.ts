@@ -19,6 +19,17 @@ describe("loadConfig", () => {
     expect(config.trustProxy).toBe(false);
   });
 
+  it("admits PUSH_ALLOW_LOOPBACK for tests, never with NODE_ENV=production", () => {
+    expect(loadConfig({}).pushAllowLoopback).toBe(false);
+    expect(loadConfig({ PUSH_ALLOW_LOOPBACK: "on", NODE_ENV: "test" }).pushAllowLoopback).toBe(
+      true,
+    );
+    expect(() => loadConfig({ PUSH_ALLOW_LOOPBACK: "on", NODE_ENV: "production" })).toThrow(
+      /PUSH_ALLOW_LOOPBACK: it is for tests and cannot be on when NODE_ENV=production/,
+    );
+    expect(() => loadConfig({ PUSH_ALLOW_LOOPBACK: "maybe" })).toThrow(/PUSH_ALLOW_LOOPBACK/);
+  });
+
   it("derives PUBLIC_URL from PORT and treats empty values as unset", () => {
     const config = loadConfig({ PORT: "4321", SMTP_URL: "" });
     expect(config.publicUrl).toBe("http://localhost:4321");

@@ -149,6 +149,8 @@ const EnvSchema = z.object({
     .optional(),
   /** Tests only: the link check may fetch loopback addresses (a local server). Never in production. */
   LINK_CHECK_ALLOW_LOOPBACK: onOff.default("off"),
+  /** Tests only: push endpoints may be loopback addresses, over http (a local push service). */
+  PUSH_ALLOW_LOOPBACK: onOff.default("off"),
   /** The in-server cache of anonymous pages (docs/decisions/0049-page-cache.md); off to measure. */
   PAGE_CACHE: onOff.default("on"),
   /**
@@ -195,6 +197,8 @@ export interface Config {
   logLevel: string;
   /** The link check may reach loopback addresses (tests' local servers); refused in production. */
   linkCheckAllowLoopback: boolean;
+  /** Push endpoints may be loopback addresses over http (tests' local push service); refused in production. */
+  pushAllowLoopback: boolean;
   /** Rendered anonymous pages are kept in the server (PAGE_CACHE, on by default). */
   pageCache: boolean;
   /** Object storage for media; undefined: the folder DATA_DIR/media. */
@@ -366,6 +370,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "Invalid environment variable LINK_CHECK_ALLOW_LOOPBACK: it is for tests and cannot be on when NODE_ENV=production",
     );
   }
+  if (e.PUSH_ALLOW_LOOPBACK === "on" && e.NODE_ENV === "production") {
+    throw new ConfigError(
+      "Invalid environment variable PUSH_ALLOW_LOOPBACK: it is for tests and cannot be on when NODE_ENV=production",
+    );
+  }
   if (e.WEB_CONCURRENCY !== undefined && e.WEB_CONCURRENCY > 1 && !e.DATABASE_URL) {
     throw new ConfigError(
       `Invalid environment variable WEB_CONCURRENCY=${JSON.stringify(env.WEB_CONCURRENCY)}: the embedded database (no DATABASE_URL) can be opened by one server process only; set DATABASE_URL to run several, or leave WEB_CONCURRENCY unset`,
@@ -416,6 +425,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     logLevel: e.LOG_LEVEL,
     linkCheckAllowLoopback: e.LINK_CHECK_ALLOW_LOOPBACK === "on",
+    pushAllowLoopback: e.PUSH_ALLOW_LOOPBACK === "on",
     pageCache: e.PAGE_CACHE === "on",
     webConcurrency,
     databasePoolSize: e.DATABASE_POOL_SIZE ?? defaultPoolSize(webConcurrency),

@@ -92,6 +92,8 @@ import {
 } from "./member/alerts/schema.ts";
 import { FollowToggleResponse } from "./member/follows/responses.ts";
 import { MyDataResponse } from "./people/my-data/responses.ts";
+import { PushKeyResponse, PushSubscriptionResponse } from "./member/push/responses.ts";
+import { PushSubscribeBody, PushUnsubscribeBody } from "./member/push/schema.ts";
 import { FollowToggleBody, MemberFollowBody, MyFeedBody } from "./member/follows/schema.ts";
 import {
   EmailPreferencesResponse,
@@ -468,6 +470,9 @@ export const apiTable = {
   "/alert_preview": { POST: { body: AlertPreviewBody, response: AlertPreviewResponse } },
   "/alert_rss_revoke": { POST: { body: AlertIdBody, response: AlertRssResponse } },
   "/my_data": { GET: { body: undefined, response: MyDataResponse } },
+  "/push_key": { POST: { body: undefined, response: PushKeyResponse } },
+  "/push_subscribe": { POST: { body: PushSubscribeBody, response: PushSubscriptionResponse } },
+  "/push_unsubscribe": { POST: { body: PushUnsubscribeBody, response: PushSubscriptionResponse } },
   "/user/reputation": { POST: { body: ReputationLedgerBody, response: ReputationLedgerResponse } },
   "/community_top": { POST: { body: TopContributorsBody, response: TopContributorsResponse } },
   "/admin/reputation_levels": {

@@ -36,6 +36,7 @@ import { createPricesService } from "./posts/prices/service.ts";
 import { createLinkPreviewService } from "./posts/link-preview/service.ts";
 import { createExpiryService } from "./posts/expiry/service.ts";
 import { createSavedService } from "./member/saved/service.ts";
+import { createPushService } from "./member/push/service.ts";
 import { createFollowingService } from "./member/follows/service.ts";
 import { createAlertsService } from "./member/alerts/service.ts";
 import { createDataExportService } from "./people/my-data/service.ts";
@@ -97,6 +98,8 @@ export function createServices(deps: Deps) {
     following: createFollowingService(deps),
     // Keyword alerts (record 0045).
     alerts: createAlertsService(deps),
+    // Push alerts to members' devices (record 0109).
+    push: createPushService(deps),
     // "Download my data" (record 0084).
     dataExport: createDataExportService(deps),
     // The console's Mail page: the queue, daily counts, undeliverable addresses (record 0083).

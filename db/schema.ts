@@ -612,6 +612,52 @@ export interface Database {
   voting_restrictions: VotingRestrictionsTable;
   reputation_settings: ReputationSettingsTable;
   reputation_runs: ReputationRunsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_messages: PushMessagesTable;
+  push_deliveries: PushDeliveriesTable;
+  push_timings: PushTimingsTable;
+}
+
+/** A member's browser that agreed to push (migration 040, docs/decisions/0109-push-alerts.md). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  device_label: Defaulted<string>;
+  created_at: Generated<Date>;
+  last_used_at: NullableTimestamp;
+}
+
+export type PushUrgency = "very-low" | "low" | "normal" | "high";
+
+/** One push for one member, sent to each of their subscriptions by the push.send job. */
+export interface PushMessagesTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  title: string;
+  body: string;
+  url: string;
+  tag: string;
+  urgency: PushUrgency;
+  ttl_seconds: number;
+  public_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+/** Which subscriptions a push message reached. */
+export interface PushDeliveriesTable {
+  message_id: number;
+  subscription_id: number;
+  sent_at: Generated<Date>;
+}
+
+/** How long after its deal became public each alert push left (the alerts page's figure). */
+export interface PushTimingsTable {
+  sent_at: Generated<Date>;
+  seconds: number;
 }
 
 /** The highest temperature the reputation job has seen a post at (migration 033). */

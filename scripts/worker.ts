@@ -48,6 +48,7 @@ export async function workWorkerJobs(
       log,
       changes,
       linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
+      push: { allowLoopback: config.pushAllowLoopback },
       publicUrl: config.publicUrl,
       media: createMediaStorage(config),
       mediaBaseUrl: config.mediaBaseUrl,

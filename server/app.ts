@@ -248,6 +248,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     log: app.log,
     changes: deps.changes,
     linkCheck: { allowLoopback: config.linkCheckAllowLoopback },
+    push: { allowLoopback: config.pushAllowLoopback },
     publicUrl: config.publicUrl,
     media: deps.media,
     mediaBaseUrl: config.mediaBaseUrl,

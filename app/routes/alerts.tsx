@@ -18,20 +18,24 @@ import { apiCall, type ApiPathFor } from "../lib/api.ts";
 import { messageOf, useTypedBeforeHydration } from "../lib/api-form.ts";
 import { formAction } from "../lib/form-action.server.ts";
 import { pageMeta } from "../lib/meta.ts";
+import { PushToggle } from "../components/PushToggle.tsx";
 import "../styles/alerts.css";
+import "../styles/notifications.css";
 import type { Route } from "./+types/alerts";
 
 /** The signed-in member's keyword alerts (record 0045); a visitor goes to /login. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { services, user, csrfToken } = context.get(requestContext);
   if (!user) throw redirect(loginRedirectFor(request));
-  const [alerts, stores, categories] = await Promise.all([
+  const [alerts, stores, categories, pushSpeed] = await Promise.all([
     services.alerts.list(user),
     services.catalog.allStores(),
     services.catalog.allCategories(),
+    services.push.alertSpeed(),
   ]);
   return {
     alerts,
+    pushSpeed,
     stores: stores.map((s) => ({ id: s.id, title: s.title })),
     categories: categories.map((c) => ({ id: c.id, title: c.title })),
     csrfToken: csrfToken(),
@@ -228,7 +232,7 @@ function describe(a: AlertView, stores: Map<number, string>, categories: Map<num
 }
 
 export default function Alerts() {
-  const { alerts, stores, categories, csrfToken } = useLoaderData<typeof loader>();
+  const { alerts, stores, categories, csrfToken, pushSpeed } = useLoaderData<typeof loader>();
   // The action's answer to the editor posted before hydration or without JavaScript.
   const posted = useActionData<typeof action>();
   const revalidator = useRevalidator();
@@ -346,6 +350,12 @@ export default function Alerts() {
         Tell us what you are looking for and we will let you know when a matching deal is posted.
         Plurals and small typos are understood, as in search.
       </p>
+      {pushSpeed.seconds !== null && (
+        <p className="alerts-speed">
+          {`Instant alerts usually arrive within ${pushSpeed.seconds} seconds of the deal going ` +
+            "public (95 in 100 push notifications of the last 30 days)."}
+        </p>
+      )}
       <div role="status" aria-live="polite">
         {status && <p className={`alert alert-${status.kind}`}>{status.text}</p>}
       </div>
@@ -545,6 +555,12 @@ export default function Alerts() {
                 </noscript>
               )}
             </div>
+            {draft.delivery === "instant" && (
+              <PushToggle
+                heading="h3"
+                context="Instant alerts also reach your devices where push is on, as soon as a matching deal is posted."
+              />
+            )}
             {draft.id && (
               <div className="alert-check">
                 <input

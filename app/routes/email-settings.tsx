@@ -6,6 +6,7 @@ import {
   EmailPreferencesSaveBody,
 } from "../../core/member/notifications/schema.ts";
 import { FormAlert, KitForm, SubmitButton } from "../components/Form.tsx";
+import { PushToggle } from "../components/PushToggle.tsx";
 import { apiCall } from "../lib/api.ts";
 import { messageOf, useApiForm } from "../lib/api-form.ts";
 import { formAction } from "../lib/form-action.server.ts";
@@ -65,6 +66,10 @@ export default function EmailSettings() {
         <Link to="/user/notifications">notifications</Link>. Mails about your account (confirming
         your address, resetting your password) always go out.
       </p>
+      <PushToggle
+        showDevices
+        context="Instant keyword alerts, replies to your comments, new deals in your feed and moderators' decisions on your posts, on this phone or computer."
+      />
       <KitForm form={form} csrfToken={csrfToken} className="form card">
         <fieldset className="email-kinds" aria-describedby="email-kinds-hint">
           <legend>Send me an email about</legend>

@@ -27,6 +27,9 @@ import {
 } from "../member/alerts/jobs.ts";
 import { sendWeeklyDigests, weeklyDigestJob } from "../member/digest/job.ts";
 import { serialVotingCheck, serialVotingJob } from "../moderation/voting/job.ts";
+import { sendPushMessages } from "../member/push/job.ts";
+import { readOrMakeVapidKeys } from "../member/push/vapid.ts";
+import { pushSendJob } from "../member/push/outbox.ts";
 
 /** Every kind of job the site has. Add a kind here and its handler in `workSiteJobs`. */
 export const JOB_KINDS = [
@@ -44,6 +47,7 @@ export const JOB_KINDS = [
   imageLinkCopyJob,
   reputationJob,
   serialVotingJob,
+  pushSendJob,
 ] as const;
 
 /**
@@ -72,6 +76,7 @@ export interface JobWorkerDeps {
    * - image link copy: "posts" (posts' pictures) or "users" (members'), whichever it settled;
    * - reputation: "reputation" when points, levels or badges changed;
    * - serial voting: nothing — it files reports for moderators and removes no vote;
+   * - push sending: nothing — it reaches members' devices, not pages;
    * - alert matching, notification mails, digests: nothing — notifications and mails show only to
    *   their signed-in member, whose pages are never cached, and no TtlCache keeps them;
    * - nightly sweep (sessions, link codes, sign-in failures), vacuum, mail: nothing a page shows.
@@ -79,6 +84,8 @@ export interface JobWorkerDeps {
   changes: ChangeFeed;
   /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */
   linkCheck?: Partial<LinkCheckSettings>;
+  /** Push sending (record 0109); `allowLoopback` only in tests (PUSH_ALLOW_LOOPBACK). */
+  push?: { allowLoopback: boolean };
   /** PUBLIC_URL, for links in mails the jobs write (notification mails); the configuration's default if absent. */
   publicUrl?: string;
   /** The media storage and MEDIA_BASE_URL: where the image-link job stores its copies. */
@@ -88,6 +95,8 @@ export interface JobWorkerDeps {
 
 /** Makes this process work every kind of job: server processes and `npm run worker` alike. */
 export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise<void> {
+  // The site's VAPID keys are made at its first start (record 0109), by whichever process is first.
+  await readOrMakeVapidKeys(deps.db);
   await jobs.work(sendMailJob, deliverMail(deps));
   await jobs.work(sweepExpiredJob, sweepExpired(deps));
   await jobs.work(vacuumJob, vacuumWhereNoAutovacuum({ ...deps, jobsSchema: jobs.schema }));
@@ -111,6 +120,7 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   );
   const memberDeps = {
     ...deps,
+    jobs,
     publicUrl,
     mail: createMailQueue(jobs, { db: deps.db, publicUrl }),
   };
@@ -119,4 +129,8 @@ export async function workSiteJobs(jobs: JobQueue, deps: JobWorkerDeps): Promise
   await jobs.work(alertInstantJob, sendWaitingInstantMails(memberDeps));
   await jobs.work(alertDigestJob, sendDailyDigests(memberDeps));
   await jobs.work(weeklyDigestJob, sendWeeklyDigests(memberDeps));
+  await jobs.work(
+    pushSendJob,
+    sendPushMessages({ ...deps, publicUrl, allowLoopback: deps.push?.allowLoopback ?? false }),
+  );
 }

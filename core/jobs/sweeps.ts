@@ -1,5 +1,6 @@
 import type { Db } from "../../db/index.ts";
 import { deleteSpentAttempts } from "../auth/sign-in-attempts.ts";
+import { deleteOldPushHistory } from "../member/push/history.ts";
 import { defineJob } from "./job.ts";
 import * as repo from "./repository.ts";
 
@@ -11,8 +12,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const EXPIRED_CODE_GRACE_MS = 30 * DAY_MS;
 
 /**
- * Every night: expired sessions, long-expired mailed-link codes and failed sign-ins that no longer
- * count are deleted.
+ * Every night: expired sessions, long-expired mailed-link codes, failed sign-ins that no longer
+ * count, and push messages and timings over 30 days old are deleted.
  */
 export const sweepExpiredJob = defineJob<Record<string, never>>({
   name: "sweep.expired",
@@ -31,9 +32,10 @@ export function sweepExpired(deps: { db: Db; now: () => Date; log: { info(msg: s
       new Date(at.getTime() - EXPIRED_CODE_GRACE_MS),
     );
     const attempts = await deleteSpentAttempts(deps.db, at);
+    const pushes = await deleteOldPushHistory(deps.db, at);
     deps.log.info(
-      `sweep: deleted ${sessions} expired sessions, ${codes} expired link codes and ` +
-        `${attempts} spent sign-in failure counts`,
+      `sweep: deleted ${sessions} expired sessions, ${codes} expired link codes, ` +
+        `${attempts} spent sign-in failure counts and ${pushes} push messages over 30 days old`,
     );
   };
 }

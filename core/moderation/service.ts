@@ -9,6 +9,7 @@ import { queueAlertMatching } from "../member/alerts/jobs.ts";
 import { queueReputationRecompute } from "../people/reputation/job.ts";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { notify, type NewNotification } from "../member/notifications/notify.ts";
+import { queuePushes } from "../member/push/outbox.ts";
 import { postPath } from "../posts/paths.ts";
 import { recountComments } from "../posts/post-counters.ts";
 import { excerpt } from "../seo/text.ts";
@@ -112,6 +113,27 @@ function authorNotice(
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/**
+ * Tells the author of a moderation decision, in-site and, when there is a queue, on their devices
+ * that have push on (docs/decisions/0109-push-alerts.md), in the same transaction.
+ */
+async function tellAuthor(tx: DbOrTx, notices: NewNotification[], jobs: JobQueue | undefined) {
+  await notify(tx, notices);
+  if (!jobs) return;
+  await queuePushes(
+    jobs,
+    tx,
+    notices.map((n) => ({
+      userId: n.userId,
+      kind: "moderation" as const,
+      title: "A moderator's decision",
+      body: n.message,
+      url: n.link || "/user/notifications",
+      tag: `moderation-${n.link || n.userId}`,
+    })),
+  );
+}
+
 async function moderatePost(
   tx: DbOrTx,
   actor: Actor,
@@ -150,7 +172,7 @@ async function moderatePost(
     );
   }
   const noun = input.item_type === "d" ? "deal" : "discussion";
-  await notify(
+  await tellAuthor(
     tx,
     authorNotice(actor, post.user_id, {
       from: post.status,
@@ -159,11 +181,12 @@ async function moderatePost(
       link,
       reason: input.reason,
     }),
+    jobs,
   );
   return { item_type: input.item_type, item_id: post.unique_id, status, topic: "posts" as const };
 }
 
-async function moderateComment(tx: DbOrTx, actor: Actor, input: ModerateInput) {
+async function moderateComment(tx: DbOrTx, actor: Actor, input: ModerateInput, jobs?: JobQueue) {
   const status = STATUS_AFTER[input.action];
   const id = Number(input.item_id);
   // The post's row is locked before the comment's, in the order comment writers take them.
@@ -203,7 +226,7 @@ async function moderateComment(tx: DbOrTx, actor: Actor, input: ModerateInput) {
       RESOLUTION[input.action],
     );
   }
-  await notify(
+  await tellAuthor(
     tx,
     authorNotice(actor, comment.user_id, {
       from: comment.status,
@@ -212,6 +235,7 @@ async function moderateComment(tx: DbOrTx, actor: Actor, input: ModerateInput) {
       link,
       reason: input.reason,
     }),
+    jobs,
   );
   return {
     item_type: "comment" as const,
@@ -270,7 +294,7 @@ function moderateItem(
   if (input.item_type === "d" || input.item_type === "g") {
     return moderatePost(tx, actor, { ...input, item_type: input.item_type }, jobs);
   }
-  if (input.item_type === "comment") return moderateComment(tx, actor, input);
+  if (input.item_type === "comment") return moderateComment(tx, actor, input, jobs);
   return dismissUserReports(tx, actor, input);
 }
 
@@ -285,7 +309,10 @@ export async function applyModeration(
   tx: DbOrTx,
   actor: CurrentUser,
   input: ModerateInput,
-  /** The queue, so a deal made public is matched against keyword alerts (record 0045). */
+  /**
+   * The queue, so a deal made public is matched against keyword alerts (record 0045) and the
+   * author's devices are pushed the decision (record 0109).
+   */
   jobs?: JobQueue,
 ): Promise<ModerationOutcome & { topic: "posts" | "comments" | "users" }> {
   return moderateItem(tx, actor, input, jobs);
@@ -366,12 +393,17 @@ export function createModerationService(deps: Deps) {
           const { reportHideThreshold } = await repo.findModerationSettings(tx);
           const reporters = await repo.countOpenReporters(tx, type, itemId);
           if (reporters < reportHideThreshold) return null;
-          const outcome = await moderateItem(tx, null, {
-            item_type: type,
-            item_id: itemId,
-            action: "hide",
-            reason: `Hidden automatically: reported by ${reporters} members.`,
-          });
+          const outcome = await moderateItem(
+            tx,
+            null,
+            {
+              item_type: type,
+              item_id: itemId,
+              action: "hide",
+              reason: `Hidden automatically: reported by ${reporters} members.`,
+            },
+            deps.jobs,
+          );
           return outcome.topic;
         });
       } catch (error) {

@@ -36,6 +36,7 @@ import { myDataApi } from "./my-data.ts";
 import { reputationApi } from "./reputation.ts";
 import { adminMailApi } from "./admin-mail.ts";
 import { adminDigestApi } from "./admin-digest.ts";
+import { pushApi } from "./push.ts";
 import { appInstallApi } from "./app-install.ts";
 
 /** Every group of calls of the JSON API (the spec's calls), mounted at /api. */
@@ -73,6 +74,7 @@ const modules: ApiModule[] = [
   reputationApi,
   adminMailApi,
   adminDigestApi,
+  pushApi,
   appInstallApi,
   // feature API modules: add one entry per file here
   openApiDocs,

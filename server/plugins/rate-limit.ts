@@ -182,6 +182,12 @@ export const RATE_LIMITS = {
    * account (docs/decisions/0084-download-my-data.md).
    */
   myData: { max: 5, timeWindow: "1 hour", keyGenerator: byAccount },
+  /**
+   * Push on or off for a device (docs/decisions/0109-push-alerts.md): each subscribe resolves the
+   * endpoint's host, so a member's presses are bounded; a browser renewing its subscription is
+   * one call.
+   */
+  push: { max: 20, timeWindow: TEN_MINUTES, keyGenerator: byAccount, group: "push" },
 } satisfies Record<string, RouteRateLimit>;
 
 /** "1 minute", "10 minutes", "2 hours": how long to wait, as the plugin words it. */

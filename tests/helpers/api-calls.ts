@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { insertEmailToken } from "../../core/people/accounts/repository.ts";
 import { hashPassword } from "../../core/auth/password.ts";
@@ -1011,7 +1011,31 @@ export const API_CALLS: Record<string, (world: ApiWorld) => Promise<ApiRequest>>
     client: w.member.client,
     body: { post_like: true, new_follower: false },
   }),
+  // Push notifications (record 0109): a browser's keys made here, an endpoint on a public address
+  // given as an IP (nothing to resolve, nothing sent).
+  "POST /push_key": async (w) => ({ client: w.member.client, body: {} }),
+  "POST /push_subscribe": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: browserSubscription(`https://93.184.215.14/push/${randomUUID()}`),
+  }),
+  "POST /push_unsubscribe": async (w) => ({
+    client: (await freshMember(w)).client,
+    body: { endpoint: `https://93.184.215.14/push/${randomUUID()}` },
+  }),
 };
+
+/** What PushSubscription.toJSON() gives: a P-256 public key and a 16-byte auth secret. */
+export function browserSubscription(endpoint: string) {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return {
+    endpoint,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString("base64url"),
+      auth: randomBytes(16).toString("base64url"),
+    },
+  };
+}
 
 function moderator(w: ApiWorld) {
   return signedInStaff(w.t.app, w.t.deps.db, "moderator");

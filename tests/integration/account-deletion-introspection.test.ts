@@ -403,6 +403,53 @@ const FIXTURES: Record<string, (w: World) => Promise<void>> = {
       .values({ user_id: w.member.id, kind: "post_comment", last_sent_at: new Date() })
       .execute();
   },
+  "push_subscriptions.user_id": async (w) => {
+    const subscription = await t.deps.db
+      .insertInto("push_subscriptions")
+      .values({
+        user_id: w.member.id,
+        endpoint: `https://push.example.com/${tag()}`,
+        p256dh: "BPub",
+        auth: "secret",
+        device_label: "Chrome on Android",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const message = await t.deps.db
+      .insertInto("push_messages")
+      .values({
+        user_id: w.other.id,
+        kind: "reply",
+        title: "t",
+        body: "b",
+        url: "/",
+        tag: "x",
+        urgency: "normal",
+        ttl_seconds: 60,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    // Another member's message once sent to this device (the endpoint moved to the member).
+    await t.deps.db
+      .insertInto("push_deliveries")
+      .values({ message_id: message.id, subscription_id: subscription.id })
+      .execute();
+  },
+  "push_messages.user_id": async (w) => {
+    await t.deps.db
+      .insertInto("push_messages")
+      .values({
+        user_id: w.member.id,
+        kind: "alert",
+        title: "Your alert",
+        body: "A deal",
+        url: `/deal/${w.otherDeal.unique_id}`,
+        tag: `deal-${w.otherDeal.unique_id}`,
+        urgency: "high",
+        ttl_seconds: 3600,
+      })
+      .execute();
+  },
   "weekly_digests.user_id": async (w) => {
     await t.deps.db
       .insertInto("weekly_digests")

@@ -177,6 +177,35 @@ async function seedMember(label: string, followee: number, commonPostId: number)
     .insertInto("email_preferences")
     .values({ user_id: id, kind: "post_like", enabled: true })
     .execute();
+  const pushDevice = await db
+    .insertInto("push_subscriptions")
+    .values({
+      user_id: id,
+      endpoint: `https://push.example.com/${marker}`,
+      p256dh: `key-${marker}`,
+      auth: `auth-${marker}`,
+      device_label: "Firefox on Linux",
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const pushMessage = await db
+    .insertInto("push_messages")
+    .values({
+      user_id: id,
+      kind: "alert",
+      title: `Push ${marker}`,
+      body: "A deal",
+      url: "/user/alerts",
+      tag: "t",
+      urgency: "high",
+      ttl_seconds: 3600,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("push_deliveries")
+    .values({ message_id: pushMessage.id, subscription_id: pushDevice.id })
+    .execute();
   await db
     .insertInto("weekly_digests")
     .values({
@@ -359,6 +388,14 @@ describe("GET /api/my_data", () => {
     expect(file.alerts[0]!.stores).toHaveLength(1);
     expect(file.notifications).toMatchObject([
       { message: `Notice ${a.marker}`, link: `${site}/user/alerts` },
+    ]);
+    expect(file.push_devices).toMatchObject([
+      { device: "Firefox on Linux", endpoint: `https://push.example.com/${a.marker}` },
+    ]);
+    // The browser's keys stay out of the file: they are secrets, not facts about the member.
+    expect(JSON.stringify(file)).not.toContain(`auth-${a.marker}`);
+    expect(file.push_messages).toMatchObject([
+      { title: `Push ${a.marker}`, link: `${site}/user/alerts`, delivered_to: 1 },
     ]);
     expect(file.email_preferences).toMatchObject({
       post_like: true,

@@ -197,3 +197,28 @@ describe("The alerts editor, posted without JavaScript", () => {
     expect(markers).toEqual([]);
   });
 });
+
+describe("The alerts page's push speed (docs/decisions/0109-push-alerts.md)", () => {
+  const SPEED = /Instant alerts usually arrive within (\d+) seconds/;
+
+  it("states no figure with fewer than 20 alert pushes in 30 days, then their 95th percentile", async () => {
+    await t.deps.db.deleteFrom("push_timings").execute();
+    // Old pushes do not count.
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    await t.deps.db
+      .insertInto("push_timings")
+      .values(Array.from({ length: 40 }, () => ({ seconds: 1, sent_at: old })))
+      .execute();
+    await t.deps.db
+      .insertInto("push_timings")
+      .values(Array.from({ length: 19 }, (_, i) => ({ seconds: 0.5 + i / 10 })))
+      .execute();
+    expect((await member()).page.body).not.toMatch(SPEED);
+    await t.deps.db.insertInto("push_timings").values({ seconds: 7.2 }).execute();
+    const { page } = await member();
+    // 0.5 … 2.3 s and one of 7.2 s: the 95th percentile lies between 2.3 and 7.2, rounded up.
+    const seconds = Number(SPEED.exec(page.body)?.[1]);
+    expect(seconds).toBeGreaterThanOrEqual(3);
+    expect(seconds).toBeLessThanOrEqual(8);
+  });
+});

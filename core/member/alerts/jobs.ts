@@ -1,12 +1,13 @@
 import type { Db, DbOrTx } from "../../../db/index.ts";
 import { defineJob } from "../../jobs/job.ts";
 import type { JobQueue } from "../../jobs/queue.ts";
+import { queuePushes, type PushNotice } from "../push/outbox.ts";
 import type { MailQueue } from "../../mail/queue.ts";
 import { notifyFollowersOfDeal } from "../follows/new-deal-news.ts";
 import { notify } from "../notifications/notify.ts";
 import { postPath } from "../../posts/paths.ts";
 import { DEFAULT_SITE_NAME } from "../../settings/defaults.ts";
-import { alertLabel, mailDeal, sendAlertMail } from "./mail.ts";
+import { alertLabel, formatPrice, mailDeal, sendAlertMail } from "./mail.ts";
 import * as repo from "./repository.ts";
 
 /**
@@ -18,6 +19,11 @@ export interface AlertMatchData {
   postId: number;
   /** "publish": just public (posted, or approved); "hot": a vote just made it hot. */
   trigger: "publish" | "hot";
+  /**
+   * When the deal became public (ISO 8601), for "publish": the alert pushes' speed figure counts
+   * from here (docs/decisions/0109-push-alerts.md). Absent in jobs queued before it was added.
+   */
+  publicAt?: string;
 }
 
 /** One deal against every alert: queued in the transaction that publishes or heats the deal. */
@@ -55,11 +61,14 @@ export const alertDigestJob = defineJob<Record<string, never>>({
 
 /** Queues matching of a deal inside the transaction that makes it public or hot. */
 export async function queueAlertMatching(jobs: JobQueue, tx: DbOrTx, data: AlertMatchData) {
-  await jobs.send(alertMatchJob, data, tx);
+  const publicAt = data.trigger === "publish" ? { publicAt: new Date().toISOString() } : {};
+  await jobs.send(alertMatchJob, { ...publicAt, ...data }, tx);
 }
 
 export interface AlertJobDeps {
   db: Db;
+  /** Pushes to members' devices are queued here, in the transaction that notifies them. */
+  jobs: JobQueue;
   mail: MailQueue;
   now: () => Date;
   publicUrl: string;
@@ -116,15 +125,30 @@ async function mailInstant(
  * alert matches, notify in-site, mail instant alerts that are due.
  */
 export function matchDealAlerts(deps: AlertJobDeps) {
-  return async ({ postId, trigger }: AlertMatchData) => {
+  return async ({ postId, trigger, publicAt }: AlertMatchData) => {
     const at = deps.now();
     await deps.db.transaction().execute(async (tx) => {
-      // The same moment makes the deal news for its followers' feeds (in-site only).
-      if (trigger === "publish") await notifyFollowersOfDeal(tx, postId);
+      // The same moment makes the deal news for its followers' feeds.
+      const followers = trigger === "publish" ? await notifyFollowersOfDeal(tx, postId) : [];
       const matches = await repo.matchDeal(tx, postId, trigger === "hot", at);
-      if (matches.length === 0) return;
+      if (matches.length === 0 && followers.length === 0) return;
       const deal = await repo.findDealSummary(tx, postId);
       if (!deal) return;
+      await queuePushes(
+        deps.jobs,
+        tx,
+        dealPushes(deal, {
+          matches,
+          keywords: await repo.findKeywordsOf(
+            tx,
+            matches.filter((m) => m.delivery === "instant").map((m) => m.alert_id),
+          ),
+          followers,
+          hot: trigger === "hot",
+          publicAt: publicAt ? new Date(publicAt) : undefined,
+        }),
+      );
+      if (matches.length === 0) return;
       const keywords = await repo.findKeywordsOf(
         tx,
         matches.map((m) => m.alert_id),
@@ -145,6 +169,55 @@ export function matchDealAlerts(deps: AlertJobDeps) {
       }
     });
   };
+}
+
+/**
+ * The pushes a deal makes (docs/decisions/0109-push-alerts.md): one to each member with an instant
+ * alert it matches (however many of their alerts it matches), and to each follower told of it who
+ * got no alert push for it. Tapping either opens the deal.
+ */
+function dealPushes(
+  deal: {
+    post_type: "d" | "g";
+    unique_id: string;
+    slug: string;
+    title: string;
+    price: number | null;
+    currency: string;
+    store_title: string | null;
+  },
+  context: {
+    matches: { alert_id: number; user_id: number; delivery: string }[];
+    keywords: Map<number, string>;
+    followers: number[];
+    hot: boolean;
+    publicAt: Date | undefined;
+  },
+): PushNotice[] {
+  const url = postPath(deal);
+  const price = formatPrice(deal.price, deal.currency);
+  const body = [deal.title, [price, deal.store_title].filter(Boolean).join(" at ")]
+    .filter(Boolean)
+    .join(" — ");
+  const pushes = new Map<number, PushNotice>();
+  for (const match of context.matches) {
+    if (match.delivery !== "instant" || pushes.has(match.user_id)) continue;
+    const label = alertLabel(context.keywords.get(match.alert_id) ?? "");
+    pushes.set(match.user_id, {
+      userId: match.user_id,
+      kind: "alert",
+      title: context.hot ? `Now hot — your alert “${label}”` : `Your alert “${label}”`,
+      body,
+      url,
+      tag: `deal-${deal.unique_id}`,
+      ...(context.publicAt ? { publicAt: context.publicAt } : {}),
+    });
+  }
+  for (const userId of context.followers) {
+    if (pushes.has(userId)) continue;
+    pushes.set(userId, { userId, kind: "feed", title: "New in your feed", body, url, tag: "feed" });
+  }
+  return [...pushes.values()];
 }
 
 /** The minute job's work: instant alerts whose spacing has passed send what waited. */

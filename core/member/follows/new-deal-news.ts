@@ -12,9 +12,10 @@ const FEED_NEWS_GROUP = "feed";
  * notification per member, kept up to date rather than one per deal, so a busy store cannot flood
  * the bell. One statement whatever the number of followers; the poster is not told of their own
  * deal. Runs when the deal becomes public (published, or approved where posts are held).
+ * Answers the members told, whose devices may be pushed the news (core/member/push/).
  */
-export async function notifyFollowersOfDeal(tx: DbOrTx, postId: number): Promise<number> {
-  const result = await sql`
+export async function notifyFollowersOfDeal(tx: DbOrTx, postId: number): Promise<number[]> {
+  const result = await sql<{ user_id: number }>`
     WITH deal AS (
       SELECT id, user_id, store_id, category_id, title
       FROM posts
@@ -37,6 +38,7 @@ export async function notifyFollowersOfDeal(tx: DbOrTx, postId: number): Promise
     ON CONFLICT (user_id, group_key) WHERE read_at IS NULL AND group_key IS NOT NULL
     DO UPDATE SET message = 'New deals in your feed, the latest: ' || (SELECT title FROM deal),
                   created_at = now()
+    RETURNING notifications.user_id
   `.execute(tx);
-  return Number(result.numAffectedRows ?? 0);
+  return result.rows.map((row) => Number(row.user_id));
 }

@@ -1,5 +1,7 @@
 import type { DbOrTx } from "../../../db/index.ts";
 import { postPath } from "../../posts/paths.ts";
+import type { JobQueue } from "../../jobs/queue.ts";
+import { queuePushes } from "../push/outbox.ts";
 import { notify, type NewNotification } from "./notify.ts";
 
 /**
@@ -38,10 +40,14 @@ async function liveCommentAuthor(tx: DbOrTx, commentId: number) {
   return row?.user_id ?? null;
 }
 
-/** A new comment: a reply tells the comment's author; any comment tells the post's author. */
+/**
+ * A new comment: a reply tells the comment's author; any comment tells the post's author. With
+ * `jobs`, the reply is also pushed to the comment author's devices (docs/decisions/0109-push-alerts.md).
+ */
 export async function notifyNewComment(
   tx: DbOrTx,
   input: { postId: number; commentId: number; parentId: number | null; actor: Actor },
+  jobs?: JobQueue,
 ) {
   const post = await livePostAuthor(tx, input.postId);
   const link = post ? `${postPath(post)}#comment-${input.commentId}` : "";
@@ -68,6 +74,21 @@ export async function notifyNewComment(
     });
   }
   await notify(tx, out);
+  if (!jobs) return;
+  await queuePushes(
+    jobs,
+    tx,
+    out
+      .filter((n) => n.kind === "comment_reply" && link !== "")
+      .map((n) => ({
+        userId: n.userId,
+        kind: "reply" as const,
+        title: `${input.actor.name} replied to your comment`,
+        body: `On “${title}”`,
+        url: link,
+        tag: `comment-${input.parentId}`,
+      })),
+  );
 }
 
 /** A like (not an unlike, not a like taken back): one unread notification per post, updated. */

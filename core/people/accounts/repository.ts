@@ -335,6 +335,9 @@ export async function deleteMemberRows(
   await forgetActorInNotifications(db, member, options);
   await db.deleteFrom("email_preferences").where("user_id", "=", userId).execute();
   await db.deleteFrom("notification_mail_log").where("user_id", "=", userId).execute();
+  // Push (migration 040): their devices and messages; deliveries go with them (ON DELETE CASCADE).
+  await db.deleteFrom("push_messages").where("user_id", "=", userId).execute();
+  await db.deleteFrom("push_subscriptions").where("user_id", "=", userId).execute();
   await db.deleteFrom("weekly_digests").where("user_id", "=", userId).execute();
   await db.deleteFrom("oauth_accounts").where("user_id", "=", userId).execute();
   await db.deleteFrom("oauth_link_requests").where("user_id", "=", userId).execute();

@@ -30,6 +30,8 @@ export interface ExportRows {
   alerts: Rows<typeof repo.findAlerts>;
   storeTitles: Map<number, string>;
   notifications: Rows<typeof repo.findNotifications>;
+  pushSubscriptions: Rows<typeof repo.findPushSubscriptions>;
+  pushMessages: Rows<typeof repo.findPushMessages>;
   emailPreferences: Record<string, boolean>;
   sessions: Rows<typeof repo.findSessions>;
   uploads: Rows<typeof repo.findUploads>;
@@ -233,6 +235,22 @@ export function presentMyData(
       read_at: isoOrNull(n.read_at),
       mailed_at: isoOrNull(n.mailed_at),
       created_at: iso(n.created_at),
+    })),
+    push_devices: rows.pushSubscriptions.map((d) => ({
+      id: d.id,
+      device: d.device_label,
+      endpoint: d.endpoint,
+      created_at: iso(d.created_at),
+      last_used_at: isoOrNull(d.last_used_at),
+    })),
+    push_messages: rows.pushMessages.map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      title: m.title,
+      body: m.body,
+      link: absolute(m.url),
+      delivered_to: Number(m.delivered_to ?? 0),
+      created_at: iso(m.created_at),
     })),
     email_preferences: rows.emailPreferences,
     weekly_digests: rows.weeklyDigests.map((d) => ({

@@ -278,6 +278,33 @@ export function findNotifications(db: DbOrTx, userId: number) {
     .execute();
 }
 
+/** Devices that get push notifications (migration 040): never the browser's keys. */
+export function findPushSubscriptions(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("push_subscriptions")
+    .select(["id", "endpoint", "device_label", "created_at", "last_used_at"])
+    .where("user_id", "=", userId)
+    .orderBy("id")
+    .execute();
+}
+
+/** Push messages still kept (they are swept after 30 days), with how many devices each reached. */
+export function findPushMessages(db: DbOrTx, userId: number) {
+  return db
+    .selectFrom("push_messages as m")
+    .select(["m.id", "m.kind", "m.title", "m.body", "m.url", "m.created_at"])
+    .select((eb) =>
+      eb
+        .selectFrom("push_deliveries as d")
+        .select(eb.fn.countAll<number>().as("n"))
+        .whereRef("d.message_id", "=", "m.id")
+        .as("delivered_to"),
+    )
+    .where("m.user_id", "=", userId)
+    .orderBy("m.id")
+    .execute();
+}
+
 /** Signed-in devices: never the token's hash. */
 export function findSessions(db: DbOrTx, userId: number) {
   return db

@@ -187,6 +187,30 @@ export const MyDataResponse = z.strictObject({
       created_at: isoDateTime,
     }),
   ),
+  push_devices: z
+    .array(
+      z.strictObject({
+        id: z.number().int(),
+        device: z.string().describe("the browser and system its User-Agent named"),
+        endpoint: z.string().describe("the push service's address for that browser"),
+        created_at: isoDateTime,
+        last_used_at: nullableDateTime,
+      }),
+    )
+    .describe("the devices that get push notifications (record 0109)"),
+  push_messages: z
+    .array(
+      z.strictObject({
+        id: z.number().int(),
+        kind: z.string(),
+        title: z.string(),
+        body: z.string(),
+        link,
+        delivered_to: z.number().int().describe("how many of the member's devices it reached"),
+        created_at: isoDateTime,
+      }),
+    )
+    .describe("push notifications of the last 30 days (record 0109)"),
   email_preferences: z.record(z.string(), z.boolean()),
   weekly_digests: z
     .array(

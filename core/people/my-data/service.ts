@@ -44,6 +44,8 @@ export function createDataExportService({ db, config, now }: Deps) {
             followedCategories: await repo.findFollowedCategories(tx, member.id),
             alerts: await repo.findAlerts(tx, member.id),
             notifications: await repo.findNotifications(tx, member.id),
+            pushSubscriptions: await repo.findPushSubscriptions(tx, member.id),
+            pushMessages: await repo.findPushMessages(tx, member.id),
             emailPreferences: await findEmailPreferences(tx, member.id),
             sessions: await repo.findSessions(tx, member.id),
             uploads: await repo.findUploads(tx, member.id),

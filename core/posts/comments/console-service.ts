@@ -27,7 +27,7 @@ export interface CommentsOutcome {
  * Each call runs in one transaction with its audit entries; a named comment that does not exist
  * refuses the whole call.
  */
-export function createConsoleCommentsService({ db, now, changes }: Deps) {
+export function createConsoleCommentsService({ db, now, changes, jobs }: Deps) {
   /**
    * Locks the posts of the named comments, then the comments (the order in which a new comment
    * locks its post), and refuses the call when one of the ids names no comment.
@@ -79,12 +79,17 @@ export function createConsoleCommentsService({ db, now, changes }: Deps) {
             unchanged.push(id);
             continue;
           }
-          await applyModeration(tx, actor, {
-            item_type: "comment",
-            item_id: String(id),
-            action: input.action,
-            reason: input.reason,
-          });
+          await applyModeration(
+            tx,
+            actor,
+            {
+              item_type: "comment",
+              item_id: String(id),
+              action: input.action,
+              reason: input.reason,
+            },
+            jobs,
+          );
           changed.push(id);
         }
         return { action: input.action, changed, unchanged };

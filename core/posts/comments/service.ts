@@ -14,7 +14,7 @@ import * as repo from "./repository.ts";
 import { COMMENT_POSTED, COMMENT_REQUIRED, type AddCommentInput } from "./schema.ts";
 
 /** Comments and replies on deals and discussions. */
-export function createCommentsService({ db, now, changes }: Deps) {
+export function createCommentsService({ db, now, changes, jobs }: Deps) {
   return {
     /**
      * Posts a comment, or a reply when comment_id names a live comment of the same post. Only
@@ -47,12 +47,16 @@ export function createCommentsService({ db, now, changes }: Deps) {
           created_at: now(),
         });
         await adjustPostCounters(trx, post.id, { comments: 1 });
-        await notifyNewComment(trx, {
-          postId: post.id,
-          commentId: inserted.id,
-          parentId: fields.comment_id ?? null,
-          actor: author,
-        });
+        await notifyNewComment(
+          trx,
+          {
+            postId: post.id,
+            commentId: inserted.id,
+            parentId: fields.comment_id ?? null,
+            actor: author,
+          },
+          jobs,
+        );
         return { row: inserted, postType: post.post_type };
       });
       changes.emit("comments");
