@@ -79,7 +79,8 @@ export interface JobWorkerDeps {
    * - push sending: nothing — it reaches members' devices, not pages;
    * - alert matching, notification mails, digests: nothing — notifications and mails show only to
    *   their signed-in member, whose pages are never cached, and no TtlCache keeps them;
-   * - nightly sweep (sessions, link codes, sign-in failures), vacuum, mail: nothing a page shows.
+   * - nightly sweep (sessions, link codes, sign-in failures, link-preview pictures no deal shows),
+   *   vacuum, mail: nothing a page shows.
    */
   changes: ChangeFeed;
   /** The link check's limits; `allowLoopback` only in tests (LINK_CHECK_ALLOW_LOOPBACK). */

@@ -1,6 +1,8 @@
 import type { Db } from "../../db/index.ts";
 import { deleteSpentAttempts } from "../auth/sign-in-attempts.ts";
+import type { Deps } from "../deps.ts";
 import { deleteOldPushHistory } from "../member/push/history.ts";
+import { deleteUnusedPreviewPictures } from "../posts/link-preview/unused-pictures.ts";
 import { defineJob } from "./job.ts";
 import * as repo from "./repository.ts";
 
@@ -13,7 +15,8 @@ export const EXPIRED_CODE_GRACE_MS = 30 * DAY_MS;
 
 /**
  * Every night: expired sessions, long-expired mailed-link codes, failed sign-ins that no longer
- * count, and push messages and timings over 30 days old are deleted.
+ * count, push messages and timings over 30 days old, and pictures copied by Submit Deal's link
+ * preview that no deal was posted with within a day (docs/decisions/0110) are deleted.
  */
 export const sweepExpiredJob = defineJob<Record<string, never>>({
   name: "sweep.expired",
@@ -23,7 +26,12 @@ export const sweepExpiredJob = defineJob<Record<string, never>>({
   timeoutSeconds: 10 * 60,
 });
 
-export function sweepExpired(deps: { db: Db; now: () => Date; log: { info(msg: string): void } }) {
+export function sweepExpired(deps: {
+  db: Db;
+  media: Deps["media"];
+  now: () => Date;
+  log: { info(msg: string): void; warn(msg: string): void };
+}) {
   return async () => {
     const at = deps.now();
     const sessions = await repo.deleteExpiredSessions(deps.db, at);
@@ -33,9 +41,11 @@ export function sweepExpired(deps: { db: Db; now: () => Date; log: { info(msg: s
     );
     const attempts = await deleteSpentAttempts(deps.db, at);
     const pushes = await deleteOldPushHistory(deps.db, at);
+    const pictures = await deleteUnusedPreviewPictures(deps, at);
     deps.log.info(
       `sweep: deleted ${sessions} expired sessions, ${codes} expired link codes, ` +
-        `${attempts} spent sign-in failure counts and ${pushes} push messages over 30 days old`,
+        `${attempts} spent sign-in failure counts, ${pushes} push messages over 30 days old ` +
+        `and ${pictures} link-preview pictures no deal was posted with`,
     );
   };
 }

@@ -38,7 +38,15 @@ function sniffImage(bytes: Buffer): "jpeg" | "png" | "gif" | "webp" | null {
 }
 
 /** Where each kind of upload is kept, below the media root (and /media/). */
-export type MediaFolder = "deals" | "avatars" | "discussions" | "stores" | "categories" | "site";
+export type MediaFolder =
+  | "deals"
+  | "avatars"
+  | "discussions"
+  | "stores"
+  | "categories"
+  | "site"
+  /** Pictures copied by Submit Deal's link preview, swept when unposted (record 0110). */
+  | "link-previews";
 
 export interface StoredImage {
   /** Public URL, /media/<folder>/<name>.webp (<name>.<W>x<H>.webp when it has variants) */
@@ -190,7 +198,7 @@ type MediaDeps = Pick<Deps, "media"> & { log: Pick<Deps["log"], "warn"> };
  * removed is logged, not thrown: the request that let go of it has succeeded (or failed for a
  * reason of its own).
  */
-async function removeStoredFile({ media, log }: MediaDeps, relativePath: string) {
+export async function removeStoredFile({ media, log }: MediaDeps, relativePath: string) {
   for (const file of [relativePath, ...variantFiles(relativePath)]) {
     try {
       await media.remove(file);

@@ -98,8 +98,10 @@ test("a pasted link fills the form, which stays editable and shows the product's
   await expect(form.getByLabel("Price ($)")).toHaveValue("24.99");
   await expect(form.getByLabel("Store")).toHaveValue(String(storeId));
   const picture = form.getByRole("img", { name: "Preview of the chosen image" });
-  await expect(picture).toHaveAttribute("src", /^\/media\/deals\/[\w.-]+\.webp$/);
-  await expect(form.getByLabel("Or an image link (https://…)")).toHaveValue(/^\/media\/deals\//);
+  await expect(picture).toHaveAttribute("src", /^\/media\/link-previews\/[\w.-]+\.webp$/);
+  await expect(form.getByLabel("Or an image link (https://…)")).toHaveValue(
+    /^\/media\/link-previews\//,
+  );
   expect(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
   // Before submitting: the deal already posted for this product, and its lowest price.

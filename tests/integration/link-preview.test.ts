@@ -2,6 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sweepExpired } from "../../core/jobs/sweeps.ts";
+import { insertMediaRecord } from "../../core/media/image-records.ts";
+import { storeUploadedImage } from "../../core/media/images.ts";
+import { variantFiles } from "../../core/media/variants.ts";
 import { linkKey } from "../../core/posts/identity.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertPost } from "../helpers/console.ts";
@@ -270,7 +274,9 @@ describe("the product page corpus", () => {
       coupon: body.coupon_code,
       source: body.source,
     }).toEqual(expected);
-    if (expected.image) expect(body.image_url).toMatch(/^\/media\/deals\/[\w.-]+\.webp$/);
+    if (expected.image) {
+      expect(body.image_url).toMatch(/^\/media\/link-previews\/[\w.-]+\.webp$/);
+    }
   });
 });
 
@@ -417,7 +423,7 @@ describe("POST /api/link_preview", () => {
     const body = response.json();
     expect(body.title).toBe("Reading Nook Beanbag");
     // Stored as an upload is: at most 1600 px, with its responsive variants named by its size.
-    expect(body.image_url).toMatch(/^\/media\/deals\/[\w-]+\.1600x1200\.webp$/);
+    expect(body.image_url).toMatch(/^\/media\/link-previews\/[\w-]+\.1600x1200\.webp$/);
   });
 
   it("follows redirects and reports where the page was", async () => {
@@ -468,6 +474,113 @@ describe("POST /api/link_preview", () => {
     const response = await preview("ftp://example.com/file");
     expect(response.statusCode).toBe(422);
     expect(response.json().errors.link).toBeTruthy();
+  });
+});
+
+describe("the nightly sweep of link-preview pictures", () => {
+  const HOUR = 60 * 60 * 1000;
+
+  /** The stored file of a /media/ path, and every variant beside it. */
+  const filesOf = (relative: string) => [relative, ...variantFiles(relative)];
+  const present = (files: string[]) => Promise.all(files.map((f) => t.deps.media.exists(f)));
+
+  async function age(relative: string, hours: number) {
+    await t.deps.db
+      .updateTable("media")
+      .set({ created_at: new Date(Date.now() - hours * HOUR) })
+      .where("path", "=", relative)
+      .execute();
+  }
+
+  async function previewPicture(client: TestClient, page: string): Promise<string> {
+    const response = await preview(`${pages.origin}/${page}`, client);
+    expect(response.statusCode, response.body).toBe(200);
+    const url: string = response.json().image_url;
+    expect(url).toMatch(/^\/media\/link-previews\//);
+    return url;
+  }
+
+  it("deletes a day-old picture no deal was posted with, and keeps every other", async () => {
+    const db = t.deps.db;
+    const posterId = await createTestUser(db, { name: "Sweep Poster" });
+    const poster = new TestClient(t.app);
+    await poster.signInAs(db, posterId);
+    const [store, category, dealCategory] = await Promise.all([
+      db.selectFrom("stores").select("id").executeTakeFirstOrThrow(),
+      db.selectFrom("categories").select("id").executeTakeFirstOrThrow(),
+      db
+        .selectFrom("forum_categories")
+        .select("id")
+        .where("kind", "=", "deal")
+        .executeTakeFirstOrThrow(),
+    ]);
+    const post = async (imageUrl: string, title: string) => {
+      const saved = await poster.post("/api/save_deal", {
+        user_id: posterId,
+        deal_category: dealCategory.id,
+        store_id: store.id,
+        category_id: category.id,
+        title,
+        deal_description: "<p>Posted from a link.</p>",
+        link: `https://sweep-shop.example/${encodeURIComponent(title)}`,
+        deal_image: imageUrl,
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      return saved.json().response.unique_id as string;
+    };
+
+    const unposted = await previewPicture(poster, "full-size-photo");
+    const posted = await previewPicture(poster, "shopify.html");
+    const postedThenRemoved = await previewPicture(poster, "bigcommerce.html");
+    const recent = await previewPicture(poster, "magento-microdata.html");
+    await post(posted, "Timer posted from its preview");
+    const removedId = await post(postedThenRemoved, "Stool posted then removed");
+    await db
+      .updateTable("posts")
+      .set({ status: "removed" })
+      .where("unique_id", "=", removedId)
+      .execute();
+    // The member's other uploads, as old: a deal's uploaded picture and an avatar.
+    const png = await sharp({
+      create: { width: 700, height: 500, channels: 3, background: "#3a7" },
+    })
+      .png()
+      .toBuffer();
+    const upload = await storeUploadedImage(t.deps.media, "deals", png, { variants: true });
+    const avatar = await storeUploadedImage(t.deps.media, "avatars", png, { maxSize: 512 });
+    await insertMediaRecord(db, posterId, upload);
+    await insertMediaRecord(db, posterId, avatar);
+
+    const relativeOf = (url: string) => url.slice("/media/".length);
+    const old = [unposted, posted, postedThenRemoved].map(relativeOf);
+    for (const relative of [...old, upload.path, avatar.path]) await age(relative, 25);
+    await age(relativeOf(recent), 23);
+    expect(variantFiles(relativeOf(unposted)).length).toBe(6);
+    expect(await present(filesOf(relativeOf(unposted)))).not.toContain(false);
+
+    const lines: string[] = [];
+    const warnings: string[] = [];
+    await sweepExpired({
+      ...t.deps,
+      log: { info: (line) => lines.push(line), warn: (line) => warnings.push(line) },
+    })();
+
+    expect(await present(filesOf(relativeOf(unposted)))).toEqual(
+      filesOf(relativeOf(unposted)).map(() => false),
+    );
+    const kept = [posted, postedThenRemoved, recent].map(relativeOf);
+    for (const relative of [...kept, upload.path, avatar.path]) {
+      expect(await present(filesOf(relative)), relative).not.toContain(false);
+    }
+    const rows = await db
+      .selectFrom("media")
+      .select("path")
+      .where("user_id", "=", posterId)
+      .execute();
+    expect(rows.map((row) => row.path).sort()).toEqual([...kept, upload.path, avatar.path].sort());
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("and 1 link-preview pictures no deal was posted with");
+    expect(warnings).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { fetchBody, LinkFailed, LinkRefused } from "../freshness/link-check.ts";
 import { linkKey } from "../identity.ts";
 import { readProductPage, type PageFacts } from "./page-reader.ts";
 import { requirePreviewer } from "./policy.ts";
+import { PREVIEW_PICTURE_FOLDER } from "./unused-pictures.ts";
 import { presentLinkPreview } from "./presenter.ts";
 import * as repo from "./repository.ts";
 import { PREVIEW_MESSAGES, type LinkPreviewInput } from "./schema.ts";
@@ -142,8 +143,9 @@ export function createLinkPreviewService(deps: Deps) {
       const key = linkKey(input.link);
       const remaining = Math.max(0, limits.budgetMs - (Date.now() - started));
       const [picture, stores, duplicates, lowest] = await Promise.all([
+        // In the previews' own folder: the nightly sweep deletes a copy no deal was posted with.
         facts.image && remaining > 0
-          ? copyImageLink(deps, facts.image, "deals", {
+          ? copyImageLink(deps, facts.image, PREVIEW_PICTURE_FOLDER, {
               variants: true,
               limits: { budgetMs: remaining },
             })
