@@ -11,7 +11,7 @@ import {
 } from "react-router";
 import { requestContext, type RequestContext } from "#app-context";
 import { APPLE_TOUCH_ICON } from "../core/app-install/manifest.ts";
-import { DEFAULT_SETTINGS, SITE_COLORS } from "../core/settings/defaults.ts";
+import { DEFAULT_SETTINGS } from "../core/settings/defaults.ts";
 import type { SiteSettings } from "../core/settings/service.ts";
 import type { Route } from "./+types/root";
 import { DisclosureBanner } from "./components/DisclosureBanner.tsx";
@@ -129,7 +129,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content={SITE_COLORS.theme} />
+        <meta name="theme-color" content={settings.colors.theme} />
         {/* The name under the icon on Apple's home screen (record 0108). */}
         <meta name="apple-mobile-web-app-title" content={settings.websiteName} />
         <Meta />

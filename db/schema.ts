@@ -318,6 +318,9 @@ export interface GeneralSettingsTable {
   newcomer_link_posts: Defaulted<number>;
   newcomer_until_level: Defaulted<string>;
   newcomer_link_cap: Defaulted<number>;
+  /** The installed app's colours, lower-case #rrggbb (migration 041, record 0108). */
+  app_theme_color: Defaulted<string>;
+  app_background_color: Defaulted<string>;
 }
 
 export interface FooterSettingsTable {

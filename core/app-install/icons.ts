@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { isMediaUrl, MEDIA_URL_PREFIX } from "../media/media-path.ts";
 import type { MediaStorage } from "../media/storage.ts";
-import { SITE_COLORS } from "../settings/defaults.ts";
 import { APP_ICONS, type AppIconSpec } from "./manifest.ts";
 
 /** The site's own icon, used when the owner has set no logo, or it cannot be read. */
@@ -22,7 +21,7 @@ export const MASKABLE_LOGO_SHARE = 0.56;
 const APPLE_LOGO_SHARE = 0.8;
 
 export interface AppIconSet {
-  /** Changes whenever the logo's bytes (or how icons are drawn) change. */
+  /** Changes whenever the icons' bytes change: the logo, the colours, or how icons are drawn. */
   version: string;
   /** Each icon's PNG bytes, by file name (APP_ICONS). */
   files: Map<string, Buffer>;
@@ -52,7 +51,15 @@ async function fitted(logo: Buffer, side: number): Promise<Buffer> {
     .toBuffer();
 }
 
-async function drawIcon(logo: Buffer, icon: AppIconSpec): Promise<Buffer> {
+/** The colours the icons are drawn on (the site's settings, SiteSettings `colors`). */
+export interface AppIconColors {
+  /** Behind the logo of the maskable icons, which fill the launcher's shape edge to edge. */
+  theme: string;
+  /** Behind the logo of Apple's home-screen icon. */
+  background: string;
+}
+
+async function drawIcon(logo: Buffer, icon: AppIconSpec, colors: AppIconColors): Promise<Buffer> {
   const { size, purpose } = icon;
   if (purpose === "any") {
     return sharp(await fitted(logo, size))
@@ -60,7 +67,7 @@ async function drawIcon(logo: Buffer, icon: AppIconSpec): Promise<Buffer> {
       .toBuffer();
   }
   const share = purpose === "maskable" ? MASKABLE_LOGO_SHARE : APPLE_LOGO_SHARE;
-  const background = purpose === "maskable" ? SITE_COLORS.theme : SITE_COLORS.background;
+  const background = purpose === "maskable" ? colors.theme : colors.background;
   const inner = Math.round(size * share);
   return sharp({ create: { width: size, height: size, channels: 4, background } })
     .composite([{ input: await fitted(logo, inner), gravity: "centre" }])
@@ -76,12 +83,13 @@ async function ownerLogo(media: MediaStorage, logoUrl: string): Promise<Buffer |
 }
 
 /**
- * Every icon drawn from the site's logo (settings `website_logo`). A logo that is missing or that
+ * Every icon drawn from the site's logo (settings `website_logo`) on its colours. A logo that is missing or that
  * sharp cannot read gives the site's own icon instead, so the app always has its icons.
  */
 export async function drawAppIcons(
   media: MediaStorage,
   logoUrl: string,
+  colors: AppIconColors,
   onLogoError: (error: unknown) => void,
 ): Promise<AppIconSet> {
   const fallback = () => fs.promises.readFile(FALLBACK_LOGO_FILE);
@@ -92,22 +100,22 @@ export async function drawAppIcons(
   let fromLogo = logo !== null;
   let files: Map<string, Buffer>;
   try {
-    files = await drawAll(logo ?? (await fallback()));
+    files = await drawAll(logo ?? (await fallback()), colors);
   } catch (error) {
     if (!fromLogo) throw error;
     onLogoError(error);
     logo = await fallback();
     fromLogo = false;
-    files = await drawAll(logo);
+    files = await drawAll(logo, colors);
   }
   const hash = createHash("sha256").update(DRAWING_VERSION);
   for (const [file, bytes] of files) hash.update(file).update(bytes);
   return { version: hash.digest("hex").slice(0, 12), files, fromLogo };
 }
 
-async function drawAll(logo: Buffer): Promise<Map<string, Buffer>> {
+async function drawAll(logo: Buffer, colors: AppIconColors): Promise<Map<string, Buffer>> {
   const drawn = await Promise.all(
-    APP_ICONS.map(async (icon) => [icon.file, await drawIcon(logo, icon)] as const),
+    APP_ICONS.map(async (icon) => [icon.file, await drawIcon(logo, icon, colors)] as const),
   );
   return new Map(drawn);
 }

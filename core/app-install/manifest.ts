@@ -1,5 +1,3 @@
-import { SITE_COLORS } from "../settings/defaults.ts";
-
 /**
  * The installed app (docs/decisions/0108-installable-app.md): its web app manifest and icons.
  * Free of server code: the pages' <head> names the icons' addresses too.
@@ -62,12 +60,17 @@ export function shortNameOf(name: string): string {
 
 /**
  * The manifest for a site at `publicUrl` (PUBLIC_URL: an origin, perhaps with a path), named from
- * its settings. Start URL and scope are the site's root path, so every page of the site opens in
- * the installed app and nothing of another site does. `iconVersion` changes with the logo, so a
- * browser fetches the new icons.
+ * its settings, in its colours (settings `app_theme_color`, `app_background_color`). Start URL and scope are the site's root path, so every page of the site opens in
+ * the installed app and nothing of another site does. `iconVersion` changes with the logo and the
+ * theme colour (the maskable icons' background), so a browser fetches the new icons.
  */
 export function webAppManifest(
-  site: { name: string; description: string; publicUrl: string },
+  site: {
+    name: string;
+    description: string;
+    publicUrl: string;
+    colors: { theme: string; background: string };
+  },
   iconVersion: string,
 ): WebAppManifest {
   const root = new URL(`${site.publicUrl.replace(/\/$/, "")}/`).pathname;
@@ -80,8 +83,8 @@ export function webAppManifest(
     scope: root,
     display: "standalone",
     orientation: "any",
-    theme_color: SITE_COLORS.theme,
-    background_color: SITE_COLORS.background,
+    theme_color: site.colors.theme,
+    background_color: site.colors.background,
     lang: "en",
     categories: ["shopping"],
     icons: APP_ICONS.filter((icon) => icon.purpose !== "apple-touch").map((icon) => ({

@@ -21,8 +21,8 @@ function offlinePrice(price: number | null, currency: string | null): string {
 /**
  * The installable app (docs/decisions/0108-installable-app.md): the web app manifest, the icons
  * drawn from the site's logo, and the saved deals the service worker keeps for the offline page.
- * The icons are drawn once and kept in the process; a change of settings (a new logo) drops them,
- * in this process and, through the change broadcast, in every other one.
+ * The icons are drawn once and kept in the process; a change of settings (a new logo or colour)
+ * drops them, in this process and, through the change broadcast, in every other one.
  */
 export function createAppInstallService(
   deps: Deps,
@@ -40,7 +40,7 @@ export function createAppInstallService(
     const drawing = settings
       .get()
       .then((site) =>
-        drawAppIcons(media, site.logo, (error) =>
+        drawAppIcons(media, site.logo, site.colors, (error) =>
           log.error({ msg: "the site's logo could not be drawn as app icons", err: error }),
         ),
       );
@@ -57,7 +57,12 @@ export function createAppInstallService(
     async manifest() {
       const [site, set] = await Promise.all([settings.get(), appIcons()]);
       return webAppManifest(
-        { name: site.websiteName, description: site.description, publicUrl: config.publicUrl },
+        {
+          name: site.websiteName,
+          description: site.description,
+          publicUrl: config.publicUrl,
+          colors: site.colors,
+        },
         set.version,
       );
     },

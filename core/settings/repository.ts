@@ -14,6 +14,8 @@ export function findGeneralSettings(db: DbOrTx) {
       "general_settings.website_logo",
       "general_settings.website_keywords",
       "general_settings.website_description",
+      "general_settings.app_theme_color",
+      "general_settings.app_background_color",
       "posts.unique_id as educator_unique_id",
       "posts.slug as educator_slug",
     ])
@@ -42,6 +44,8 @@ export interface GeneralSettingsChange {
   newcomer_link_posts?: number;
   newcomer_until_level?: string;
   newcomer_link_cap?: number;
+  app_theme_color?: string;
+  app_background_color?: string;
 }
 
 /** Changes the one general-settings row (id 1), creating it when there is none yet. */
@@ -72,6 +76,8 @@ export async function findGeneralSettingsRow(db: DbOrTx) {
       "newcomer_link_posts",
       "newcomer_until_level",
       "newcomer_link_cap",
+      "app_theme_color",
+      "app_background_color",
     ])
     .where("id", "=", 1)
     .executeTakeFirst();

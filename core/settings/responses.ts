@@ -65,6 +65,14 @@ const ConsoleSettings = z.strictObject({
       .number()
       .int()
       .describe("the most links in a newcomer's description or comment"),
+    app_theme_color: z
+      .string()
+      .regex(/^#[0-9a-f]{6}$/)
+      .describe("the installed app's theme colour: browser bar, manifest, maskable icons"),
+    app_background_color: z
+      .string()
+      .regex(/^#[0-9a-f]{6}$/)
+      .describe("the installed app's splash-screen background"),
   }),
   blocked_domains: z.array(
     z.strictObject({ domain: z.string(), added_at: isoDateTime, added_by: z.string() }),

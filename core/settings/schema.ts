@@ -43,6 +43,8 @@ export const SETTINGS_MESSAGES = {
   newcomerLinkPosts: `The number of approved posts must be a whole number from 0 to ${SETTINGS_LIMITS.newcomer}.`,
   newcomerUntilLevel: `The level must be one of ${ENDING_LEVELS.join(", ")}.`,
   newcomerLinkCap: `The number of links must be a whole number from 0 to ${SETTINGS_LIMITS.newcomer}.`,
+  themeColor: "The theme colour must be a colour such as #353f66.",
+  backgroundColor: "The background colour must be a colour such as #f4f5f8.",
   imageField: "field must be one of website_logo, play_store_image or app_store_image.",
   imageMissing: "Please choose an image file (JPEG, PNG, GIF or WebP).",
 } as const;
@@ -94,6 +96,21 @@ function optionalWholeNumber(min: number, max: number, message: string) {
   );
 }
 
+/**
+ * A colour as #rrggbb (what `<input type="color">` sends), in either case; stored lower case, the
+ * form the database's CHECK (migration 041) and the manifest use.
+ */
+function optionalColor(message: string) {
+  return z.preprocess(
+    (value) => (value === null || value === "" ? undefined : value),
+    text({ error: message })
+      .trim()
+      .regex(/^#[0-9a-f]{6}$/i, message)
+      .transform((value) => value.toLowerCase())
+      .optional(),
+  );
+}
+
 /** A checkbox or JSON boolean: true/false, "true"/"false", "on" (a checked box). */
 const optionalBoolean = z.preprocess(
   (value) =>
@@ -136,6 +153,9 @@ export const SettingsBody = z.object({
     z.enum(ENDING_LEVELS, { error: M.newcomerUntilLevel }).optional(),
   ),
   newcomer_link_cap: optionalWholeNumber(0, SETTINGS_LIMITS.newcomer, M.newcomerLinkCap),
+  // The installed app's colours (core/app-install, record 0108).
+  app_theme_color: optionalColor(M.themeColor),
+  app_background_color: optionalColor(M.backgroundColor),
 });
 export type SettingsInput = z.output<typeof SettingsBody>;
 

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { insertMediaRecord } from "../media/image-records.ts";
 import { withStoredImage } from "../media/images.ts";
 import { deleteBlockedDomain, insertBlockedDomain, listBlockedDomains } from "./blocked-domains.ts";
-import { DEFAULT_DESCRIPTION, DEFAULT_SITE_NAME } from "./defaults.ts";
+import { DEFAULT_DESCRIPTION, DEFAULT_SITE_NAME, SITE_COLORS } from "./defaults.ts";
 import { DEFAULT_EXPIRY_MARK_THRESHOLD } from "../posts/expiry/schema.ts";
 import {
   DEFAULT_NEWCOMER_RULES,
@@ -38,6 +38,8 @@ export interface SiteSettings {
     copyrightText: string;
   }[];
   social: { id: number; name: string; url: string; icon: string }[];
+  /** The installed app's colours, #rrggbb: browser bar and manifest (`theme`), splash screen. */
+  colors: { theme: string; background: string };
 }
 
 /** What moderation reads: when reports hide an item, and whether new users' posts are held. */
@@ -110,6 +112,10 @@ export function createSettingsService(deps: Deps) {
         url: s.social_url,
         icon: s.social_image,
       })),
+      colors: {
+        theme: general?.app_theme_color ?? SITE_COLORS.theme,
+        background: general?.app_background_color ?? SITE_COLORS.background,
+      },
     };
   }
 
@@ -150,6 +156,8 @@ export function createSettingsService(deps: Deps) {
         hold_new_user_days: general?.hold_new_user_days ?? DEFAULT_MODERATION.holdNewUserDays,
         expiry_mark_threshold: general?.expiry_mark_threshold ?? DEFAULT_EXPIRY_MARK_THRESHOLD,
         ...newcomerFields(newcomerRulesOf(general)),
+        app_theme_color: general?.app_theme_color ?? SITE_COLORS.theme,
+        app_background_color: general?.app_background_color ?? SITE_COLORS.background,
       },
       blocked_domains: blocked.map((row) => ({
         domain: row.domain,

@@ -91,6 +91,6 @@ export const appInstallRoutes: FastifyPluginAsync<{
     return reply
       .header("cache-control", "no-cache")
       .type("text/html; charset=utf-8")
-      .send(offlinePageHtml(settings.websiteName, NOTIFICATION_ICON));
+      .send(offlinePageHtml(settings.websiteName, NOTIFICATION_ICON, settings.colors));
   });
 };

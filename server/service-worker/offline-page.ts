@@ -1,4 +1,3 @@
-import { SITE_COLORS } from "../../core/settings/defaults.ts";
 import { OFFLINE_LIST_MARK } from "./worker-script.ts";
 
 function escapeHtml(text: string): string {
@@ -8,20 +7,46 @@ function escapeHtml(text: string): string {
   );
 }
 
+/** WCAG's relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const channel = (offset: number) => {
+    const value = parseInt(hex.slice(offset, offset + 2), 16) / 255;
+    return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/**
+ * White or the page's dark text, whichever contrasts more with `background`: the owner may choose
+ * a light theme colour, and the header's name and the button's label must stay readable on it.
+ */
+export function textColorOn(background: string): "#ffffff" | "#1f2330" {
+  const onWhite = 1.05 / (luminance(background) + 0.05);
+  const onDark = (luminance(background) + 0.05) / (luminance("#1f2330") + 0.05);
+  return onWhite >= onDark ? "#ffffff" : "#1f2330";
+}
+
 /**
  * The page the service worker shows when a page cannot be reached (docs/decisions/0108). It is
  * kept in the worker's cache, so it is one self-contained document: its styles inline, no script
  * (the worker writes the member's saved deals in at OFFLINE_LIST_MARK), and it reads well at a
- * phone's width and a desktop's, in light and dark mode.
+ * phone's width and a desktop's, in light and dark mode. Its header and button wear the site's
+ * theme colour (settings `app_theme_color`), like the installed app's bar.
  */
-export function offlinePageHtml(siteName: string, iconPath: string): string {
+export function offlinePageHtml(
+  siteName: string,
+  iconPath: string,
+  colors: { theme: string; background: string },
+): string {
   const name = escapeHtml(siteName);
+  const theme = escapeHtml(colors.theme);
+  const onTheme = textColorOn(colors.theme);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="theme-color" content="${SITE_COLORS.theme}">
+<meta name="theme-color" content="${theme}">
 <meta name="robots" content="noindex">
 <title>You are offline · ${name}</title>
 <style>
@@ -30,7 +55,7 @@ export function offlinePageHtml(siteName: string, iconPath: string): string {
   --link: light-dark(#353f66, #aebcf5); --border: light-dark(#d9dce5, #394055); }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   color: var(--text); background: var(--background); }
-header { background: ${SITE_COLORS.theme}; color: #fff; padding: 12px 16px; display: flex; gap: 12px; align-items: center; }
+header { background: ${theme}; color: ${onTheme}; padding: 12px 16px; display: flex; gap: 12px; align-items: center; }
 header img { width: 32px; height: 32px; border-radius: 6px; }
 header strong { font-size: 1.1rem; }
 main { max-width: 720px; margin: 0 auto; padding: 16px; }
@@ -42,7 +67,7 @@ p { margin: 0 0 12px; }
 .deals { list-style: none; margin: 0; padding: 0; }
 .deals li { padding: 12px 0; border-top: 1px solid var(--border); display: flex; flex-direction: column; gap: 2px; }
 a { color: var(--link); font-weight: 600; }
-.retry { display: inline-block; padding: 10px 18px; border-radius: 8px; background: ${SITE_COLORS.theme}; color: #fff; text-decoration: none; }
+.retry { display: inline-block; padding: 10px 18px; border-radius: 8px; background: ${theme}; color: ${onTheme}; text-decoration: none; }
 </style>
 </head>
 <body>

@@ -138,5 +138,20 @@ test.describe("the users and settings pages at 375 px", () => {
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByText("The website name is required.")).toBeVisible();
     await expect(page.getByLabel("Website name")).toBeFocused();
+
+    // The installed app's colours: labelled colour pickers, saved with the form, and the page's
+    // theme-color follows (then back to the default, for the other specs).
+    await page.reload();
+    const theme = page.getByLabel("Theme colour");
+    await expect(theme).toHaveAttribute("type", "color");
+    await expect(page.getByLabel("Background colour")).toHaveValue("#f4f5f8");
+    for (const colour of ["#1a7f4b", "#353f66"]) {
+      await theme.fill(colour);
+      await page.getByRole("button", { name: "Save settings" }).click();
+      await expect(page.getByText("The settings have been saved.")).toBeVisible();
+      await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute("content", colour);
+      await page.reload();
+      await expect(theme).toHaveValue(colour);
+    }
   });
 });

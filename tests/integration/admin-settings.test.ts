@@ -86,6 +86,9 @@ describe("GET and POST /api/admin/settings", () => {
       newcomer_link_posts: 2,
       newcomer_until_level: "Member",
       newcomer_link_cap: 1,
+      // The installed app's colours (migration 041): the header's navy and the page background.
+      app_theme_color: "#353f66",
+      app_background_color: "#f4f5f8",
     });
   });
 
@@ -111,6 +114,8 @@ describe("GET and POST /api/admin/settings", () => {
       newcomer_link_posts: "3",
       newcomer_until_level: "Regular",
       newcomer_link_cap: 0,
+      app_theme_color: " #1A7F4B ",
+      app_background_color: "#fffaf0",
     });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toMatchObject({
@@ -125,7 +130,14 @@ describe("GET and POST /api/admin/settings", () => {
         newcomer_until_level: "Regular",
         newcomer_link_cap: 0,
         app_store_url: "",
+        // Either case is accepted; stored lower case, as the manifest gives it.
+        app_theme_color: "#1a7f4b",
+        app_background_color: "#fffaf0",
       },
+    });
+    expect((await t.services.settings.get()).colors).toEqual({
+      theme: "#1a7f4b",
+      background: "#fffaf0",
     });
 
     const after = await publicSettings();
@@ -163,6 +175,7 @@ describe("GET and POST /api/admin/settings", () => {
       newcomer_link_posts: 3,
       newcomer_until_level: "Regular",
       newcomer_link_cap: 0,
+      app_theme_color: "#1a7f4b",
     });
 
     // A field left out keeps its value; saving the same values records nothing.
@@ -187,6 +200,8 @@ describe("GET and POST /api/admin/settings", () => {
       newcomer_link_posts: -1,
       newcomer_until_level: "Newcomer",
       newcomer_link_cap: 101,
+      app_theme_color: "navy",
+      app_background_color: "#fff",
     });
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual({
@@ -200,6 +215,17 @@ describe("GET and POST /api/admin/settings", () => {
       newcomer_link_posts: SETTINGS_MESSAGES.newcomerLinkPosts,
       newcomer_until_level: SETTINGS_MESSAGES.newcomerUntilLevel,
       newcomer_link_cap: SETTINGS_MESSAGES.newcomerLinkCap,
+      app_theme_color: "The theme colour must be a colour such as #353f66.",
+      app_background_color: "The background colour must be a colour such as #f4f5f8.",
+    });
+    // A bad colour alone is refused too, and the valid field sent with it is not saved.
+    const colour = await admin.post("/api/admin/settings", {
+      website_keywords: "changed",
+      app_background_color: "#12345g",
+    });
+    expect(colour.statusCode).toBe(422);
+    expect(colour.json().errors).toEqual({
+      app_background_color: SETTINGS_MESSAGES.backgroundColor,
     });
     const educator = await admin.post("/api/admin/settings", {
       website_keywords: "changed",

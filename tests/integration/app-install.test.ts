@@ -145,6 +145,46 @@ describe("the app's icons", () => {
     const stale = await get(src("any", before));
     expect(stale.headers["cache-control"]).toBe("public, max-age=3600");
   });
+
+  it("follow the colours of the settings: manifest, maskable padding, theme-color, offline page", async () => {
+    const before = await manifest();
+    const src = (purpose: string, body: typeof before) =>
+      (body.icons as { src: string; sizes: string; purpose: string }[]).find(
+        (icon) => icon.purpose === purpose && icon.sizes === "512x512",
+      )!.src;
+    const saved = await admin.post("/api/admin/settings", {
+      app_theme_color: "#1A7F4B",
+      app_background_color: "#fffaf0",
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const after = await manifest();
+    expect(after).toMatchObject({ theme_color: "#1a7f4b", background_color: "#fffaf0" });
+    // The maskable icons are drawn on the theme colour: new bytes, so a new version.
+    expect(src("maskable", after)).not.toBe(src("maskable", before));
+    const maskable = (await get(src("maskable", after))).rawPayload;
+    expect(await pixel(maskable, 5, 5)).toEqual([0x1a, 0x7f, 0x4b]);
+    const apple = (await get("/app-icons/apple-touch-icon.png")).rawPayload;
+    expect(await pixel(apple, 2, 2)).toEqual([0xff, 0xfa, 0xf0]);
+
+    expect((await get("/")).body).toContain('<meta name="theme-color" content="#1a7f4b"/>');
+    const offline = (await get("/offline")).body;
+    expect(offline).toContain('<meta name="theme-color" content="#1a7f4b">');
+    expect(offline).toContain("header { background: #1a7f4b; color: #ffffff;");
+
+    // A light theme colour gets dark text on the offline page's header, to stay readable.
+    await admin.post("/api/admin/settings", { app_theme_color: "#ffd84d" });
+    expect((await get("/offline")).body).toContain("header { background: #ffd84d; color: #1f2330;");
+
+    // Back to the defaults, for the tests after.
+    const reset = await admin.post("/api/admin/settings", {
+      app_theme_color: "#353f66",
+      app_background_color: "#f4f5f8",
+    });
+    expect(reset.statusCode).toBe(200);
+    // The same logo on the same colours draws the same bytes: the version of before.
+    expect(src("maskable", await manifest())).toBe(src("maskable", before));
+  });
 });
 
 describe("the service worker", () => {

@@ -64,6 +64,8 @@ function formValues(settings: Settings) {
     newcomer_link_posts: String(settings.newcomer_link_posts),
     newcomer_until_level: settings.newcomer_until_level,
     newcomer_link_cap: String(settings.newcomer_link_cap),
+    app_theme_color: settings.app_theme_color,
+    app_background_color: settings.app_background_color,
   };
 }
 
@@ -138,6 +140,21 @@ function SettingsForm({ settings }: { settings: Settings }) {
           inputMode="url"
           mark="optional"
           hint="Empty hides the App Store badge."
+        />
+      </fieldset>
+      <fieldset className="console-section">
+        <legend>Installable app</legend>
+        <Field
+          {...form.bind("app_theme_color")}
+          label="Theme colour"
+          type="color"
+          hint="The browser's bar on phones, the installed app's title bar, and the background of its icon on Android home screens."
+        />
+        <Field
+          {...form.bind("app_background_color")}
+          label="Background colour"
+          type="color"
+          hint="What the installed app shows while it opens, around its icon."
         />
       </fieldset>
       <fieldset className="console-section">
