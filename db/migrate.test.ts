@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { withPgClient } from "../tests/helpers/pg-client.ts";
+import { createDb } from "./index.ts";
 import { MIGRATION_LOCK_KEY, migrate } from "./migrate.ts";
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -89,4 +90,29 @@ describe.skipIf(!databaseUrl)("migrate on PostgreSQL", () => {
       await blocker.end();
     }
   }, 30_000);
+
+  it("migrates a new schema beside a migrated public, whose tables its search_path also finds", async () => {
+    // A database of its own, so that its public schema can be migrated without touching the
+    // test database's.
+    const name = `migrate_public_${randomBytes(5).toString("hex")}`;
+    await admin((client) => client.query(`CREATE DATABASE "${name}"`));
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${name}`;
+    try {
+      const inPublic = await createDb({ databaseUrl: url.toString() });
+      await inPublic.close();
+      const own = await createDb({ databaseUrl: url.toString(), schema: "beside_public" });
+      await own.close();
+      const tables = await withPgClient(url.toString(), async (client) => {
+        const { rows } = await client.query<{ schema: string; count: string }>(
+          `SELECT table_schema AS schema, count(*) AS count FROM information_schema.tables
+            WHERE table_name IN ('schema_migrations', 'posts', 'users') GROUP BY table_schema`,
+        );
+        return Object.fromEntries(rows.map((r) => [r.schema, Number(r.count)]));
+      });
+      expect(tables).toEqual({ public: 3, beside_public: 3 });
+    } finally {
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    }
+  }, 120_000);
 });

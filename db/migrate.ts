@@ -149,11 +149,18 @@ async function stepsOf(file: MigrationFile): Promise<Step[]> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs before and beside any typed schema
 type AnyDb = Kysely<any>;
 
-/** The names of the migrations already applied, or undefined on a database that has none yet. */
+/**
+ * The names of the migrations already applied, or undefined on a schema that has none yet. Looked
+ * for in the current schema only: with a search_path of `"schema",public` (a schema of its own,
+ * db/index.ts), a bare name would find public's table, and a new schema would never be migrated
+ * (db/migrate.test.ts, "a new schema beside a migrated public").
+ */
 async function appliedMigrations(db: AnyDb): Promise<Set<string> | undefined> {
   const { rows } = await sql<{
     present: boolean;
-  }>`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`.execute(db);
+  }>`SELECT to_regclass(format('%I.schema_migrations', current_schema())) IS NOT NULL AS present`.execute(
+    db,
+  );
   if (!rows[0]?.present) return undefined;
   const applied = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db);
   return new Set(applied.rows.map((r) => r.name));
