@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { matchDeal } from "../core/member/alerts/repository.ts";
-import { createDb, type Db } from "../db/index.ts";
+import { createDb, type Db, type DbOrTx } from "../db/index.ts";
 import { seedDemoData } from "../db/demo/seed.ts";
 import { createFolderStorage } from "../core/media/storage.ts";
 
@@ -75,6 +75,42 @@ export function benchDealWords(i: number): string[] {
   );
 }
 
+/** The member who posts the bench's deals and the stores they are from: the demo data's first. */
+export async function benchDealAuthors(db: DbOrTx) {
+  const poster = await db.selectFrom("users").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const stores = await db.selectFrom("stores").select("id").orderBy("id").limit(5).execute();
+  return { poster: poster.id, stores: stores.map((s) => s.id) };
+}
+
+/** The bench's `i`th deal, public at once, its title drawn from the alerts' vocabulary. */
+export async function insertBenchDeal(
+  db: DbOrTx,
+  deal: { i: number; prefix: string; posterId: number; stores: number[] },
+) {
+  const { i, prefix } = deal;
+  const words = benchDealWords(i);
+  return db
+    .insertInto("posts")
+    .values({
+      unique_id: `${prefix}${i}${randomBytes(4).toString("hex")}`,
+      slug: `${prefix}-${i}`,
+      post_type: "d",
+      kind: "deal",
+      status: "active",
+      user_id: deal.posterId,
+      store_id: deal.stores[i % deal.stores.length]!,
+      title: `Classroom ${words.join(" ")}s value pack`,
+      description: "<p>A benchmark deal.</p>",
+      description_text: `A benchmark deal with ${words[0]}s.`,
+      price: 5 + (i % 60),
+      discount: i % 60,
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+}
+
 export async function benchAlerts(options: { pg: string; alerts: number; deals: number }) {
   const schema = `bench_alerts_${randomBytes(4).toString("hex")}`;
   const handle = await createDb({ databaseUrl: options.pg, schema });
@@ -87,36 +123,11 @@ export async function benchAlerts(options: { pg: string; alerts: number; deals: 
     console.log(`Creating ${options.alerts.toLocaleString("en-US")} alerts in ${schema}…`);
     await seedBenchAlerts(db, options.alerts);
     await sql`ANALYZE alerts`.execute(db);
-    const poster = await db
-      .selectFrom("users")
-      .select("id")
-      .orderBy("id")
-      .executeTakeFirstOrThrow();
-    const stores = await db.selectFrom("stores").select("id").orderBy("id").limit(5).execute();
+    const { poster, stores } = await benchDealAuthors(db);
     const times: number[] = [];
     let matched = 0;
     for (let i = 0; i < options.deals; i++) {
-      const words = benchDealWords(i);
-      const post = await db
-        .insertInto("posts")
-        .values({
-          unique_id: `bench${i}${randomBytes(4).toString("hex")}`,
-          slug: `bench-${i}`,
-          post_type: "d",
-          kind: "deal",
-          status: "active",
-          user_id: poster.id,
-          store_id: stores[i % stores.length]!.id,
-          title: `Classroom ${words.join(" ")}s value pack`,
-          description: "<p>A benchmark deal.</p>",
-          description_text: `A benchmark deal with ${words[0]}s.`,
-          price: 5 + (i % 60),
-          discount: i % 60,
-          created_at: new Date(),
-          updated_at: new Date(),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      const post = await insertBenchDeal(db, { i, prefix: "bench", posterId: poster, stores });
       const started = performance.now();
       const rows = await db
         .transaction()

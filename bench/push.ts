@@ -24,7 +24,7 @@ import { createFolderStorage } from "../core/media/storage.ts";
 import { seedDemoData } from "../db/demo/seed.ts";
 import { createDb } from "../db/index.ts";
 import { startPushService } from "../tests/helpers/push-service.ts";
-import { benchDealWords, seedBenchAlerts } from "./alerts.ts";
+import { benchDealAuthors, insertBenchDeal, seedBenchAlerts } from "./alerts.ts";
 
 /** Issue 39: the push for a matching deal leaves within 30 s of the deal becoming public, p95. */
 export const PUSH_GOAL_SECONDS = 30;
@@ -102,36 +102,11 @@ export async function benchPush(options: {
       sendPushMessages({ db, now: () => new Date(), publicUrl, log, allowLoopback: true }),
     );
 
-    const poster = await db
-      .selectFrom("users")
-      .select("id")
-      .orderBy("id")
-      .executeTakeFirstOrThrow();
-    const stores = await db.selectFrom("stores").select("id").orderBy("id").limit(5).execute();
+    const { poster, stores } = await benchDealAuthors(db);
     console.log(`Publishing ${options.deals} deals, one every ${options.spacingMs ?? 1000} ms…`);
     for (let i = 0; i < options.deals; i++) {
-      const words = benchDealWords(i);
       await db.transaction().execute(async (tx) => {
-        const post = await tx
-          .insertInto("posts")
-          .values({
-            unique_id: `push${i}${randomBytes(4).toString("hex")}`,
-            slug: `push-bench-${i}`,
-            post_type: "d",
-            kind: "deal",
-            status: "active",
-            user_id: poster.id,
-            store_id: stores[i % stores.length]!.id,
-            title: `Classroom ${words.join(" ")}s value pack`,
-            description: "<p>A benchmark deal.</p>",
-            description_text: `A benchmark deal with ${words[0]}s.`,
-            price: 5 + (i % 60),
-            discount: i % 60,
-            created_at: new Date(),
-            updated_at: new Date(),
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow();
+        const post = await insertBenchDeal(tx, { i, prefix: "push", posterId: poster, stores });
         await queueAlertMatching(jobs, tx, { postId: post.id, trigger: "publish" });
       });
       await new Promise((resolve) => setTimeout(resolve, options.spacingMs ?? 1000));

@@ -7,7 +7,7 @@ import { notifyFollowersOfDeal } from "../follows/new-deal-news.ts";
 import { notify } from "../notifications/notify.ts";
 import { postPath } from "../../posts/paths.ts";
 import { DEFAULT_SITE_NAME } from "../../settings/defaults.ts";
-import { alertLabel, formatPrice, mailDeal, sendAlertMail } from "./mail.ts";
+import { alertLabel, formatPrice, mailDeal, sendAlertMail, type AlertDealSummary } from "./mail.ts";
 import * as repo from "./repository.ts";
 
 /**
@@ -177,15 +177,7 @@ export function matchDealAlerts(deps: AlertJobDeps) {
  * got no alert push for it. Tapping either opens the deal.
  */
 function dealPushes(
-  deal: {
-    post_type: "d" | "g";
-    unique_id: string;
-    slug: string;
-    title: string;
-    price: number | null;
-    currency: string;
-    store_title: string | null;
-  },
+  deal: AlertDealSummary,
   context: {
     matches: { alert_id: number; user_id: number; delivery: string }[];
     keywords: Map<number, string>;

@@ -4,19 +4,19 @@ import type { MailQueue } from "../../mail/queue.ts";
 import { alertMatchesMail, type AlertMailDeal } from "../../mail/templates.ts";
 import { postPath } from "../../posts/paths.ts";
 
+/** What an alert tells of a deal, by mail or by push (./jobs.ts). */
+export interface AlertDealSummary {
+  post_type: "d" | "g";
+  unique_id: string;
+  slug: string;
+  title: string;
+  price: number | null;
+  currency: string;
+  store_title: string | null;
+}
+
 /** A deal as an alert mail lists it. */
-export function mailDeal(
-  publicUrl: string,
-  deal: {
-    post_type: "d" | "g";
-    unique_id: string;
-    slug: string;
-    title: string;
-    price: number | null;
-    currency: string;
-    store_title: string | null;
-  },
-): AlertMailDeal {
+export function mailDeal(publicUrl: string, deal: AlertDealSummary): AlertMailDeal {
   return {
     title: deal.title,
     price: formatPrice(deal.price, deal.currency),
