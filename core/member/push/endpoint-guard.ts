@@ -1,6 +1,9 @@
-import dns from "node:dns/promises";
 import net from "node:net";
-import { isAllowedAddress } from "../../posts/freshness/address-guard.ts";
+import {
+  isAllowedAddress,
+  systemResolver,
+  type Resolver,
+} from "../../posts/freshness/address-guard.ts";
 
 /**
  * Which push endpoints the server may post to (docs/decisions/0109-push-alerts.md): https on a
@@ -21,10 +24,6 @@ export interface VettedEndpoint {
   address: string;
   family: 4 | 6;
 }
-
-export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
-
-const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
 /** Ports a push service listens on: the web's https ports. */
 const PUSH_PORTS = new Set([443, 8443]);

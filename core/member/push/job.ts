@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../../../db/index.ts";
-import {
-  EndpointRefused,
-  vetEndpoint,
-  type Resolver,
-  type VettedEndpoint,
-} from "./endpoint-guard.ts";
+import type { Resolver } from "../../posts/freshness/address-guard.ts";
+import { EndpointRefused, vetEndpoint, type VettedEndpoint } from "./endpoint-guard.ts";
 import * as repo from "./repository.ts";
 import { PushFailed, sendPush } from "./sender.ts";
 import { readOrMakeVapidKeys, vapidSubject, type VapidKeys } from "./vapid.ts";

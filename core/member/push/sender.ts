@@ -5,6 +5,7 @@ import webpush from "web-push";
 import type { PushUrgency } from "../../../db/schema.ts";
 import type { VapidKeys } from "./vapid.ts";
 import type { VettedEndpoint } from "./endpoint-guard.ts";
+import { pinnedLookup } from "../../posts/freshness/address-guard.ts";
 
 /**
  * One push to one browser (RFC 8030), docs/decisions/0109-push-alerts.md. web-push builds the
@@ -89,14 +90,7 @@ export function sendPush(
       agent: false,
       timeout: SEND_TIMEOUT_MS,
       // The socket connects to the address the guard checked, whatever DNS says now.
-      lookup: (_hostname, lookupOptions, callback) => {
-        if ((lookupOptions as { all?: boolean }).all) {
-          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
-            null,
-            [{ address, family }],
-          );
-        } else callback(null, address, family);
-      },
+      lookup: pinnedLookup(address, family),
       ...(secure && !net.isIP(host) ? { servername: host } : {}),
     });
     request.on("timeout", () =>

@@ -2,7 +2,8 @@ import { requireActingUser, requireUser } from "../../auth/policy.ts";
 import type { CurrentUser } from "../../auth/sessions.ts";
 import type { Deps } from "../../deps.ts";
 import { ValidationError } from "../../errors.ts";
-import { EndpointRefused, vetEndpoint, type Resolver } from "./endpoint-guard.ts";
+import type { Resolver } from "../../posts/freshness/address-guard.ts";
+import { EndpointRefused, vetEndpoint } from "./endpoint-guard.ts";
 import * as repo from "./repository.ts";
 import {
   PUSH_MESSAGES as M,

@@ -1,3 +1,4 @@
+import dns from "node:dns/promises";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
 
@@ -77,4 +78,24 @@ export function isAllowedAddress(address: string, allowLoopback = false): boolea
     return false;
   }
   return allowedParsed(parsed, allowLoopback);
+}
+
+/** How a host name becomes its addresses: the system's, or a test's. */
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolver: Resolver = (hostname) =>
+  dns.lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * A socket `lookup` that answers only `address`: the connection goes to the address a guard
+ * checked, whatever DNS says by the time it connects (link checks, image copies, push sends).
+ */
+export function pinnedLookup(address: string, family: 4 | 6): net.LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) {
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+        { address, family },
+      ]);
+    } else callback(null, address, family);
+  };
 }

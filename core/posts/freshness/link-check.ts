@@ -1,9 +1,8 @@
-import dns from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { LinkCheckOutcome } from "../../../db/schema.ts";
-import { isAllowedAddress } from "./address-guard.ts";
+import { isAllowedAddress, pinnedLookup, systemResolver, type Resolver } from "./address-guard.ts";
 
 export { isAllowedAddress };
 
@@ -52,10 +51,6 @@ interface Target {
   address: string;
   family: 4 | 6;
 }
-
-type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
-
-const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
 /** The address a link may be fetched from, or a LinkRefused saying why not. */
 async function vet(url: URL, settings: LinkCheckSettings, resolve: Resolver): Promise<Target> {
@@ -158,14 +153,7 @@ function fetchOnce(
       },
       agent: false,
       // The socket connects to the address checked above, whatever DNS says now.
-      lookup: (_hostname, options, callback) => {
-        if ((options as { all?: boolean }).all) {
-          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
-            null,
-            [{ address, family }],
-          );
-        } else callback(null, address, family);
-      },
+      lookup: pinnedLookup(address, family),
       ...(secure && !net.isIP(host) ? { servername: host } : {}),
     });
     timers.push(
